@@ -1,0 +1,164 @@
+//! Agent: one running instance of a compiled tree, with its own state (a slot per node),
+//! blackboard, events, triggers, clock and seeded RNG.
+//!
+//! A host tick follows rule 2: [`Agent::advance`] moves the clock (events of earlier ticks
+//! expire), the host applies its inputs (blackboard writes, events, triggers) at the new
+//! time, then [`Agent::run`] ticks the root once. [`Agent::tick`] does both when there is
+//! nothing to apply in between.
+
+use std::sync::Arc;
+
+use crate::blackboard::Blackboard;
+use crate::exec::{EventSlot, Exec, Slot, State};
+use crate::status::Status;
+use crate::trace::{NodeId, Observer};
+use crate::tree::CompiledTree;
+
+/// One instance of a tree; `C` is the program's data for the agent, handed to host actions.
+pub struct Agent<C> {
+    tree: Arc<CompiledTree<C>>,
+    state: State,
+}
+
+impl<C> Agent<C> {
+    /// A fresh agent at time 0, with the blackboard's defaults and an RNG seeded with `seed`.
+    pub fn new(tree: Arc<CompiledTree<C>>, seed: u64) -> Agent<C> {
+        let state = State {
+            slots: vec![Slot::default(); tree.nodes.len()],
+            bb: Blackboard::new(tree.keys.clone()),
+            events: vec![EventSlot::default(); tree.events.len()],
+            triggers: vec![false; tree.triggers.len()],
+            rng: fastrand::Rng::with_seed(seed),
+            run: 0,
+        };
+        Agent { tree, state }
+    }
+
+    pub fn tree(&self) -> &Arc<CompiledTree<C>> {
+        &self.tree
+    }
+
+    /// Advances the clock by `dt` seconds and ticks the root once.
+    pub fn tick(&mut self, data: &mut C, dt: f64) -> Status {
+        self.advance(dt);
+        self.run(data)
+    }
+
+    /// As [`Agent::tick`], reporting every lifecycle event to `observer`.
+    pub fn tick_traced(&mut self, data: &mut C, dt: f64, observer: &mut impl Observer) -> Status {
+        self.advance(dt);
+        self.run_traced(data, observer)
+    }
+
+    /// Moves the clock forward by `dt` seconds (rule 2, step 1).
+    pub fn advance(&mut self, dt: f64) {
+        let now = self.state.bb.now() + dt;
+        self.state.bb.set_now(now);
+    }
+
+    /// Ticks the root once at the current time (rule 2, step 4).
+    pub fn run(&mut self, data: &mut C) -> Status {
+        self.run_traced(data, &mut ())
+    }
+
+    /// As [`Agent::run`], reporting every lifecycle event to `observer`.
+    pub fn run_traced(&mut self, data: &mut C, observer: &mut impl Observer) -> Status {
+        self.state.run += 1;
+        let mut exec = Exec {
+            tree: &self.tree,
+            st: &mut self.state,
+            data,
+            obs: observer,
+        };
+        exec.tick(0)
+    }
+
+    /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent
+    /// counters as they are.
+    pub fn halt(&mut self, data: &mut C, observer: &mut impl Observer) {
+        let mut exec = Exec {
+            tree: &self.tree,
+            st: &mut self.state,
+            data,
+            obs: observer,
+        };
+        exec.abort(0);
+    }
+
+    /// The agent's clock, in seconds.
+    pub fn now(&self) -> f64 {
+        self.state.bb.now()
+    }
+
+    /// How many times the root has been ticked.
+    pub fn ticks(&self) -> u64 {
+        self.state.run
+    }
+
+    pub fn blackboard(&self) -> &Blackboard {
+        &self.state.bb
+    }
+
+    pub fn blackboard_mut(&mut self) -> &mut Blackboard {
+        &mut self.state.bb
+    }
+
+    /// Raises an event for the next root tick (rule 31). Returns false if no node of the
+    /// tree checks or sends an event of that name (it would have no effect).
+    pub fn raise_event(&mut self, name: &str) -> bool {
+        match self.tree.events.iter().position(|e| e == name) {
+            Some(i) => {
+                self.state.events[i].external = Some(self.state.run + 1);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets a trigger (rule 32). Returns false if the tree uses no trigger of that name.
+    pub fn set_trigger(&mut self, name: &str) -> bool {
+        match self.tree.triggers.iter().position(|t| t == name) {
+            Some(i) => {
+                self.state.triggers[i] = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The names of the triggers currently set.
+    pub fn triggers_set(&self) -> impl Iterator<Item = &str> {
+        self.tree
+            .triggers
+            .iter()
+            .zip(&self.state.triggers)
+            .filter(|(_, set)| **set)
+            .map(|(name, _)| name.as_str())
+    }
+
+    /// Whether a node is in the middle of an execution.
+    pub fn is_running(&self, node: NodeId) -> bool {
+        self.state
+            .slots
+            .get(node.index())
+            .is_some_and(|s| s.running)
+    }
+}
+
+impl<C> Clone for Agent<C> {
+    fn clone(&self) -> Self {
+        Agent {
+            tree: self.tree.clone(),
+            state: self.state.clone(),
+        }
+    }
+}
+
+/// Bytes of state an agent keeps for a tree of this shape (see `CompiledTree::state_size`).
+pub(crate) fn state_size(nodes: usize, keys: usize, events: usize, triggers: usize) -> usize {
+    std::mem::size_of::<Agent<()>>()
+        + nodes * std::mem::size_of::<Slot>()
+        + keys * crate::blackboard::ENTRY_SIZE
+        + events * std::mem::size_of::<EventSlot>()
+        + triggers
+}

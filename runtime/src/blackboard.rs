@@ -1,0 +1,283 @@
+//! Blackboard: one agent's typed key/value store with expiry (SEMANTICS rule 33).
+//!
+//! Keys are declared in the tree file and resolved to [`Key`] indices when the tree is
+//! compiled, so reads and writes at tick time are array accesses, never string hashing.
+//! A value written at time `s` with ttl `n` is valid while `now <= s + n` (inclusive).
+
+use std::sync::Arc;
+
+use crate::value::{Value, ValueType};
+
+/// Time comparisons forgive this much rounding, so that ten steps of 0.1 s reach 1 s.
+pub(crate) const TIME_EPSILON: f64 = 1e-9;
+
+/// A resolved blackboard key: an index into the agent's key table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key(pub(crate) u32);
+
+impl Key {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A declared key as compiled: its full name, type and default.
+#[derive(Clone, Debug)]
+pub struct KeyInfo {
+    /// For keys private to a subtree instance, `instance/key`.
+    pub name: String,
+    pub ty: ValueType,
+    pub default: Value,
+}
+
+/// Bytes one key takes in an agent's blackboard (values' shared heap data aside).
+pub(crate) const ENTRY_SIZE: usize = std::mem::size_of::<Entry>();
+
+#[derive(Clone, Debug)]
+struct Entry {
+    value: Value,
+    written: f64,
+    /// Negative: never expires.
+    ttl: f64,
+}
+
+/// A host write the blackboard refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BlackboardError {
+    #[error("no blackboard key named `{0}`")]
+    UnknownKey(String),
+    #[error("key `{key}` holds {expected} values; got {found}")]
+    WrongType {
+        key: String,
+        expected: ValueType,
+        found: String,
+    },
+}
+
+/// One agent's blackboard.
+#[derive(Clone, Debug)]
+pub struct Blackboard {
+    keys: Arc<[KeyInfo]>,
+    entries: Vec<Entry>,
+    now: f64,
+}
+
+impl Blackboard {
+    /// A blackboard holding every key's default, written at time 0 (rule 2).
+    pub(crate) fn new(keys: Arc<[KeyInfo]>) -> Blackboard {
+        let entries = keys
+            .iter()
+            .map(|k| Entry {
+                value: k.default.clone(),
+                written: 0.0,
+                ttl: -1.0,
+            })
+            .collect();
+        Blackboard {
+            keys,
+            entries,
+            now: 0.0,
+        }
+    }
+
+    /// The current time on the agent's clock, in seconds.
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    pub(crate) fn set_now(&mut self, now: f64) {
+        self.now = now;
+    }
+
+    /// Resolves a key by name; do this once, not per tick.
+    pub fn key(&self, name: &str) -> Option<Key> {
+        self.keys
+            .iter()
+            .position(|k| k.name == name)
+            .map(|i| Key(i as u32))
+    }
+
+    pub fn info(&self, key: Key) -> &KeyInfo {
+        &self.keys[key.index()]
+    }
+
+    /// All keys in declaration order.
+    pub fn keys(&self) -> impl Iterator<Item = (Key, &KeyInfo)> {
+        self.keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (Key(i as u32), k))
+    }
+
+    /// The key's valid value: `None` if it was never written or has expired (rule 33).
+    pub fn get(&self, key: Key) -> Option<&Value> {
+        let entry = &self.entries[key.index()];
+        if entry.value.is_null() || !self.is_live(entry) {
+            None
+        } else {
+            Some(&entry.value)
+        }
+    }
+
+    /// Seconds until the key's value expires; `None` if it never expires or is not valid.
+    pub fn remaining(&self, key: Key) -> Option<f64> {
+        let entry = &self.entries[key.index()];
+        if entry.ttl < 0.0 || self.get(key).is_none() {
+            None
+        } else {
+            Some((entry.written + entry.ttl - self.now).max(0.0))
+        }
+    }
+
+    pub fn get_f64(&self, key: Key) -> Option<f64> {
+        self.get(key).and_then(Value::as_f64)
+    }
+
+    pub fn get_i64(&self, key: Key) -> Option<i64> {
+        self.get(key).and_then(Value::as_i64)
+    }
+
+    pub fn get_bool(&self, key: Key) -> Option<bool> {
+        self.get(key).and_then(Value::as_bool)
+    }
+
+    pub fn get_str(&self, key: Key) -> Option<&str> {
+        self.get(key).and_then(Value::as_str)
+    }
+
+    /// Writes a value that never expires, at the current time.
+    pub fn set(&mut self, key: Key, value: impl Into<Value>) -> Result<(), BlackboardError> {
+        self.set_with_ttl(key, value, None)
+    }
+
+    /// Writes a value valid for `ttl` seconds (none or negative: forever).
+    pub fn set_with_ttl(
+        &mut self,
+        key: Key,
+        value: impl Into<Value>,
+        ttl: Option<f64>,
+    ) -> Result<(), BlackboardError> {
+        let info = &self.keys[key.index()];
+        let mut value = value.into();
+        if !value.fits(info.ty) {
+            return Err(BlackboardError::WrongType {
+                key: info.name.clone(),
+                expected: info.ty,
+                found: value.to_string(),
+            });
+        }
+        if let (ValueType::Float, Value::Int(i)) = (info.ty, &value) {
+            value = Value::Float(*i as f64);
+        }
+        self.write(key, value, ttl.unwrap_or(-1.0));
+        Ok(())
+    }
+
+    /// Writes a JSON value by key name, converting it to the key's type: the form used by
+    /// stimuli files, the CLI and the editor's blackboard view.
+    pub fn set_json(
+        &mut self,
+        name: &str,
+        json: &serde_json::Value,
+        ttl: Option<f64>,
+    ) -> Result<(), BlackboardError> {
+        let key = self
+            .key(name)
+            .ok_or_else(|| BlackboardError::UnknownKey(name.to_owned()))?;
+        let info = &self.keys[key.index()];
+        let value = if json.is_null() {
+            Value::Null
+        } else {
+            info.ty
+                .coerce(json)
+                .map_err(|found| BlackboardError::WrongType {
+                    key: info.name.clone(),
+                    expected: info.ty,
+                    found,
+                })?
+        };
+        self.write(key, value, ttl.unwrap_or(-1.0));
+        Ok(())
+    }
+
+    /// Typed writes from nodes: the value was checked against the key's type at load.
+    pub(crate) fn write(&mut self, key: Key, value: Value, ttl: f64) {
+        let now = self.now;
+        let entry = &mut self.entries[key.index()];
+        entry.value = value;
+        entry.written = now;
+        entry.ttl = ttl;
+    }
+
+    fn is_live(&self, entry: &Entry) -> bool {
+        entry.ttl < 0.0 || self.now <= entry.written + entry.ttl + TIME_EPSILON
+    }
+
+    /// Every key with its valid value as JSON (`null` when none), in declaration order.
+    pub fn to_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.keys()
+            .map(|(key, info)| {
+                let value = self
+                    .get(key)
+                    .map_or(serde_json::Value::Null, Value::to_json);
+                (info.name.clone(), value)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Blackboard {
+        Blackboard::new(Arc::from(vec![
+            KeyInfo {
+                name: "hp".into(),
+                ty: ValueType::Float,
+                default: Value::Float(10.0),
+            },
+            KeyInfo {
+                name: "seen".into(),
+                ty: ValueType::Bool,
+                default: Value::Null,
+            },
+        ]))
+    }
+
+    #[test]
+    fn rule33_ttl_bound_is_inclusive() {
+        let mut bb = board();
+        let seen = bb.key("seen").unwrap();
+        bb.set_now(2.0);
+        bb.set_with_ttl(seen, true, Some(3.0)).unwrap();
+        bb.set_now(5.0);
+        assert_eq!(bb.get_bool(seen), Some(true));
+        assert_eq!(bb.remaining(seen), Some(0.0));
+        bb.set_now(5.5);
+        assert_eq!(bb.get(seen), None);
+    }
+
+    #[test]
+    fn rule33_defaults_never_expire_and_negative_ttl_means_forever() {
+        let mut bb = board();
+        let hp = bb.key("hp").unwrap();
+        let seen = bb.key("seen").unwrap();
+        assert_eq!(bb.get(seen), None, "no default: no valid value");
+        bb.set_with_ttl(seen, false, Some(-1.0)).unwrap();
+        bb.set_now(1e9);
+        assert_eq!(bb.get_f64(hp), Some(10.0));
+        assert_eq!(bb.get_bool(seen), Some(false));
+    }
+
+    #[test]
+    fn host_writes_are_type_checked() {
+        let mut bb = board();
+        let hp = bb.key("hp").unwrap();
+        assert!(bb.set(hp, 3).is_ok(), "ints widen to float keys");
+        assert_eq!(bb.get(hp), Some(&Value::Float(3.0)));
+        let err = bb.set(hp, "lots").unwrap_err();
+        assert_eq!(err.to_string(), "key `hp` holds float values; got \"lots\"");
+        assert!(bb.set_json("nope", &serde_json::json!(1), None).is_err());
+    }
+}

@@ -1,0 +1,1 @@
+//! The `arbor` command-line tool: check, run, manifest.

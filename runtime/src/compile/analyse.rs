@@ -1,0 +1,244 @@
+//! Checks one file completely (structure, keys, every node and decorator, connected or not)
+//! and lowers what it can, so that emission only has to lay nodes out.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::graph::{self, Graph};
+use super::params::{self, FileKeys, Site};
+use super::problem::{Problem, ProblemKind};
+use super::suggest::closest;
+use super::LoadOptions;
+use crate::args::{Arg, Args};
+use crate::format::TreeFile;
+use crate::nodes::attached::{self, Decorator};
+use crate::nodes::{Kind, Lower, LowerCx, Names};
+use crate::spec::{Category, ChildCount, NodeTypes};
+
+/// One node after checking.
+pub(crate) struct Lowered {
+    /// Built-in kinds; `None` for host nodes and nodes with problems.
+    pub kind: Option<Kind>,
+    /// Host nodes' checked parameters, for their factory.
+    pub host: Option<Args>,
+    pub decorators: Vec<Decorator>,
+    /// Subtree nodes: the path and the remapping.
+    pub subtree: Option<(String, Vec<(String, String)>)>,
+}
+
+/// One file after checking.
+pub(crate) struct Analysed {
+    pub file: TreeFile,
+    pub origin: Arc<str>,
+    /// Where the file is, for resolving its subtree paths.
+    pub path: Option<PathBuf>,
+    pub graph: Graph,
+    pub keys: FileKeys,
+    pub nodes: Vec<Lowered>,
+    /// No error anywhere in this file.
+    pub ok: bool,
+}
+
+pub(crate) struct Analyser<'a> {
+    pub types: &'a NodeTypes,
+    pub lowers: &'a HashMap<String, Lower>,
+    pub names: &'a mut Names,
+    pub opts: &'a LoadOptions,
+}
+
+impl Analyser<'_> {
+    pub(crate) fn analyse(
+        &mut self,
+        file: TreeFile,
+        origin: Arc<str>,
+        path: Option<PathBuf>,
+        problems: &mut Vec<Problem>,
+    ) -> Analysed {
+        let start = problems.len();
+        let graph = graph::analyse(&file, &origin, self.opts, problems);
+        check_keys(&file, &origin, problems);
+        let keys = FileKeys::new(&file);
+        let mut nodes = Vec::with_capacity(file.nodes.len());
+        for (i, _) in file.nodes.iter().enumerate() {
+            let lowered = self.node(&file, i, &graph, &keys, &origin, problems);
+            nodes.push(lowered);
+        }
+        let ok = problems[start..].iter().all(|p| !p.is_error());
+        Analysed {
+            file,
+            origin,
+            path,
+            graph,
+            keys,
+            nodes,
+            ok,
+        }
+    }
+
+    fn node(
+        &mut self,
+        file: &TreeFile,
+        i: usize,
+        graph: &Graph,
+        keys: &FileKeys,
+        origin: &Arc<str>,
+        problems: &mut Vec<Problem>,
+    ) -> Lowered {
+        let node = &file.nodes[i];
+        let site = Site {
+            origin,
+            path: format!("$.nodes[{i}]"),
+            node: (&node.guid, &node.name, &node.kind),
+        };
+        let mut lowered = Lowered {
+            kind: None,
+            host: None,
+            decorators: Vec::new(),
+            subtree: None,
+        };
+        for (j, d) in node.decorators.iter().enumerate() {
+            let dsite = Site {
+                origin,
+                path: format!("$.nodes[{i}].decorators[{j}]"),
+                node: (&node.guid, &node.name, &node.kind),
+            };
+            let Some(ty) = self.types.decorator(&d.kind) else {
+                problems.push(dsite.problem(
+                    ".type",
+                    ProblemKind::UnknownDecoratorType {
+                        found: d.kind.clone(),
+                        suggestion: closest(&d.kind, self.types.decorator_names()),
+                    },
+                ));
+                continue;
+            };
+            let before = problems.len();
+            let args = params::check(ty, &d.params, keys, &dsite, problems);
+            if problems.len() > before {
+                continue;
+            }
+            let mut cx = LowerCx {
+                key_types: &keys.types,
+                names: self.names,
+            };
+            match attached::lower(&d.kind, &args, &mut cx) {
+                Ok(dec) => lowered.decorators.push(dec),
+                Err(e) => problems.push(dsite.problem(
+                    &format!(".params.{}", e.param),
+                    ProblemKind::BadParam {
+                        param: e.param.to_owned(),
+                        message: e.message,
+                    },
+                )),
+            }
+        }
+
+        let Some(ty) = self.types.node(&node.kind) else {
+            let kind = if self.types.decorator(&node.kind).is_some() {
+                ProblemKind::DecoratorAsNode(node.kind.clone())
+            } else {
+                ProblemKind::UnknownNodeType {
+                    found: node.kind.clone(),
+                    suggestion: closest(&node.kind, self.types.node_names()),
+                }
+            };
+            problems.push(site.problem(".type", kind));
+            return lowered;
+        };
+        let found = graph.children[i].len().max(node.children.len());
+        let expected = match ty.category.children() {
+            ChildCount::None if found > 0 => Some("no children"),
+            ChildCount::One if found != 1 => Some("exactly one child"),
+            _ => None,
+        };
+        if let Some(expected) = expected {
+            problems.push(site.problem(
+                ".children",
+                ProblemKind::ChildCount {
+                    kind: ty.name.clone(),
+                    expected,
+                    found,
+                },
+            ));
+        } else if ty.category == Category::Composite && found == 0 {
+            problems.push(
+                site.problem("", ProblemKind::EmptyComposite(ty.name.clone()))
+                    .warning(),
+            );
+        }
+
+        let before = problems.len();
+        let args = params::check(ty, &node.params, keys, &site, problems);
+        if problems.len() > before {
+            return lowered;
+        }
+        if ty.host {
+            lowered.host = Some(args);
+            return lowered;
+        }
+        if ty.category == Category::Subtree {
+            let path = args.str("path").unwrap_or_default().to_owned();
+            let remap = match args.get("remap") {
+                Some(Arg::KeyMap(pairs)) => pairs.clone(),
+                _ => Vec::new(),
+            };
+            lowered.subtree = Some((path, remap));
+        }
+        match self.lowers.get(&ty.name) {
+            Some(lower) => {
+                let mut cx = LowerCx {
+                    key_types: &keys.types,
+                    names: self.names,
+                };
+                match lower(&args, &mut cx) {
+                    Ok(kind) => lowered.kind = Some(kind),
+                    Err(e) => problems.push(site.problem(
+                        &format!(".params.{}", e.param),
+                        ProblemKind::BadParam {
+                            param: e.param.to_owned(),
+                            message: e.message,
+                        },
+                    )),
+                }
+            }
+            None => {
+                problems.push(site.problem(".type", ProblemKind::NoImplementation(ty.name.clone())))
+            }
+        }
+        lowered
+    }
+}
+
+fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {
+    let mut seen = HashMap::new();
+    for (i, decl) in file.blackboard.iter().enumerate() {
+        let path = format!("$.blackboard[{i}]");
+        if seen.insert(decl.key.as_str(), i).is_some() {
+            problems.push(Problem::new(
+                origin,
+                format!("{path}.key"),
+                ProblemKind::DuplicateKey(decl.key.clone()),
+            ));
+        }
+        if decl.key.trim().is_empty() {
+            problems.push(Problem::new(
+                origin,
+                format!("{path}.key"),
+                ProblemKind::Shape("a blackboard key needs a name".to_owned()),
+            ));
+        }
+        if let Some(default) = &decl.default {
+            if let Err(message) = decl.ty.coerce(default) {
+                problems.push(Problem::new(
+                    origin,
+                    format!("{path}.default"),
+                    ProblemKind::BadDefault {
+                        key: decl.key.clone(),
+                        message,
+                    },
+                ));
+            }
+        }
+    }
+}

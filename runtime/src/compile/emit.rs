@@ -1,0 +1,441 @@
+//! Lays checked files out as one flat, pre-order node array: the compiled tree. Subtree
+//! files are loaded, checked once, and spliced in under each Subtree node with that
+//! instance's key mapping.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::analyse::{Analysed, Analyser};
+use super::problem::{Problem, ProblemKind};
+use super::suggest::closest;
+use super::{source, LoadOptions};
+use crate::blackboard::{Key, KeyInfo};
+use crate::host::Action;
+use crate::nodes::attached::Decorator;
+use crate::nodes::{Kind, Lower, Names};
+use crate::registry::Registry;
+use crate::spec::NodeTypes;
+use crate::tree::{Node, NodeInfo};
+
+/// Everything gathered while emitting; becomes the `CompiledTree`.
+pub(crate) struct Emitter<'a, C> {
+    pub registry: Option<&'a Registry<C>>,
+    pub types: &'a NodeTypes,
+    pub opts: &'a LoadOptions,
+    pub lowers: HashMap<String, Lower>,
+    pub names: Names,
+    pub problems: Vec<Problem>,
+    pub nodes: Vec<Node>,
+    pub children: Vec<u32>,
+    pub decorators: Vec<Decorator>,
+    pub info: Vec<NodeInfo>,
+    pub decorator_info: Vec<NodeInfo>,
+    pub parents: Vec<u32>,
+    pub keys: Vec<KeyInfo>,
+    pub actions: Vec<Box<dyn Action<C>>>,
+    /// Subtree files already checked, by canonical path (`None`: it had errors).
+    files: HashMap<PathBuf, Option<Rc<Analysed>>>,
+    /// The chain of files being emitted, for cycle detection.
+    chain: Vec<PathBuf>,
+    root_dir: Option<PathBuf>,
+    /// Stop laying out once a limit was hit; the problem is already recorded.
+    halted: bool,
+}
+
+impl<'a, C: 'static> Emitter<'a, C> {
+    pub(crate) fn new(
+        registry: Option<&'a Registry<C>>,
+        types: &'a NodeTypes,
+        opts: &'a LoadOptions,
+    ) -> Self {
+        Emitter {
+            registry,
+            types,
+            opts,
+            lowers: crate::nodes::builtin_kinds()
+                .into_iter()
+                .map(|(ty, lower)| (ty.name, lower))
+                .collect(),
+            names: Names::default(),
+            problems: Vec::new(),
+            nodes: Vec::new(),
+            children: Vec::new(),
+            decorators: Vec::new(),
+            info: Vec::new(),
+            decorator_info: Vec::new(),
+            parents: Vec::new(),
+            keys: Vec::new(),
+            actions: Vec::new(),
+            files: HashMap::new(),
+            chain: Vec::new(),
+            root_dir: None,
+            halted: false,
+        }
+    }
+
+    pub(crate) fn analyse(
+        &mut self,
+        file: crate::format::TreeFile,
+        origin: Arc<str>,
+        path: Option<PathBuf>,
+    ) -> Analysed {
+        let mut analyser = Analyser {
+            types: self.types,
+            lowers: &self.lowers,
+            names: &mut self.names,
+            opts: self.opts,
+        };
+        analyser.analyse(file, origin, path, &mut self.problems)
+    }
+
+    /// Emits the top-level file: its keys become the tree's first keys.
+    pub(crate) fn emit_top(&mut self, top: &Analysed) {
+        let canonical = top.path.as_ref().and_then(|p| p.canonicalize().ok());
+        self.root_dir = self
+            .opts
+            .project_root
+            .clone()
+            .and_then(|r| r.canonicalize().ok())
+            .or_else(|| {
+                canonical
+                    .as_ref()
+                    .and_then(|p| p.parent().map(Path::to_path_buf))
+            });
+        if let Some(c) = canonical {
+            self.chain.push(c);
+        }
+        let map: Vec<Key> = top
+            .file
+            .blackboard
+            .iter()
+            .map(|decl| self.add_key(decl.key.clone(), decl))
+            .collect();
+        if let Some(root) = top.graph.root {
+            self.emit_node(top, &map, root, 1, u32::MAX);
+        }
+    }
+
+    fn add_key(&mut self, name: String, decl: &crate::format::KeyDecl) -> Key {
+        let default = decl
+            .default
+            .as_ref()
+            .and_then(|d| decl.ty.coerce(d).ok())
+            .unwrap_or_default();
+        self.keys.push(KeyInfo {
+            name,
+            ty: decl.ty,
+            default,
+        });
+        Key((self.keys.len() - 1) as u32)
+    }
+
+    fn emit_node(
+        &mut self,
+        file: &Analysed,
+        map: &[Key],
+        i: usize,
+        depth: usize,
+        parent: u32,
+    ) -> Option<u32> {
+        if self.halted {
+            return None;
+        }
+        let def = &file.file.nodes[i];
+        let at = |kind| {
+            Problem::new(&file.origin, format!("$.nodes[{i}]"), kind)
+                .at_node(&def.guid, &def.name, &def.kind)
+        };
+        if depth > self.opts.max_depth {
+            self.problems.push(at(ProblemKind::TooDeep {
+                depth,
+                limit: self.opts.max_depth,
+            }));
+            self.halted = true;
+            return None;
+        }
+        if self.nodes.len() >= self.opts.max_nodes {
+            self.problems.push(at(ProblemKind::TooManyNodes {
+                count: self.nodes.len() + 1,
+                limit: self.opts.max_nodes,
+            }));
+            self.halted = true;
+            return None;
+        }
+        let lowered = &file.nodes[i];
+        let remap = |k: Key| map[k.index()];
+        let kind = match (&lowered.kind, &lowered.host) {
+            (Some(kind), _) => {
+                let mut kind = kind.clone();
+                kind.map_keys(&remap);
+                kind
+            }
+            (None, Some(args)) => self.host_action(file, i, args, &remap)?,
+            (None, None) => return None,
+        };
+        let me = self.nodes.len() as u32;
+        let first_decorator = self.decorators.len() as u32;
+        for (d, ddef) in lowered.decorators.iter().zip(&def.decorators) {
+            let mut d = d.clone();
+            d.map_keys(&remap);
+            self.decorators.push(d);
+            self.decorator_info.push(NodeInfo {
+                guid: ddef.guid.clone(),
+                name: ddef.name.clone(),
+                kind: ddef.kind.clone(),
+                file: file.origin.clone(),
+            });
+        }
+        let decorators = &self.decorators[first_decorator as usize..];
+        let self_abort = decorators
+            .iter()
+            .any(|d| d.is_condition() && d.abort.includes_self());
+        let lower_priority = decorators
+            .iter()
+            .any(|d| d.is_condition() && d.abort.includes_lower_priority());
+        self.nodes.push(Node {
+            kind,
+            first_child: 0,
+            child_count: 0,
+            first_decorator,
+            decorator_count: lowered.decorators.len() as u32,
+            self_abort,
+            lower_priority,
+        });
+        self.info.push(NodeInfo {
+            guid: def.guid.clone(),
+            name: def.name.clone(),
+            kind: def.kind.clone(),
+            file: file.origin.clone(),
+        });
+        self.parents.push(parent);
+
+        let mut kids = Vec::new();
+        if let Some((path, remap_pairs)) = &lowered.subtree {
+            kids.extend(self.emit_subtree(file, map, i, path, remap_pairs, depth, me));
+        } else {
+            for &c in &file.graph.children[i] {
+                kids.extend(self.emit_node(file, map, c, depth + 1, me));
+            }
+        }
+        let first_child = self.children.len() as u32;
+        self.children.extend_from_slice(&kids);
+        let node = &mut self.nodes[me as usize];
+        node.first_child = first_child;
+        node.child_count = kids.len() as u32;
+        Some(me)
+    }
+
+    fn host_action(
+        &mut self,
+        file: &Analysed,
+        i: usize,
+        args: &crate::args::Args,
+        remap: &impl Fn(Key) -> Key,
+    ) -> Option<Kind> {
+        let def = &file.file.nodes[i];
+        let Some(registry) = self.registry else {
+            // Checking only: the declaration was enough.
+            return Some(Kind::Host { action: u32::MAX });
+        };
+        let at = |kind| {
+            Problem::new(&file.origin, format!("$.nodes[{i}]"), kind)
+                .at_node(&def.guid, &def.name, &def.kind)
+        };
+        let Some(factory) = registry.factory(&def.kind) else {
+            self.problems
+                .push(at(ProblemKind::NoImplementation(def.kind.clone())));
+            return None;
+        };
+        let mut args = args.clone();
+        args.map_keys(remap);
+        match factory(&args) {
+            Ok(action) => {
+                self.actions.push(action);
+                Some(Kind::Host {
+                    action: (self.actions.len() - 1) as u32,
+                })
+            }
+            Err(message) => {
+                self.problems.push(at(ProblemKind::HostRejected {
+                    kind: def.kind.clone(),
+                    message,
+                }));
+                None
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn emit_subtree(
+        &mut self,
+        file: &Analysed,
+        map: &[Key],
+        i: usize,
+        rel: &str,
+        remap_pairs: &[(String, String)],
+        depth: usize,
+        me: u32,
+    ) -> Option<u32> {
+        let def = &file.file.nodes[i];
+        let at = |suffix: &str, message: String| {
+            Problem::new(
+                &file.origin,
+                format!("$.nodes[{i}].params{suffix}"),
+                ProblemKind::Subtree(message),
+            )
+            .at_node(&def.guid, &def.name, &def.kind)
+        };
+        let base = file
+            .path
+            .as_ref()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .or_else(|| self.opts.project_root.clone())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let target = base.join(rel);
+        let canonical = match target.canonicalize() {
+            Ok(c) => c,
+            Err(e) => {
+                self.problems.push(at(
+                    ".path",
+                    format!("cannot open subtree `{rel}` ({}): {e}", target.display()),
+                ));
+                return None;
+            }
+        };
+        if !self.opts.allow_outside_root {
+            if let Some(root) = &self.root_dir {
+                if !canonical.starts_with(root) {
+                    self.problems.push(at(
+                        ".path",
+                        format!("subtree `{rel}` is outside the project folder {}; the host must allow this explicitly", root.display()),
+                    ));
+                    return None;
+                }
+            }
+        }
+        if let Some(pos) = self.chain.iter().position(|c| *c == canonical) {
+            let mut names: Vec<String> = self.chain[pos..].iter().map(|p| file_name(p)).collect();
+            names.push(file_name(&canonical));
+            self.problems.push(at(
+                ".path",
+                format!("subtree cycle: {}", names.join(" -> ")),
+            ));
+            return None;
+        }
+        if self.chain.len() > self.opts.max_subtree_depth {
+            self.problems.push(at(
+                ".path",
+                format!(
+                    "subtrees nest more than {} files deep",
+                    self.opts.max_subtree_depth
+                ),
+            ));
+            return None;
+        }
+        let sub = self.subtree_file(&canonical, &target)?;
+
+        // The instance's keys: remapped ones are the parent's; the rest are private.
+        let mut sub_map = Vec::with_capacity(sub.file.blackboard.len());
+        let mut ok = true;
+        for (sub_key, _) in remap_pairs {
+            if !sub.keys.by_name.contains_key(sub_key) {
+                ok = false;
+                let suggestion = closest(sub_key, sub.keys.by_name.keys().map(String::as_str));
+                let hint = suggestion
+                    .map(|s| format!("; did you mean `{s}`?"))
+                    .unwrap_or_default();
+                self.problems.push(at(
+                    &format!(".remap.{sub_key}"),
+                    format!("subtree `{rel}` declares no key `{sub_key}`{hint}"),
+                ));
+            }
+        }
+        for decl in &sub.file.blackboard {
+            let target_key = remap_pairs
+                .iter()
+                .find(|(s, _)| *s == decl.key)
+                .map(|(_, p)| p);
+            match target_key {
+                Some(parent_name) => match file.keys.by_name.get(parent_name) {
+                    Some(local) => {
+                        let key = map[local.index()];
+                        let parent_ty = self.keys[key.index()].ty;
+                        if parent_ty != decl.ty {
+                            ok = false;
+                            self.problems.push(at(
+                                &format!(".remap.{}", decl.key),
+                                format!("subtree key `{}` holds {} values but `{parent_name}` holds {parent_ty}", decl.key, decl.ty),
+                            ));
+                        }
+                        sub_map.push(key);
+                    }
+                    None => {
+                        ok = false;
+                        let suggestion =
+                            closest(parent_name, file.keys.by_name.keys().map(String::as_str));
+                        self.problems.push(
+                            Problem::new(
+                                &file.origin,
+                                format!("$.nodes[{i}].params.remap.{}", decl.key),
+                                ProblemKind::UndeclaredKey {
+                                    key: parent_name.clone(),
+                                    suggestion,
+                                },
+                            )
+                            .at_node(&def.guid, &def.name, &def.kind),
+                        );
+                    }
+                },
+                None => {
+                    let label = if def.name.is_empty() {
+                        &def.guid
+                    } else {
+                        &def.name
+                    };
+                    let key = self.add_key(format!("{label}/{}", decl.key), decl);
+                    sub_map.push(key);
+                }
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let root = sub.graph.root?;
+        self.chain.push(canonical);
+        let child = self.emit_node(&sub, &sub_map, root, depth + 1, me);
+        self.chain.pop();
+        child
+    }
+
+    /// Loads and checks a subtree file once; later instances reuse the result.
+    fn subtree_file(&mut self, canonical: &Path, shown: &Path) -> Option<Rc<Analysed>> {
+        if let Some(done) = self.files.get(canonical) {
+            return done.clone();
+        }
+        let origin: Arc<str> = Arc::from(shown.display().to_string());
+        let parsed = source::read(canonical, &origin, self.opts)
+            .map_err(|p| vec![p])
+            .and_then(|text| source::parse(&text, &origin, self.opts));
+        let result = match parsed {
+            Err(problems) => {
+                self.problems.extend(problems);
+                None
+            }
+            Ok(file) => {
+                let analysed = self.analyse(file, origin, Some(canonical.to_path_buf()));
+                analysed.ok.then(|| Rc::new(analysed))
+            }
+        };
+        self.files.insert(canonical.to_path_buf(), result.clone());
+        result
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}

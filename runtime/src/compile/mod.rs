@@ -1,0 +1,226 @@
+//! Loading: tree file -> checked -> [`CompiledTree`]. Every problem is collected and located
+//! (file, JSON path or line/column, node); nothing panics on any input.
+//!
+//! Stages: `source` (bytes to `TreeFile`: size, syntax, header, shape), `graph` (GUIDs,
+//! root, children, cycles, depth), `params` (each node's parameters against its declared
+//! type), `analyse` (one file, every node), `emit` (the flat pre-order layout, subtrees
+//! spliced in). [`check_file`] stops before building host actions, so tools that only know
+//! node *declarations* (the editor, `arbor check`) validate with the same code.
+
+mod analyse;
+mod emit;
+mod graph;
+mod params;
+mod problem;
+mod source;
+mod suggest;
+
+pub use problem::{LoadError, Problem, ProblemKind, Report, Severity};
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::format::TreeFile;
+use crate::registry::Registry;
+use crate::spec::NodeTypes;
+use crate::tree::CompiledTree;
+use emit::Emitter;
+
+/// Limits that keep hostile or broken files from exhausting memory or the stack. Each limit
+/// gives a clear error when exceeded; the defaults are generous for hand-made trees.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Largest tree file read, in bytes (default 16 MiB).
+    pub max_file_bytes: u64,
+    /// Most nodes in the compiled tree, subtrees included (default 100,000).
+    pub max_nodes: usize,
+    /// Deepest nesting, subtrees included (default 256 levels). Ticking recurses once per
+    /// level, so this also bounds the stack used by a tick.
+    pub max_depth: usize,
+    /// Longest string (or object key), in bytes (default 64 KiB).
+    pub max_string_len: usize,
+    /// Most subtree files nested inside one another (default 16).
+    pub max_subtree_depth: usize,
+    /// Subtree files must lie in this folder; by default the top file's folder.
+    pub project_root: Option<PathBuf>,
+    /// Allow subtree paths that leave the project folder.
+    pub allow_outside_root: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            max_file_bytes: 16 * 1024 * 1024,
+            max_nodes: 100_000,
+            max_depth: 256,
+            max_string_len: 64 * 1024,
+            max_subtree_depth: 16,
+            project_root: None,
+            allow_outside_root: false,
+        }
+    }
+}
+
+/// Loads trees that use the node types of a [`Registry`].
+pub struct Loader<'r, C> {
+    registry: &'r Registry<C>,
+    options: LoadOptions,
+}
+
+impl<C: 'static> Registry<C> {
+    /// A loader with the default limits.
+    pub fn loader(&self) -> Loader<'_, C> {
+        Loader {
+            registry: self,
+            options: LoadOptions::default(),
+        }
+    }
+}
+
+impl<'r, C: 'static> Loader<'r, C> {
+    pub fn with_options(mut self, options: LoadOptions) -> Self {
+        self.options = options;
+        self
+    }
+
+    /// Reads, checks and compiles a tree file (and the subtree files it refers to).
+    pub fn load_file(&self, path: impl AsRef<Path>) -> Result<CompiledTree<C>, LoadError> {
+        let path = path.as_ref();
+        let origin: Arc<str> = Arc::from(path.display().to_string());
+        let text = source::read(path, &origin, &self.options)
+            .map_err(|p| LoadError { problems: vec![p] })?;
+        self.load_text(&text, origin, Some(path))
+    }
+
+    /// Checks and compiles a tree from text. `path`, if given, is where the text came from:
+    /// it names the file in messages and anchors relative subtree paths.
+    pub fn load_str(&self, text: &str, path: Option<&Path>) -> Result<CompiledTree<C>, LoadError> {
+        self.load_text(text, origin_of(path), path)
+    }
+
+    /// Checks and compiles an in-memory tree (the editor's live preview does this).
+    pub fn load_tree(
+        &self,
+        file: &TreeFile,
+        path: Option<&Path>,
+    ) -> Result<CompiledTree<C>, LoadError> {
+        build(
+            Some(self.registry),
+            self.registry.types(),
+            &self.options,
+            file.clone(),
+            origin_of(path),
+            path,
+        )
+    }
+
+    fn load_text(
+        &self,
+        text: &str,
+        origin: Arc<str>,
+        path: Option<&Path>,
+    ) -> Result<CompiledTree<C>, LoadError> {
+        let file = source::parse(text, &origin, &self.options)
+            .map_err(|problems| LoadError { problems })?;
+        build(
+            Some(self.registry),
+            self.registry.types(),
+            &self.options,
+            file,
+            origin,
+            path,
+        )
+    }
+}
+
+/// Checks a tree file against node type declarations, without building it: every problem,
+/// errors and warnings.
+pub fn check_file(path: impl AsRef<Path>, types: &NodeTypes, options: &LoadOptions) -> Report {
+    let path = path.as_ref();
+    let origin: Arc<str> = Arc::from(path.display().to_string());
+    let text = match source::read(path, &origin, options) {
+        Ok(text) => text,
+        Err(p) => return Report { problems: vec![p] },
+    };
+    check_str(&text, Some(path), types, options)
+}
+
+/// As [`check_file`], for text.
+pub fn check_str(
+    text: &str,
+    path: Option<&Path>,
+    types: &NodeTypes,
+    options: &LoadOptions,
+) -> Report {
+    let origin = origin_of(path);
+    match source::parse(text, &origin, options) {
+        Err(problems) => Report { problems },
+        Ok(file) => check_tree(&file, path, types, options),
+    }
+}
+
+/// As [`check_file`], for an in-memory tree (the editor's problem list).
+pub fn check_tree(
+    file: &TreeFile,
+    path: Option<&Path>,
+    types: &NodeTypes,
+    options: &LoadOptions,
+) -> Report {
+    match build::<()>(None, types, options, file.clone(), origin_of(path), path) {
+        Ok(tree) => Report {
+            problems: tree.warnings,
+        },
+        Err(e) => Report {
+            problems: e.problems,
+        },
+    }
+}
+
+/// Parses a tree file's text without checking its contents (for tools that edit files).
+pub fn parse_str(text: &str, path: Option<&Path>) -> Result<TreeFile, LoadError> {
+    source::parse(text, &origin_of(path), &LoadOptions::default())
+        .map_err(|problems| LoadError { problems })
+}
+
+fn origin_of(path: Option<&Path>) -> Arc<str> {
+    Arc::from(path.map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string()))
+}
+
+fn build<C: 'static>(
+    registry: Option<&Registry<C>>,
+    types: &NodeTypes,
+    options: &LoadOptions,
+    file: TreeFile,
+    origin: Arc<str>,
+    path: Option<&Path>,
+) -> Result<CompiledTree<C>, LoadError> {
+    let mut emitter = Emitter::new(registry, types, options);
+    let name = file.name.clone();
+    let guid = file.guid.clone();
+    let top = emitter.analyse(file, origin, path.map(Path::to_path_buf));
+    if top.ok {
+        emitter.emit_top(&top);
+    }
+    let mut problems = emitter.problems;
+    // Errors first, then warnings, each in the order found.
+    problems.sort_by_key(|p| std::cmp::Reverse(p.severity));
+    if problems.iter().any(Problem::is_error) || emitter.nodes.is_empty() {
+        return Err(LoadError { problems });
+    }
+    Ok(CompiledTree {
+        nodes: emitter.nodes,
+        children: emitter.children,
+        decorators: emitter.decorators,
+        info: emitter.info,
+        decorator_info: emitter.decorator_info,
+        parents: emitter.parents,
+        keys: Arc::from(emitter.keys),
+        events: emitter.names.events,
+        triggers: emitter.names.triggers,
+        actions: emitter.actions,
+        name,
+        guid,
+        source: path.map(Path::to_path_buf),
+        warnings: problems,
+    })
+}

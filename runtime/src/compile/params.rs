@@ -1,0 +1,216 @@
+//! Checks a node's (or decorator's) `params` against its type's declaration and produces
+//! typed [`Args`]: unknown names (with a suggestion), missing required ones, wrong types,
+//! undeclared blackboard keys. All problems are collected.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::{Map, Value as Json};
+
+use super::problem::{Problem, ProblemKind};
+use super::suggest::closest;
+use crate::args::{Arg, Args};
+use crate::blackboard::Key;
+use crate::format::TreeFile;
+use crate::spec::{NodeType, ParamKind};
+use crate::status::Status;
+use crate::value::{describe_json, Value, ValueType};
+
+/// A file's declared blackboard keys, by name, as file-local keys.
+pub(crate) struct FileKeys {
+    pub by_name: HashMap<String, Key>,
+    pub types: Vec<ValueType>,
+}
+
+impl FileKeys {
+    pub(crate) fn new(file: &TreeFile) -> FileKeys {
+        let mut by_name = HashMap::new();
+        for (i, decl) in file.blackboard.iter().enumerate() {
+            by_name.entry(decl.key.clone()).or_insert(Key(i as u32));
+        }
+        FileKeys {
+            by_name,
+            types: file.blackboard.iter().map(|d| d.ty).collect(),
+        }
+    }
+
+    fn resolve(&self, name: &str) -> Result<Key, ProblemKind> {
+        self.by_name
+            .get(name)
+            .copied()
+            .ok_or_else(|| ProblemKind::UndeclaredKey {
+                key: name.to_owned(),
+                suggestion: closest(name, self.by_name.keys().map(String::as_str)),
+            })
+    }
+}
+
+/// Where problems are reported: the file, the JSON path of the `params` owner, the node.
+pub(crate) struct Site<'a> {
+    pub origin: &'a Arc<str>,
+    pub path: String,
+    pub node: (&'a str, &'a str, &'a str),
+}
+
+impl Site<'_> {
+    pub(crate) fn problem(&self, suffix: &str, kind: ProblemKind) -> Problem {
+        let (guid, name, kind_name) = self.node;
+        Problem::new(self.origin, format!("{}{suffix}", self.path), kind)
+            .at_node(guid, name, kind_name)
+    }
+}
+
+pub(crate) fn check(
+    ty: &NodeType,
+    params: &Map<String, Json>,
+    keys: &FileKeys,
+    site: &Site<'_>,
+    problems: &mut Vec<Problem>,
+) -> Args {
+    for name in params.keys() {
+        if ty.param_spec(name).is_none() {
+            problems.push(site.problem(
+                &format!(".params.{name}"),
+                ProblemKind::UnknownParam {
+                    param: name.clone(),
+                    kind: ty.name.clone(),
+                    suggestion: closest(name, ty.params.iter().map(|p| p.name.as_str())),
+                },
+            ));
+        }
+    }
+    let mut args = Args::default();
+    // The type of the node's `key` parameter, which `KeyValue` parameters take.
+    let mut key_type: Option<ValueType> = None;
+    for spec in &ty.params {
+        let given = params.get(&spec.name);
+        let Some(json) = given.or(spec.default.as_ref()) else {
+            if spec.is_required() {
+                problems.push(site.problem(
+                    ".params",
+                    ProblemKind::MissingParam {
+                        param: spec.name.clone(),
+                        expected: expected(spec.kind, &spec.values),
+                    },
+                ));
+            }
+            continue;
+        };
+        let at = format!(".params.{}", spec.name);
+        let bad = |message: String| {
+            site.problem(
+                &at,
+                ProblemKind::BadParam {
+                    param: spec.name.clone(),
+                    message,
+                },
+            )
+        };
+        let arg = match spec.kind {
+            ParamKind::Bool | ParamKind::Int | ParamKind::Float | ParamKind::String => {
+                let ty = spec.kind.value_type().unwrap_or(ValueType::Json);
+                ty.coerce(json).map(Arg::Value).map_err(bad)
+            }
+            ParamKind::Enum => match json.as_str() {
+                Some(s) if spec.values.iter().any(|v| v == s) => Ok(Arg::Value(Value::from(s))),
+                _ => Err(bad(format!(
+                    "expected one of {}, found {}",
+                    spec.values.join(", "),
+                    describe_json(json)
+                ))),
+            },
+            ParamKind::Path | ParamKind::Event | ParamKind::Trigger => match json.as_str() {
+                Some(s) if !s.trim().is_empty() => Ok(Arg::Value(Value::from(s))),
+                _ => Err(bad(format!(
+                    "expected a non-empty string, found {}",
+                    describe_json(json)
+                ))),
+            },
+            ParamKind::Key => match json.as_str() {
+                Some(name) => match keys.resolve(name) {
+                    Ok(key) => {
+                        key_type = Some(keys.types[key.index()]);
+                        Ok(Arg::Key(key))
+                    }
+                    Err(kind) => Err(site.problem(&at, kind)),
+                },
+                None => Err(bad(format!(
+                    "expected a blackboard key name, found {}",
+                    describe_json(json)
+                ))),
+            },
+            ParamKind::KeyValue => match key_type {
+                // Without a valid key there is nothing to type the value against; the key's
+                // own problem has been reported.
+                None => continue,
+                Some(ty) => ty
+                    .coerce(json)
+                    .map(Arg::Value)
+                    .map_err(|m| bad(format!("{m} (the key's type)"))),
+            },
+            ParamKind::Statuses => statuses(json).map(Arg::Statuses).map_err(bad),
+            ParamKind::KeyMap => key_map(json).map(Arg::KeyMap).map_err(bad),
+        };
+        match arg {
+            Ok(arg) => args.push(&spec.name, arg),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    args
+}
+
+fn expected(kind: ParamKind, values: &[String]) -> String {
+    match kind {
+        ParamKind::Bool => "a boolean".to_owned(),
+        ParamKind::Int => "an integer".to_owned(),
+        ParamKind::Float => "a number".to_owned(),
+        ParamKind::String => "a string".to_owned(),
+        ParamKind::Key => "a blackboard key name".to_owned(),
+        ParamKind::KeyValue => "a value of the key's type".to_owned(),
+        ParamKind::Statuses => "a list of statuses".to_owned(),
+        ParamKind::Enum => format!("one of {}", values.join(", ")),
+        ParamKind::Path => "a file path".to_owned(),
+        ParamKind::KeyMap => "an object of key names".to_owned(),
+        ParamKind::Event => "an event name".to_owned(),
+        ParamKind::Trigger => "a trigger name".to_owned(),
+    }
+}
+
+fn statuses(json: &Json) -> Result<Arc<[Status]>, String> {
+    let items = json
+        .as_array()
+        .ok_or_else(|| format!("expected a list of statuses, found {}", describe_json(json)))?;
+    if items.is_empty() {
+        return Err("must list at least one status".to_owned());
+    }
+    items
+        .iter()
+        .map(|item| {
+            item.as_str().and_then(Status::parse).ok_or_else(|| {
+                format!(
+                    "expected \"success\", \"failure\" or \"running\", found {}",
+                    describe_json(item)
+                )
+            })
+        })
+        .collect()
+}
+
+fn key_map(json: &Json) -> Result<Vec<(String, String)>, String> {
+    let object = json.as_object().ok_or_else(|| {
+        format!(
+            "expected an object of key names, found {}",
+            describe_json(json)
+        )
+    })?;
+    object
+        .iter()
+        .map(|(k, v)| match v.as_str() {
+            Some(s) => Ok((k.clone(), s.to_owned())),
+            None => Err(format!(
+                "`{k}` should map to a key name, found {}",
+                describe_json(v)
+            )),
+        })
+        .collect()
+}

@@ -1,0 +1,240 @@
+//! Problem and LoadError: every issue the loader finds, with where it is (file, JSON path or
+//! line and column, node) and what was expected. The loader collects all of them rather
+//! than stopping at the first (as ripgrep's `ignore::Error::Partial`).
+
+use std::fmt;
+use std::sync::Arc;
+
+/// Whether a problem stops the tree from loading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The tree loads; the problem is worth a look (an unconnected node, an empty composite).
+    Warning,
+    /// The tree does not load.
+    Error,
+}
+
+/// What is wrong. The messages are part of the user interface: tests check their text.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ProblemKind {
+    #[error("cannot read the file: {0}")]
+    Io(String),
+    #[error("the file is {size} bytes; the limit is {limit} bytes")]
+    FileTooLarge { size: u64, limit: u64 },
+    #[error("invalid JSON: {0}")]
+    Syntax(String),
+    #[error("not an Arbor tree file: expected \"format\": \"arbor-tree\", found {0}")]
+    NotATreeFile(String),
+    #[error("file format version {found} is newer than this build of Arbor reads (version {supported}); update Arbor to open it")]
+    NewerVersion { found: u64, supported: u64 },
+    #[error("unsupported file format version {found}; expected {supported}")]
+    BadVersion { found: String, supported: u64 },
+    #[error("{0}")]
+    Shape(String),
+    #[error("unknown field `{field}`{}", did_you_mean(.suggestion))]
+    UnknownField {
+        field: String,
+        suggestion: Option<String>,
+    },
+    #[error("string of {len} bytes exceeds the limit of {limit} bytes")]
+    StringTooLong { len: usize, limit: usize },
+    #[error("the tree has {count} nodes; the limit is {limit}")]
+    TooManyNodes { count: usize, limit: usize },
+    #[error("the tree is {depth} levels deep; the limit is {limit}")]
+    TooDeep { depth: usize, limit: usize },
+    #[error("`{0}` is not a GUID (expected a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e)")]
+    InvalidGuid(String),
+    #[error("GUID {guid} is used twice; first at {first}")]
+    DuplicateGuid { guid: String, first: String },
+    #[error("missing root: the file must name its root node (\"root\": GUID)")]
+    MissingRoot,
+    #[error("the root {0} is not a node of this file")]
+    UnknownRoot(String),
+    #[error("child {0} is not a node of this file")]
+    UnknownChild(String),
+    #[error("node {child} already has a parent ({first}); a node has at most one parent")]
+    SecondParent { child: String, first: String },
+    #[error("cycle: {0}")]
+    Cycle(String),
+    #[error("the root {0} is listed as another node's child")]
+    RootHasParent(String),
+    #[error("this node is not connected to the root and will not run")]
+    Unreachable,
+    #[error("unknown node type `{found}`{}{}", did_you_mean(.suggestion), host_hint(.suggestion))]
+    UnknownNodeType {
+        found: String,
+        suggestion: Option<String>,
+    },
+    #[error("`{0}` is an attached decorator, not a node: put it in a node's \"decorators\" list")]
+    DecoratorAsNode(String),
+    #[error("unknown decorator type `{found}`{}", did_you_mean(.suggestion))]
+    UnknownDecoratorType {
+        found: String,
+        suggestion: Option<String>,
+    },
+    #[error("{kind} takes {expected}; found {found}")]
+    ChildCount {
+        kind: String,
+        expected: &'static str,
+        found: usize,
+    },
+    #[error("{0} has no children and will always succeed")]
+    EmptyComposite(String),
+    #[error("unknown parameter `{param}` for {kind}{}", did_you_mean(.suggestion))]
+    UnknownParam {
+        param: String,
+        kind: String,
+        suggestion: Option<String>,
+    },
+    #[error("missing parameter `{param}` ({expected})")]
+    MissingParam { param: String, expected: String },
+    #[error("parameter `{param}`: {message}")]
+    BadParam { param: String, message: String },
+    #[error("blackboard key `{key}` is not declared{}", did_you_mean(.suggestion))]
+    UndeclaredKey {
+        key: String,
+        suggestion: Option<String>,
+    },
+    #[error("blackboard key `{0}` is declared twice")]
+    DuplicateKey(String),
+    #[error("blackboard key `{key}`: default {message}")]
+    BadDefault { key: String, message: String },
+    #[error("{0}")]
+    Subtree(String),
+    #[error(
+        "host node type `{0}` is declared but this program registers no implementation for it"
+    )]
+    NoImplementation(String),
+    #[error("{kind}: {message}")]
+    HostRejected { kind: String, message: String },
+}
+
+fn did_you_mean(s: &Option<String>) -> String {
+    match s {
+        Some(s) => format!("; did you mean `{s}`?"),
+        None => String::new(),
+    }
+}
+
+fn host_hint(s: &Option<String>) -> &'static str {
+    if s.is_some() {
+        ""
+    } else {
+        " (host node types must be registered by the program, or declared in a node-types manifest)"
+    }
+}
+
+/// One problem, located.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub severity: Severity,
+    /// The file, as given (or `<memory>`).
+    pub file: Arc<str>,
+    /// Where in the JSON document: `$.nodes[2].params.seconds`; `$` for the whole file.
+    pub json_path: String,
+    /// Line and column (1-based), for malformed JSON.
+    pub line: Option<(usize, usize)>,
+    /// GUID of the node (or decorator) concerned, for the editor to mark it.
+    pub node: Option<String>,
+    /// `"Walk" (WalkTo)`: the node's name and type, for people.
+    pub node_label: Option<String>,
+    pub kind: ProblemKind,
+}
+
+impl Problem {
+    pub(crate) fn new(file: &Arc<str>, json_path: impl Into<String>, kind: ProblemKind) -> Problem {
+        Problem {
+            severity: Severity::Error,
+            file: file.clone(),
+            json_path: json_path.into(),
+            line: None,
+            node: None,
+            node_label: None,
+            kind,
+        }
+    }
+
+    pub(crate) fn warning(mut self) -> Problem {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    pub(crate) fn at_node(mut self, guid: &str, name: &str, kind: &str) -> Problem {
+        self.node = Some(guid.to_owned());
+        self.node_label = Some(format!("\"{name}\" ({kind})"));
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The message without the location.
+    pub fn message(&self) -> String {
+        self.kind.to_string()
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.severity == Severity::Warning {
+            f.write_str("warning: ")?;
+        }
+        write!(f, "{}", self.file)?;
+        if let Some((line, column)) = self.line {
+            write!(f, ":{line}:{column}")?;
+        }
+        if !self.json_path.is_empty() && self.json_path != "$" {
+            write!(f, ": {}", self.json_path)?;
+        }
+        if let Some(label) = &self.node_label {
+            write!(f, " (node {label})")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+/// A tree that did not load: every error found, then the warnings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadError {
+    pub problems: Vec<Problem>,
+}
+
+impl LoadError {
+    pub fn errors(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| p.is_error())
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = self.errors().count();
+        let noun = if count == 1 { "problem" } else { "problems" };
+        write!(f, "the tree did not load ({count} {noun}):")?;
+        for problem in &self.problems {
+            write!(f, "\n  {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The outcome of checking a tree without running it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    pub problems: Vec<Problem>,
+}
+
+impl Report {
+    pub fn is_ok(&self) -> bool {
+        !self.problems.iter().any(Problem::is_error)
+    }
+
+    /// Problems concerning the node or decorator with this GUID.
+    pub fn for_node<'a>(&'a self, guid: &'a str) -> impl Iterator<Item = &'a Problem> + 'a {
+        self.problems
+            .iter()
+            .filter(move |p| p.node.as_deref() == Some(guid))
+    }
+}

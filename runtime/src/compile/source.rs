@@ -1,0 +1,229 @@
+//! From bytes to a `TreeFile`: size limit, JSON syntax (with line and column), the
+//! format/version header, string sizes, then the typed shape (with the JSON path).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::problem::{Problem, ProblemKind};
+use super::suggest::closest;
+use super::LoadOptions;
+use crate::format::{TreeFile, FORMAT_NAME, FORMAT_VERSION};
+
+/// Reads a file, refusing one over the size limit before reading it.
+pub(crate) fn read(path: &Path, origin: &Arc<str>, opts: &LoadOptions) -> Result<String, Problem> {
+    let io = |e: std::io::Error| Problem::new(origin, "$", ProblemKind::Io(e.to_string()));
+    let size = std::fs::metadata(path).map_err(io)?.len();
+    if size > opts.max_file_bytes {
+        return Err(Problem::new(
+            origin,
+            "$",
+            ProblemKind::FileTooLarge {
+                size,
+                limit: opts.max_file_bytes,
+            },
+        ));
+    }
+    std::fs::read_to_string(path).map_err(io)
+}
+
+/// Parses and shape-checks a tree file's text.
+pub(crate) fn parse(
+    text: &str,
+    origin: &Arc<str>,
+    opts: &LoadOptions,
+) -> Result<TreeFile, Vec<Problem>> {
+    if text.len() as u64 > opts.max_file_bytes {
+        return Err(vec![Problem::new(
+            origin,
+            "$",
+            ProblemKind::FileTooLarge {
+                size: text.len() as u64,
+                limit: opts.max_file_bytes,
+            },
+        )]);
+    }
+    // serde_json refuses nesting deeper than 128 with an error, so hostile input cannot
+    // overflow the stack here.
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        let mut p = Problem::new(origin, "", ProblemKind::Syntax(syntax_message(&e)));
+        p.line = Some((e.line(), e.column()));
+        vec![p]
+    })?;
+    check_header(&value, origin)?;
+    check_strings(&value, origin, opts.max_string_len)?;
+    let file: TreeFile = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = format!("$.{}", e.path())
+            .replace("$..", "$")
+            .replace(".[", "[");
+        vec![Problem::new(
+            origin,
+            path,
+            ProblemKind::Shape(e.into_inner().to_string()),
+        )]
+    })?;
+    let unknown = unknown_fields(&file, origin);
+    if unknown.is_empty() {
+        Ok(file)
+    } else {
+        Err(unknown)
+    }
+}
+
+fn syntax_message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    };
+    if text.contains("recursion limit") {
+        "nested more than 128 levels deep".to_owned()
+    } else {
+        text
+    }
+}
+
+fn check_header(value: &Value, origin: &Arc<str>) -> Result<(), Vec<Problem>> {
+    let fail = |path: &str, kind| Err(vec![Problem::new(origin, path, kind)]);
+    let Some(object) = value.as_object() else {
+        return fail(
+            "$",
+            ProblemKind::NotATreeFile(crate::value::describe_json(value)),
+        );
+    };
+    match object.get("format") {
+        Some(Value::String(s)) if s == FORMAT_NAME => {}
+        Some(other) => {
+            return fail(
+                "$.format",
+                ProblemKind::NotATreeFile(crate::value::describe_json(other)),
+            )
+        }
+        None => {
+            return fail(
+                "$",
+                ProblemKind::NotATreeFile("no `format` field".to_owned()),
+            )
+        }
+    }
+    match object.get("version") {
+        Some(v) if v.as_u64() == Some(FORMAT_VERSION) => Ok(()),
+        Some(v) if v.as_u64().is_some_and(|n| n > FORMAT_VERSION) => fail(
+            "$.version",
+            ProblemKind::NewerVersion {
+                found: v.as_u64().unwrap_or_default(),
+                supported: FORMAT_VERSION,
+            },
+        ),
+        Some(v) => fail(
+            "$.version",
+            ProblemKind::BadVersion {
+                found: v.to_string(),
+                supported: FORMAT_VERSION,
+            },
+        ),
+        None => fail(
+            "$",
+            ProblemKind::BadVersion {
+                found: "nothing".to_owned(),
+                supported: FORMAT_VERSION,
+            },
+        ),
+    }
+}
+
+/// Every string (and object key) must fit the limit; walks without recursion.
+fn check_strings(value: &Value, origin: &Arc<str>, limit: usize) -> Result<(), Vec<Problem>> {
+    let mut problems = Vec::new();
+    let mut stack = vec![(value, "$".to_owned())];
+    while let Some((v, path)) = stack.pop() {
+        match v {
+            Value::String(s) if s.len() > limit => problems.push(Problem::new(
+                origin,
+                path,
+                ProblemKind::StringTooLong {
+                    len: s.len(),
+                    limit,
+                },
+            )),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    stack.push((item, format!("{path}[{i}]")));
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map {
+                    if k.len() > limit {
+                        problems.push(Problem::new(
+                            origin,
+                            path.clone(),
+                            ProblemKind::StringTooLong {
+                                len: k.len(),
+                                limit,
+                            },
+                        ));
+                    } else {
+                        stack.push((item, format!("{path}.{k}")));
+                    }
+                }
+            }
+            _ => {}
+        }
+        if problems.len() >= 100 {
+            break;
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+fn unknown_fields(file: &TreeFile, origin: &Arc<str>) -> Vec<Problem> {
+    const TOP: &[&str] = &[
+        "format",
+        "version",
+        "guid",
+        "name",
+        "description",
+        "blackboard",
+        "root",
+        "nodes",
+        "editor",
+    ];
+    const KEY: &[&str] = &["key", "type", "default", "description"];
+    const NODE: &[&str] = &["guid", "name", "type", "params", "decorators", "children"];
+    const DECORATOR: &[&str] = &["guid", "name", "type", "params"];
+    let mut problems = Vec::new();
+    let mut report = |path: String, field: &str, known: &[&str]| {
+        problems.push(Problem::new(
+            origin,
+            format!("{path}.{field}"),
+            ProblemKind::UnknownField {
+                field: field.to_owned(),
+                suggestion: closest(field, known.iter().copied()),
+            },
+        ));
+    };
+    for field in file.unknown.keys() {
+        report("$".to_owned(), field, TOP);
+    }
+    for (i, key) in file.blackboard.iter().enumerate() {
+        for field in key.unknown.keys() {
+            report(format!("$.blackboard[{i}]"), field, KEY);
+        }
+    }
+    for (i, node) in file.nodes.iter().enumerate() {
+        for field in node.unknown.keys() {
+            report(format!("$.nodes[{i}]"), field, NODE);
+        }
+        for (j, d) in node.decorators.iter().enumerate() {
+            for field in d.unknown.keys() {
+                report(format!("$.nodes[{i}].decorators[{j}]"), field, DECORATOR);
+            }
+        }
+    }
+    problems
+}

@@ -1,0 +1,272 @@
+//! The tick engine: the node lifecycle of SEMANTICS rule 3, the abort procedure of rule 28
+//! and the evaluation of attached condition decorators (rules 21–23, 30–32).
+//!
+//! `Exec` borrows one agent's state for one root tick. Node kinds' bodies live in
+//! `crate::nodes::*` and call back into `tick` and `abort` for their children.
+//! Ticking recurses once per tree level; the loader's depth limit bounds the stack.
+
+mod state;
+
+pub(crate) use state::{EventSlot, Slot, State};
+
+use crate::host::ActionCtx;
+use crate::nodes::attached::{DecoratorKind, Reset};
+use crate::nodes::{action, control, decorator, Kind};
+use crate::status::Status;
+use crate::trace::{NodeId, Observer, TraceEvent};
+use crate::tree::CompiledTree;
+
+/// A Repeat or Retry restarts its child at most this many times in one tick, then returns
+/// `running` and goes on in the next tick. This is Arbor's answer to rule 36's unbounded
+/// loop whose child completes synchronously forever: the tick always ends.
+pub const MAX_LOOPS_PER_TICK: u32 = 1000;
+
+/// Which condition decorators a check evaluates.
+#[derive(Clone, Copy, PartialEq)]
+enum Phase {
+    /// All of them: the node is idle (rule 3, step 1).
+    Entry,
+    /// Those whose abort includes Self: the node is running (rule 23, rule 30).
+    SelfAbort,
+    /// Those whose abort includes LowerPriority: a later sibling is running (rule 25).
+    LowerPriority,
+}
+
+pub(crate) struct Exec<'a, C, O> {
+    pub tree: &'a CompiledTree<C>,
+    pub st: &'a mut State,
+    pub data: &'a mut C,
+    pub obs: &'a mut O,
+}
+
+impl<'a, C, O: Observer> Exec<'a, C, O> {
+    /// Ticks node `i` through its whole lifecycle (rule 3) and returns what its parent sees.
+    pub fn tick(&mut self, i: u32) -> Status {
+        let node = &self.tree.nodes[i as usize];
+        if !self.st.slots[i as usize].running {
+            if node.decorator_count > 0 && !self.check(i, Phase::Entry) {
+                return Status::Failure;
+            }
+            self.enter(i);
+        } else if node.self_abort && !self.check(i, Phase::SelfAbort) {
+            self.abort(i);
+            return Status::Failure;
+        }
+        let status = self.body(i);
+        self.obs.event(TraceEvent::Tick(NodeId(i), status));
+        if status.is_done() {
+            self.exit(i, status)
+        } else {
+            Status::Running
+        }
+    }
+
+    /// Aborts node `i` if it is running (rule 28): abort event, running children aborted in
+    /// order (abort events parent first), exit event (exits child first), state cleared,
+    /// abort decorators bottom to top. Post-decorators do not run.
+    pub fn abort(&mut self, i: u32) {
+        if !self.st.slots[i as usize].running {
+            return;
+        }
+        self.obs.event(TraceEvent::Abort(NodeId(i)));
+        let tree = self.tree;
+        for &child in tree.child_indices(i) {
+            self.abort(child);
+        }
+        if let Kind::Host { action } = tree.nodes[i as usize].kind {
+            let action = &tree.actions[action as usize];
+            action.abort(&mut self.action_ctx(i));
+            action.exit(&mut self.action_ctx(i), Status::Failure);
+        }
+        self.obs.event(TraceEvent::Exit(NodeId(i), None));
+        self.clear(i);
+        for d in tree.decorators_of(i).iter().rev() {
+            if let DecoratorKind::CheckTrigger {
+                trigger,
+                reset: Reset::LeaveNode,
+            } = d.kind
+            {
+                self.st.triggers[trigger as usize] = false;
+            }
+        }
+    }
+
+    pub fn is_running(&self, i: u32) -> bool {
+        self.st.slots[i as usize].running
+    }
+
+    pub fn slot(&mut self, i: u32) -> &mut Slot {
+        &mut self.st.slots[i as usize]
+    }
+
+    pub fn now(&self) -> f64 {
+        self.st.bb.now()
+    }
+
+    /// Rule 25: evaluates only child `i`'s LowerPriority/Both condition decorators.
+    pub fn lower_priority_holds(&mut self, i: u32) -> bool {
+        self.check(i, Phase::LowerPriority)
+    }
+
+    fn enter(&mut self, i: u32) {
+        let tree = self.tree;
+        for d in tree.decorators_of(i) {
+            if let DecoratorKind::CheckTrigger {
+                trigger,
+                reset: Reset::EnterNode,
+            } = d.kind
+            {
+                self.st.triggers[trigger as usize] = false;
+            }
+        }
+        let now = self.now();
+        let slot = &mut self.st.slots[i as usize];
+        slot.running = true;
+        slot.cursor = 0;
+        slot.start = now;
+        self.obs.event(TraceEvent::Enter(NodeId(i)));
+        if let Kind::Host { action } = tree.nodes[i as usize].kind {
+            tree.actions[action as usize].enter(&mut self.action_ctx(i));
+        }
+    }
+
+    /// Completion (rule 3, step 4): the node becomes idle, then post-decorators run bottom to
+    /// top and may change the status. The exit event carries the final status.
+    fn exit(&mut self, i: u32, status: Status) -> Status {
+        let tree = self.tree;
+        self.clear(i);
+        if let Kind::Host { action } = tree.nodes[i as usize].kind {
+            tree.actions[action as usize].exit(&mut self.action_ctx(i), status);
+        }
+        let mut status = status;
+        for d in tree.decorators_of(i).iter().rev() {
+            match d.kind {
+                DecoratorKind::Inverter => status = status.inverted(),
+                DecoratorKind::CheckTrigger {
+                    trigger,
+                    reset: Reset::LeaveNode,
+                } => self.st.triggers[trigger as usize] = false,
+                _ => {}
+            }
+        }
+        self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+        status
+    }
+
+    /// Makes the node idle and clears its per-execution state (rule 4, rule 28 step 4).
+    /// Persistent counters (Scripted cursor, Limiter count) are kept.
+    fn clear(&mut self, i: u32) {
+        let tree = self.tree;
+        let slot = &mut self.st.slots[i as usize];
+        slot.running = false;
+        slot.cursor = 0;
+        if let Kind::Parallel { .. } = tree.nodes[i as usize].kind {
+            for &child in tree.child_indices(i) {
+                self.st.slots[child as usize].parallel_done = false;
+            }
+        }
+    }
+
+    /// Evaluates node `i`'s condition decorators of `phase`, top to bottom, stopping at the
+    /// first false one (rule 21). Results are never cached (rule 22).
+    fn check(&mut self, i: u32, phase: Phase) -> bool {
+        let tree = self.tree;
+        for (k, d) in tree.decorators_of(i).iter().enumerate() {
+            let wanted = match phase {
+                Phase::Entry => d.is_condition(),
+                Phase::SelfAbort => d.is_condition() && d.abort.includes_self(),
+                Phase::LowerPriority => d.is_condition() && d.abort.includes_lower_priority(),
+            };
+            if !wanted {
+                continue;
+            }
+            let passed = self.evaluate(i, &d.kind) != d.invert;
+            if passed {
+                if let DecoratorKind::CheckTrigger {
+                    trigger,
+                    reset: Reset::Immediate,
+                } = d.kind
+                {
+                    // Rule 32: a successful check consumes an Immediate trigger at once.
+                    self.st.triggers[trigger as usize] = false;
+                }
+            }
+            self.obs.event(TraceEvent::Check {
+                node: NodeId(i),
+                decorator: k as u32,
+                passed,
+            });
+            if !passed {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// A condition decorator's raw result, before `invert`.
+    fn evaluate(&self, i: u32, kind: &DecoratorKind) -> bool {
+        match kind {
+            DecoratorKind::Condition { key, equals } => {
+                self.st.bb.get(*key).is_some_and(|v| v.strict_eq(equals))
+            }
+            DecoratorKind::CheckEvent { event } => self.st.event_visible(*event, i),
+            DecoratorKind::CheckTrigger { trigger, .. } => self.st.triggers[*trigger as usize],
+            DecoratorKind::Inverter => true,
+        }
+    }
+
+    fn body(&mut self, i: u32) -> Status {
+        let tree = self.tree;
+        match &tree.nodes[i as usize].kind {
+            Kind::Sequence { dynamic } => control::sequence::tick(self, i, *dynamic),
+            Kind::Selector { dynamic } => control::selector::tick(self, i, *dynamic),
+            Kind::Parallel { need } => control::parallel::tick(self, i, *need),
+            Kind::Inverter => decorator::inverter::tick(self, i),
+            Kind::Succeeder => decorator::succeeder::tick(self, i),
+            Kind::ForceFailure => decorator::force_failure::tick(self, i),
+            Kind::Repeat { count } => decorator::repeat::tick(self, i, *count),
+            Kind::Retry { attempts } => decorator::retry::tick(self, i, *attempts),
+            Kind::Limiter { max } => decorator::limiter::tick(self, i, *max),
+            Kind::Timeout { seconds } => decorator::timeout::tick(self, i, *seconds),
+            Kind::Subtree => decorator::subtree::tick(self, i),
+            Kind::Wait { seconds } => action::wait::tick(self, i, *seconds),
+            Kind::Scripted { returns } => action::scripted::tick(self, i, returns),
+            Kind::Condition { key, equals } => action::condition::tick(self, *key, equals),
+            Kind::Increment { key, by } => action::increment::tick(self, *key, by),
+            Kind::SetBlackboard { key, value, ttl } => {
+                action::set_blackboard::tick(self, *key, value, *ttl)
+            }
+            Kind::SendEvent { event } => action::send_event::tick(self, i, *event),
+            Kind::SetTrigger { trigger } => action::set_trigger::tick(self, *trigger),
+            Kind::Log { message } => action::log::tick(self, i, message),
+            Kind::Random { probability } => action::random::tick(self, *probability),
+            Kind::Host { action } => {
+                let action = &tree.actions[*action as usize];
+                action.tick(&mut self.action_ctx(i))
+            }
+        }
+    }
+
+    fn action_ctx(&mut self, i: u32) -> ActionCtx<'_, C> {
+        ActionCtx {
+            agent: self.data,
+            blackboard: &mut self.st.bb,
+            node: NodeId(i),
+            rng: &mut self.st.rng,
+        }
+    }
+}
+
+impl<C> CompiledTree<C> {
+    /// Children of node `i` as raw indices, borrowed from the tree (not from an `Exec`).
+    pub(crate) fn child_indices(&self, i: u32) -> &[u32] {
+        let n = &self.nodes[i as usize];
+        &self.children[n.first_child as usize..(n.first_child + n.child_count) as usize]
+    }
+
+    pub(crate) fn decorators_of(&self, i: u32) -> &[crate::nodes::attached::Decorator] {
+        let n = &self.nodes[i as usize];
+        &self.decorators
+            [n.first_decorator as usize..(n.first_decorator + n.decorator_count) as usize]
+    }
+}

@@ -1,0 +1,13 @@
+//! The tree file format, version 1: serde types that match the JSON exactly.
+//!
+//! A file holds one tree as a *flat* list of nodes; a node names its children by GUID and the
+//! file names its root. Flat beats nested here: wrapping a branch in a decorator does not
+//! re-indent the branch (clean diffs), nodes that are not connected yet can be kept (work in
+//! progress in the editor), and no file is deep enough to exhaust a parser's recursion limit.
+//! docs/format.md is the specification; docs/arbor-tree.schema.json its JSON Schema.
+
+mod tree_file;
+
+pub use tree_file::{
+    new_guid, DecoratorDef, KeyDecl, NodeDef, TreeFile, FORMAT_NAME, FORMAT_VERSION,
+};

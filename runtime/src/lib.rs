@@ -1,0 +1,81 @@
+//! Arbor's behavior-tree runtime: load tree files written by the Arbor editor, register the
+//! program's own actions and conditions, and tick many agents fast and deterministically.
+//!
+//! # Brief overview
+//! - [`Registry`] holds the node types a program can run: the built-in kinds plus host
+//!   actions and conditions ([`Action`]), each declared by a [`NodeType`] so the editor can
+//!   offer them ([`Registry::manifest`]).
+//! - [`Loader`] reads a tree file ([`format::TreeFile`]), reports *every* problem as a located
+//!   [`Problem`] in a [`LoadError`], and compiles it into a [`CompiledTree`]: immutable, flat,
+//!   shared through `Arc` by any number of agents.
+//! - [`Agent`] is one running instance: a few dozen bytes of state per node, its
+//!   [`Blackboard`], events, triggers, a host-driven clock and a seeded RNG. Ticking it does
+//!   not allocate.
+//! - [`Observer`] receives every lifecycle event of a tick ([`TraceEvent`]), for previews,
+//!   debuggers and tests; [`Recorder`] keeps them.
+//!
+//! The execution semantics are specified rule by rule in SEMANTICS.md and explained in
+//! `docs/nodes.md`; code and tests cite the rule numbers.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use arbor_runtime::{Agent, NodeType, Registry, Status};
+//!
+//! struct Hero { steps: u32 }
+//! let mut registry = Registry::<Hero>::new();
+//! registry.action(NodeType::action("Step", "Takes a step."), |cx| {
+//!     cx.agent.steps += 1;
+//!     Status::Success
+//! });
+//! let text = r#"{
+//!   "format": "arbor-tree", "version": 1,
+//!   "guid": "6f1c1a52-0000-4000-8000-000000000000", "name": "walk",
+//!   "root": "6f1c1a52-0000-4000-8000-000000000001",
+//!   "nodes": [
+//!     {"guid": "6f1c1a52-0000-4000-8000-000000000001", "type": "Repeat",
+//!      "params": {"count": 3}, "children": ["6f1c1a52-0000-4000-8000-000000000002"]},
+//!     {"guid": "6f1c1a52-0000-4000-8000-000000000002", "type": "Step"}
+//!   ]
+//! }"#;
+//! let tree = Arc::new(registry.loader().load_str(text, None)?);
+//! let mut agent = Agent::new(tree, 7);
+//! let mut hero = Hero { steps: 0 };
+//! assert_eq!(agent.tick(&mut hero, 0.1), Status::Success);
+//! assert_eq!(hero.steps, 3);
+//! # Ok::<(), arbor_runtime::LoadError>(())
+//! ```
+
+mod agent;
+mod args;
+mod blackboard;
+mod compile;
+mod exec;
+pub mod format;
+mod host;
+mod nodes;
+mod registry;
+mod spec;
+mod status;
+mod trace;
+mod tree;
+mod value;
+
+#[cfg(feature = "cli")]
+#[doc(hidden)]
+pub mod cli;
+
+pub use agent::Agent;
+pub use args::{Arg, Args};
+pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
+pub use compile::{
+    check_file, check_str, check_tree, parse_str, LoadError, LoadOptions, Loader, Problem,
+    ProblemKind, Report, Severity,
+};
+pub use exec::MAX_LOOPS_PER_TICK;
+pub use host::{Action, ActionCtx, ActionFn, ConditionFn};
+pub use registry::Registry;
+pub use spec::{Category, ChildCount, NodeType, NodeTypes, ParamKind, ParamSpec, MANIFEST_FORMAT};
+pub use status::Status;
+pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
+pub use tree::{CompiledTree, NodeInfo};
+pub use value::{Value, ValueType};

@@ -1,0 +1,43 @@
+//! Random: success with `probability`, else failure; never running (rule 34, [001]'s
+//! RandomBinaryNode). Draws from the agent's seeded generator, so runs are reproducible.
+//! JSON: `{"type":"Random","params":{"probability":0.5}}`
+
+use crate::args::Args;
+use crate::exec::Exec;
+use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Random",
+        Category::Condition,
+        "Succeeds with the given probability, from the agent's seeded generator.",
+    )
+    .param(
+        ParamSpec::new(
+            "probability",
+            ParamKind::Float,
+            "Chance of success, 0 to 1.",
+        )
+        .default(0.5.into()),
+    )
+}
+
+pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    let probability = args
+        .f64("probability")
+        .map_err(|m| ParamError::new("probability", m))?;
+    if !(0.0..=1.0).contains(&probability) {
+        return Err(ParamError::new(
+            "probability",
+            format!("must be between 0 and 1; found {probability}"),
+        ));
+    }
+    Ok(Kind::Random { probability })
+}
+
+pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, probability: f64) -> Status {
+    Status::from_bool(x.st.rng.f64() < probability)
+}

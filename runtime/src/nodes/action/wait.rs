@@ -1,0 +1,46 @@
+//! Wait: running until `seconds` have passed since it entered, then success (rule 9).
+//! The check also runs on the entering tick, so `Wait 0` succeeds at once.
+//! JSON: `{"type":"Wait","params":{"seconds":1.5}}`
+
+use crate::args::Args;
+use crate::blackboard::TIME_EPSILON;
+use crate::exec::Exec;
+use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Wait",
+        Category::Action,
+        "Runs for `seconds`, then succeeds.",
+    )
+    .param(ParamSpec::new(
+        "seconds",
+        ParamKind::Float,
+        "How long to wait, in seconds of the agent's clock.",
+    ))
+}
+
+pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    let seconds = args
+        .f64("seconds")
+        .map_err(|m| ParamError::new("seconds", m))?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(ParamError::new(
+            "seconds",
+            format!("must be a finite number of seconds, 0 or more; found {seconds}"),
+        ));
+    }
+    Ok(Kind::Wait { seconds })
+}
+
+pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, seconds: f64) -> Status {
+    let start = x.slot(i).start;
+    if x.now() - start >= seconds - TIME_EPSILON {
+        Status::Success
+    } else {
+        Status::Running
+    }
+}

@@ -1,0 +1,55 @@
+//! Attached decorators: the `decorators` list on any node (rules 21–23, 29, 30, 32).
+//!
+//! Four roles, per [002]: *condition* (Condition, Precondition, CheckEvent, CheckTrigger),
+//! evaluated top to bottom before a node runs; *pre* (CheckTrigger with reset EnterNode),
+//! run as the node enters; *post* (Inverter, CheckTrigger with reset LeaveNode), run bottom
+//! to top after it completes; *abort* (CheckTrigger with reset LeaveNode), run bottom to top
+//! after it is aborted. The engine in `exec` applies them; this module holds their
+//! declarations and compiled form.
+
+mod abort_type;
+mod lower;
+
+pub(crate) use abort_type::{AbortType, Reset};
+pub(crate) use lower::{builtin_types, lower};
+
+use crate::blackboard::Key;
+use crate::value::Value;
+
+/// A compiled attached decorator.
+#[derive(Clone, Debug)]
+pub(crate) struct Decorator {
+    pub kind: DecoratorKind,
+    pub invert: bool,
+    pub abort: AbortType,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum DecoratorKind {
+    /// Condition and Precondition (which is a Condition whose abort is always Self).
+    Condition {
+        key: Key,
+        equals: Value,
+    },
+    CheckEvent {
+        event: u32,
+    },
+    CheckTrigger {
+        trigger: u32,
+        reset: Reset,
+    },
+    /// The post-decorator of rule 29.
+    Inverter,
+}
+
+impl Decorator {
+    pub fn is_condition(&self) -> bool {
+        !matches!(self.kind, DecoratorKind::Inverter)
+    }
+
+    pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
+        if let DecoratorKind::Condition { key, .. } = &mut self.kind {
+            *key = map(*key);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! Sequence: ticks children left to right, an AND (rule 10).
+//! - child Success -> the next child is ticked in the same tick (rule 5)
+//! - child Running -> Running; the next tick resumes at that child, earlier ones are skipped
+//! - child Failure -> Failure
+//! - all Success   -> Success; no children -> Success (rule 12)
+//!
+//! While running, a child before the current one that carries a LowerPriority/Both condition
+//! has only those conditions re-checked; if one is false the running child is aborted and
+//! the Sequence fails (rule 25). With `dynamic: true` every earlier child is re-ticked each
+//! tick, as BT.CPP's ReactiveSequence (rule 27).
+//! JSON: `{"type":"Sequence","params":{"dynamic":false},"children":[…]}`
+
+use crate::args::Args;
+use crate::exec::Exec;
+use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Sequence",
+        Category::Composite,
+        "Runs children in order until one fails; succeeds when all succeed.",
+    )
+    .param(
+        ParamSpec::new(
+            "dynamic",
+            ParamKind::Bool,
+            "Re-tick earlier children every tick while a later one runs (reactive).",
+        )
+        .default(false.into()),
+    )
+}
+
+pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    let dynamic = args
+        .bool("dynamic")
+        .map_err(|m| ParamError::new("dynamic", m))?;
+    Ok(Kind::Sequence { dynamic })
+}
+
+pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, dynamic: bool) -> Status {
+    let tree = x.tree;
+    let children = tree.child_indices(i);
+    let current = x.slot(i).cursor as usize;
+    if current > 0 {
+        let running = children[current];
+        for (k, &child) in children[..current].iter().enumerate() {
+            if dynamic {
+                match x.tick(child) {
+                    Status::Success => {}
+                    Status::Running => {
+                        x.abort(running);
+                        x.slot(i).cursor = k as u32;
+                        return Status::Running;
+                    }
+                    Status::Failure => {
+                        x.abort(running);
+                        return Status::Failure;
+                    }
+                }
+            } else if tree.nodes[child as usize].lower_priority && !x.lower_priority_holds(child) {
+                x.abort(running);
+                return Status::Failure;
+            }
+        }
+    }
+    for (k, &child) in children.iter().enumerate().skip(current) {
+        match x.tick(child) {
+            Status::Success => {}
+            Status::Running => {
+                x.slot(i).cursor = k as u32;
+                return Status::Running;
+            }
+            Status::Failure => return Status::Failure,
+        }
+    }
+    Status::Success
+}

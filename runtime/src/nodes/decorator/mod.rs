@@ -1,0 +1,18 @@
+//! Decorator nodes: nodes with exactly one child (Part D of SEMANTICS.md).
+
+pub(crate) mod force_failure;
+pub(crate) mod inverter;
+pub(crate) mod limiter;
+pub(crate) mod repeat;
+pub(crate) mod retry;
+pub(crate) mod subtree;
+pub(crate) mod succeeder;
+pub(crate) mod timeout;
+
+use crate::exec::Exec;
+use crate::trace::Observer;
+
+/// The single child of decorator node `i` (the loader guarantees there is exactly one).
+pub(crate) fn only_child<C, O: Observer>(x: &Exec<'_, C, O>, i: u32) -> u32 {
+    x.tree.child_indices(i)[0]
+}

@@ -1,0 +1,60 @@
+//! Repeat: runs its child again each time it succeeds, in the same tick (rule 17).
+//! - child Running -> Running; the count is kept and the child resumes next tick
+//! - child Failure -> Failure at once
+//! - child Success -> count += 1; Success when it reaches `count`, else restart the child
+//! - `count <= 0` repeats forever (C8)
+//!
+//! IMPORTANT: a child that succeeds synchronously would loop forever within one tick. After
+//! `MAX_LOOPS_PER_TICK` restarts in one tick the Repeat returns Running and continues next
+//! tick (Arbor's choice for rule 36).
+//! JSON: `{"type":"Repeat","params":{"count":3},"children":[child]}`
+
+use crate::args::Args;
+use crate::exec::{Exec, MAX_LOOPS_PER_TICK};
+use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Repeat",
+        Category::Decorator,
+        "Runs the child again each time it succeeds; fails as soon as it fails.",
+    )
+    .param(
+        ParamSpec::new(
+            "count",
+            ParamKind::Int,
+            "Successful runs before succeeding; 0 or less repeats forever.",
+        )
+        .default(0.into()),
+    )
+}
+
+pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    let count = args.i64("count").map_err(|m| ParamError::new("count", m))?;
+    Ok(Kind::Repeat { count })
+}
+
+pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, count: i64) -> Status {
+    let child = only_child(x, i);
+    let mut restarts = 0;
+    loop {
+        match x.tick(child) {
+            Status::Running => return Status::Running,
+            Status::Failure => return Status::Failure,
+            Status::Success => {
+                let slot = x.slot(i);
+                slot.cursor += 1;
+                if count > 0 && i64::from(slot.cursor) >= count {
+                    return Status::Success;
+                }
+                restarts += 1;
+                if restarts >= MAX_LOOPS_PER_TICK {
+                    return Status::Running;
+                }
+            }
+        }
+    }
+}

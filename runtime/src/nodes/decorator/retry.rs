@@ -1,0 +1,65 @@
+//! Retry: runs its child again each time it fails, in the same tick (rule 18).
+//! - child Running -> Running
+//! - child Success -> Success
+//! - child Failure -> attempts += 1; Failure when it reaches `attempts`, else restart
+//! - `attempts: -1` retries forever; `0` and values below -1 are refused by the loader
+//!   (Arbor's choice for rule 36)
+//!
+//! Like Repeat, at most `MAX_LOOPS_PER_TICK` restarts happen in one tick; then Running.
+//! Example: `{"type":"Retry","params":{"attempts":3},"children":[{"type":"OpenDoor"}]}`
+//! tries to open the door up to three times.
+
+use crate::args::Args;
+use crate::exec::{Exec, MAX_LOOPS_PER_TICK};
+use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Retry",
+        Category::Decorator,
+        "Runs the child again each time it fails, up to `attempts` times.",
+    )
+    .param(ParamSpec::new(
+        "attempts",
+        ParamKind::Int,
+        "Failed runs before failing (1 or more); -1 retries forever.",
+    ))
+}
+
+pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    let attempts = args
+        .i64("attempts")
+        .map_err(|m| ParamError::new("attempts", m))?;
+    if attempts == 0 || attempts < -1 {
+        return Err(ParamError::new(
+            "attempts",
+            format!("must be 1 or more, or -1 for unbounded; found {attempts}"),
+        ));
+    }
+    Ok(Kind::Retry { attempts })
+}
+
+pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, attempts: i64) -> Status {
+    let child = only_child(x, i);
+    let mut restarts = 0;
+    loop {
+        match x.tick(child) {
+            Status::Running => return Status::Running,
+            Status::Success => return Status::Success,
+            Status::Failure => {
+                let slot = x.slot(i);
+                slot.cursor += 1;
+                if attempts != -1 && i64::from(slot.cursor) >= attempts {
+                    return Status::Failure;
+                }
+                restarts += 1;
+                if restarts >= MAX_LOOPS_PER_TICK {
+                    return Status::Running;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Timeout: fails if its child has not completed within `seconds` of entering (rule 20).
+//! Each tick, *before* ticking the child: if `now - start >= seconds` the running child is
+//! aborted and the Timeout fails without ticking it (C20); otherwise it returns the child's
+//! status. So the child is ticked on at most `seconds / dt` consecutive ticks.
+//! JSON: `{"type":"Timeout","params":{"seconds":2.5},"children":[child]}`
+
+use crate::args::Args;
+use crate::blackboard::TIME_EPSILON;
+use crate::exec::Exec;
+use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Timeout",
+        Category::Decorator,
+        "Fails and aborts the child if it has not completed within `seconds`.",
+    )
+    .param(ParamSpec::new(
+        "seconds",
+        ParamKind::Float,
+        "Time allowed, in seconds of the agent's clock.",
+    ))
+}
+
+pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    let seconds = args
+        .f64("seconds")
+        .map_err(|m| ParamError::new("seconds", m))?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(ParamError::new(
+            "seconds",
+            format!("must be a finite number of seconds, 0 or more; found {seconds}"),
+        ));
+    }
+    Ok(Kind::Timeout { seconds })
+}
+
+pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, seconds: f64) -> Status {
+    let child = only_child(x, i);
+    let start = x.slot(i).start;
+    if x.now() - start >= seconds - TIME_EPSILON {
+        x.abort(child);
+        return Status::Failure;
+    }
+    x.tick(child)
+}

@@ -1,0 +1,195 @@
+//! The built-in node kinds: `Kind` (what a compiled node is) and [`builtin_types`], the one
+//! list of built-in declarations (as BT.CPP's `bt_factory.cpp`).
+//!
+//! Each kind lives in its own file holding its declaration (`spec`), the conversion of its
+//! checked parameters (`lower`) and its tick body, so a node's documentation, parameters
+//! and semantics are read in one place.
+
+pub(crate) mod action;
+pub(crate) mod attached;
+pub(crate) mod control;
+pub(crate) mod decorator;
+
+use std::sync::Arc;
+
+use crate::args::Args;
+use crate::blackboard::Key;
+use crate::spec::{Category, NodeType};
+use crate::status::Status;
+use crate::value::{Value, ValueType};
+
+/// A compiled node's kind with its parameters, dispatched by `match` (no dynamic calls for
+/// built-in kinds).
+#[derive(Clone, Debug)]
+pub(crate) enum Kind {
+    Sequence {
+        dynamic: bool,
+    },
+    Selector {
+        dynamic: bool,
+    },
+    Parallel {
+        need: u32,
+    },
+    Inverter,
+    Succeeder,
+    ForceFailure,
+    Repeat {
+        count: i64,
+    },
+    Retry {
+        attempts: i64,
+    },
+    Limiter {
+        max: u32,
+    },
+    Timeout {
+        seconds: f64,
+    },
+    /// Ticks its one child: the referenced tree's root, spliced in at load.
+    Subtree,
+    Wait {
+        seconds: f64,
+    },
+    Scripted {
+        returns: Arc<[Status]>,
+    },
+    Condition {
+        key: Key,
+        equals: Value,
+    },
+    Increment {
+        key: Key,
+        by: Value,
+    },
+    SetBlackboard {
+        key: Key,
+        value: Value,
+        ttl: f64,
+    },
+    SendEvent {
+        event: u32,
+    },
+    SetTrigger {
+        trigger: u32,
+    },
+    Log {
+        message: Arc<str>,
+    },
+    Random {
+        probability: f64,
+    },
+    /// A host node: index into the tree's action table.
+    Host {
+        action: u32,
+    },
+}
+
+impl Kind {
+    /// Rewrites blackboard keys (file-local to instance keys, for subtrees).
+    pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
+        match self {
+            Kind::Condition { key, .. }
+            | Kind::Increment { key, .. }
+            | Kind::SetBlackboard { key, .. } => *key = map(*key),
+            _ => {}
+        }
+    }
+}
+
+/// A parameter the node kind rejects after the generic checks passed.
+#[derive(Debug)]
+pub(crate) struct ParamError {
+    pub param: &'static str,
+    pub message: String,
+}
+
+impl ParamError {
+    pub(crate) fn new(param: &'static str, message: impl Into<String>) -> ParamError {
+        ParamError {
+            param,
+            message: message.into(),
+        }
+    }
+}
+
+/// What `lower` may look up: the file's key types and the tree's event/trigger names.
+pub(crate) struct LowerCx<'a> {
+    pub key_types: &'a [ValueType],
+    pub names: &'a mut Names,
+}
+
+/// Event and trigger names, interned to indices over the whole compiled tree.
+#[derive(Default, Debug)]
+pub(crate) struct Names {
+    pub events: Vec<String>,
+    pub triggers: Vec<String>,
+}
+
+impl Names {
+    pub(crate) fn event(&mut self, name: &str) -> u32 {
+        intern(&mut self.events, name)
+    }
+
+    pub(crate) fn trigger(&mut self, name: &str) -> u32 {
+        intern(&mut self.triggers, name)
+    }
+}
+
+fn intern(list: &mut Vec<String>, name: &str) -> u32 {
+    match list.iter().position(|n| n == name) {
+        Some(i) => i as u32,
+        None => {
+            list.push(name.to_owned());
+            (list.len() - 1) as u32
+        }
+    }
+}
+
+pub(crate) type Lower = fn(&Args, &mut LowerCx<'_>) -> Result<Kind, ParamError>;
+
+/// Every built-in node kind: its declaration and its lowering. The only list.
+pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
+    vec![
+        (control::sequence::spec(), control::sequence::lower),
+        (control::selector::spec(), control::selector::lower),
+        (control::parallel::spec(), control::parallel::lower),
+        (decorator::inverter::spec(), decorator::inverter::lower),
+        (decorator::succeeder::spec(), decorator::succeeder::lower),
+        (
+            decorator::force_failure::spec(),
+            decorator::force_failure::lower,
+        ),
+        (decorator::repeat::spec(), decorator::repeat::lower),
+        (decorator::retry::spec(), decorator::retry::lower),
+        (decorator::limiter::spec(), decorator::limiter::lower),
+        (decorator::timeout::spec(), decorator::timeout::lower),
+        (decorator::subtree::spec(), decorator::subtree::lower),
+        (action::wait::spec(), action::wait::lower),
+        (action::scripted::spec(), action::scripted::lower),
+        (action::condition::spec(), action::condition::lower),
+        (action::increment::spec(), action::increment::lower),
+        (
+            action::set_blackboard::spec(),
+            action::set_blackboard::lower,
+        ),
+        (action::send_event::spec(), action::send_event::lower),
+        (action::set_trigger::spec(), action::set_trigger::lower),
+        (action::log::spec(), action::log::lower),
+        (action::random::spec(), action::random::lower),
+    ]
+}
+
+/// Built-in node and attached decorator declarations.
+pub(crate) fn builtin_types() -> Vec<NodeType> {
+    builtin_kinds()
+        .into_iter()
+        .map(|(ty, _)| ty)
+        .chain(attached::builtin_types())
+        .collect()
+}
+
+/// Shorthand for declarations.
+pub(crate) fn ty(name: &str, category: Category, description: &str) -> NodeType {
+    NodeType::new(name, category, description)
+}

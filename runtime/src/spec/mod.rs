@@ -1,0 +1,9 @@
+//! Node type declarations: what a node type is called, what it is for and which parameters it
+//! takes. Built-in kinds and host kinds are declared the same way, so the editor's palette and
+//! inspector, the loader's checks, the manifest and the docs all read one description.
+
+mod node_type;
+mod node_types;
+
+pub use node_type::{Category, ChildCount, NodeType, ParamKind, ParamSpec};
+pub use node_types::{NodeTypes, MANIFEST_FORMAT};

@@ -1,0 +1,146 @@
+//! NodeTypes: the set of node and attached-decorator types a loader accepts; also the
+//! "node types" manifest file that hosts write and the editor reads.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+use super::{Category, NodeType};
+
+/// The value of a manifest's `format` field.
+pub const MANIFEST_FORMAT: &str = "arbor-node-types";
+
+/// Node types by name, and attached decorator types by name (a separate namespace:
+/// `Inverter` and `Condition` exist in both).
+#[derive(Clone, Debug, Default)]
+pub struct NodeTypes {
+    nodes: BTreeMap<String, NodeType>,
+    decorators: BTreeMap<String, NodeType>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Manifest {
+    format: String,
+    version: u64,
+    #[serde(default)]
+    nodes: Vec<NodeType>,
+    #[serde(default)]
+    decorators: Vec<NodeType>,
+}
+
+impl NodeTypes {
+    /// Only the built-in kinds.
+    pub fn builtin() -> NodeTypes {
+        let mut types = NodeTypes::default();
+        for ty in crate::nodes::builtin_types() {
+            types.insert(ty);
+        }
+        types
+    }
+
+    /// Adds or replaces a type; attached decorators go to their own namespace.
+    pub fn insert(&mut self, ty: NodeType) {
+        let map = if ty.category == Category::Attached {
+            &mut self.decorators
+        } else {
+            &mut self.nodes
+        };
+        map.insert(ty.name.clone(), ty);
+    }
+
+    pub fn node(&self, name: &str) -> Option<&NodeType> {
+        self.nodes.get(name)
+    }
+
+    pub fn decorator(&self, name: &str) -> Option<&NodeType> {
+        self.decorators.get(name)
+    }
+
+    /// Node types in name order.
+    pub fn nodes(&self) -> impl Iterator<Item = &NodeType> {
+        self.nodes.values()
+    }
+
+    /// Attached decorator types in name order.
+    pub fn decorators(&self) -> impl Iterator<Item = &NodeType> {
+        self.decorators.values()
+    }
+
+    /// Merges the types declared in a manifest (host types); they are marked `host`.
+    pub fn merge_manifest(&mut self, text: &str) -> Result<usize, String> {
+        let manifest: Manifest = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if manifest.format != MANIFEST_FORMAT {
+            return Err(format!(
+                "`format` is \"{}\", expected \"{MANIFEST_FORMAT}\"",
+                manifest.format
+            ));
+        }
+        if manifest.version != 1 {
+            return Err(format!(
+                "manifest version {} is not supported (this build reads version 1)",
+                manifest.version
+            ));
+        }
+        let count = manifest.nodes.len() + manifest.decorators.len();
+        for mut ty in manifest.nodes.into_iter().chain(manifest.decorators) {
+            if self.node(&ty.name).is_some_and(|t| !t.host) {
+                return Err(format!(
+                    "`{}` is a built-in node type and cannot be redeclared",
+                    ty.name
+                ));
+            }
+            ty.host = true;
+            self.insert(ty);
+        }
+        Ok(count)
+    }
+
+    /// A manifest of the types for which `keep` holds, pretty-printed.
+    pub fn manifest_where(&self, keep: impl Fn(&NodeType) -> bool) -> String {
+        let manifest = Manifest {
+            format: MANIFEST_FORMAT.to_owned(),
+            version: 1,
+            nodes: self.nodes.values().filter(|t| keep(t)).cloned().collect(),
+            decorators: self
+                .decorators
+                .values()
+                .filter(|t| keep(t))
+                .cloned()
+                .collect(),
+        };
+        let mut text = serde_json::to_string_pretty(&manifest).expect("manifests serialise");
+        text.push('\n');
+        text
+    }
+
+    /// Every known name, nodes and decorators, for "did you mean" suggestions.
+    pub(crate) fn node_names(&self) -> impl Iterator<Item = &str> {
+        self.nodes.keys().map(String::as_str)
+    }
+
+    pub(crate) fn decorator_names(&self) -> impl Iterator<Item = &str> {
+        self.decorators.keys().map(String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_round_trips_and_marks_host_types() {
+        let mut types = NodeTypes::builtin();
+        types.insert(NodeType::action("WalkTo", "walks"));
+        let text = types.manifest_where(|t| t.host);
+        let mut other = NodeTypes::builtin();
+        assert_eq!(other.merge_manifest(&text), Ok(1));
+        assert!(other.node("WalkTo").is_some_and(|t| t.host));
+    }
+
+    #[test]
+    fn manifest_cannot_redeclare_builtins() {
+        let mut types = NodeTypes::builtin();
+        let text = NodeTypes::builtin().manifest_where(|t| t.name == "Wait");
+        let err = types.merge_manifest(&text).unwrap_err();
+        assert!(err.contains("`Wait` is a built-in"), "{err}");
+    }
+}

@@ -1,0 +1,123 @@
+//! Tracing: observers receive every lifecycle event of a tick, for the editor's preview,
+//! the CLI's `--trace`, debugging and tests (as BT.CPP's `TreeObserver`).
+//!
+//! The engine is generic over the observer, so ticking with `()` compiles the tracing away:
+//! no branch, no call, no cost.
+
+use crate::status::Status;
+
+/// A node of a compiled tree: its index in depth-first pre-order (the root is 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The node at pre-order `index`; check it against `CompiledTree::len`.
+    pub fn from_index(index: usize) -> NodeId {
+        NodeId(index as u32)
+    }
+}
+
+/// One thing that happened during a tick, in execution order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TraceEvent<'a> {
+    /// The node entered (rule 3, step 2).
+    Enter(NodeId),
+    /// The node's body ran and produced a status (rule 3, step 3).
+    Tick(NodeId, Status),
+    /// The node became idle: `Some(status)` after completing (the status its parent
+    /// receives, after post-decorators), `None` when aborted (rule 28).
+    Exit(NodeId, Option<Status>),
+    /// The node was aborted (rule 28); its exit follows.
+    Abort(NodeId),
+    /// A condition decorator was evaluated: the node, the decorator's position in the
+    /// node's list, and its result (after `invert`).
+    Check {
+        node: NodeId,
+        decorator: u32,
+        passed: bool,
+    },
+    /// A `Log` leaf ran.
+    Log { node: NodeId, message: &'a str },
+}
+
+impl TraceEvent<'_> {
+    pub fn node(&self) -> NodeId {
+        match *self {
+            TraceEvent::Enter(n)
+            | TraceEvent::Tick(n, _)
+            | TraceEvent::Exit(n, _)
+            | TraceEvent::Abort(n)
+            | TraceEvent::Check { node: n, .. }
+            | TraceEvent::Log { node: n, .. } => n,
+        }
+    }
+}
+
+/// Receives trace events.
+pub trait Observer {
+    fn event(&mut self, event: TraceEvent<'_>);
+}
+
+/// No observer: tracing compiles to nothing.
+impl Observer for () {
+    #[inline(always)]
+    fn event(&mut self, _: TraceEvent<'_>) {}
+}
+
+impl<F: FnMut(TraceEvent<'_>)> Observer for F {
+    fn event(&mut self, event: TraceEvent<'_>) {
+        self(event)
+    }
+}
+
+/// An owned trace event, as kept by [`Recorder`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Recorded {
+    Enter(NodeId),
+    Tick(NodeId, Status),
+    Exit(NodeId, Option<Status>),
+    Abort(NodeId),
+    Check {
+        node: NodeId,
+        decorator: u32,
+        passed: bool,
+    },
+    Log(NodeId, String),
+}
+
+/// Keeps the events of the last tick (cleared by [`Recorder::clear`]), reusing its buffer.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub events: Vec<Recorded>,
+}
+
+impl Recorder {
+    pub fn clear(&mut self) {
+        self.events.clear();
+    }
+}
+
+impl Observer for Recorder {
+    fn event(&mut self, event: TraceEvent<'_>) {
+        self.events.push(match event {
+            TraceEvent::Enter(n) => Recorded::Enter(n),
+            TraceEvent::Tick(n, s) => Recorded::Tick(n, s),
+            TraceEvent::Exit(n, s) => Recorded::Exit(n, s),
+            TraceEvent::Abort(n) => Recorded::Abort(n),
+            TraceEvent::Check {
+                node,
+                decorator,
+                passed,
+            } => Recorded::Check {
+                node,
+                decorator,
+                passed,
+            },
+            TraceEvent::Log { node, message } => Recorded::Log(node, message.to_owned()),
+        });
+    }
+}

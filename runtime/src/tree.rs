@@ -1,0 +1,156 @@
+//! CompiledTree: the immutable, flat form of a loaded tree, shared through `Arc` by every
+//! agent that runs it.
+//!
+//! Nodes sit in depth-first pre-order, so a node's index is its pre-order index (used by the
+//! event visibility rule 31) and a subtree is a contiguous range. Children and attached
+//! decorators live in side arrays addressed by ranges. Names and GUIDs are kept apart from
+//! the hot data that ticking reads.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::blackboard::KeyInfo;
+use crate::compile::Problem;
+use crate::host::Action;
+use crate::nodes::{attached::Decorator, Kind};
+use crate::trace::NodeId;
+
+/// Hot, per-node data read while ticking.
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub kind: Kind,
+    pub first_child: u32,
+    pub child_count: u32,
+    pub first_decorator: u32,
+    pub decorator_count: u32,
+    /// Has a condition decorator re-evaluated while running (rule 23, Precondition).
+    pub self_abort: bool,
+    /// Has a condition decorator with LowerPriority or Both (rules 24, 25).
+    pub lower_priority: bool,
+}
+
+/// Cold, descriptive data of a node or attached decorator.
+#[derive(Clone, Debug)]
+pub struct NodeInfo {
+    pub guid: String,
+    pub name: String,
+    pub kind: String,
+    /// The file the node was loaded from (differs from the tree's for subtree nodes).
+    pub file: Arc<str>,
+}
+
+/// A loaded, checked tree, ready to be run by agents.
+pub struct CompiledTree<C> {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) children: Vec<u32>,
+    pub(crate) decorators: Vec<Decorator>,
+    pub(crate) info: Vec<NodeInfo>,
+    pub(crate) decorator_info: Vec<NodeInfo>,
+    pub(crate) parents: Vec<u32>,
+    pub(crate) keys: Arc<[KeyInfo]>,
+    pub(crate) events: Vec<String>,
+    pub(crate) triggers: Vec<String>,
+    pub(crate) actions: Vec<Box<dyn Action<C>>>,
+    pub(crate) name: String,
+    pub(crate) guid: String,
+    pub(crate) source: Option<PathBuf>,
+    pub(crate) warnings: Vec<Problem>,
+}
+
+impl<C> CompiledTree<C> {
+    /// The tree's name from its file.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The tree's GUID from its file.
+    pub fn guid(&self) -> &str {
+        &self.guid
+    }
+
+    pub fn source(&self) -> Option<&std::path::Path> {
+        self.source.as_deref()
+    }
+
+    /// Number of nodes, subtrees' included.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    pub fn info(&self, node: NodeId) -> &NodeInfo {
+        &self.info[node.index()]
+    }
+
+    /// The first node with this GUID (a subtree used twice holds its GUIDs twice).
+    pub fn find(&self, guid: &str) -> Option<NodeId> {
+        self.info
+            .iter()
+            .position(|i| i.guid == guid)
+            .map(|i| NodeId(i as u32))
+    }
+
+    pub fn children(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        let n = &self.nodes[node.index()];
+        let range = n.first_child as usize..(n.first_child + n.child_count) as usize;
+        self.children[range].iter().map(|&c| NodeId(c))
+    }
+
+    pub fn parent(&self, node: NodeId) -> Option<NodeId> {
+        let p = self.parents[node.index()];
+        (p != u32::MAX).then_some(NodeId(p))
+    }
+
+    /// Attached decorators of a node, top first.
+    pub fn decorators(&self, node: NodeId) -> &[NodeInfo] {
+        let n = &self.nodes[node.index()];
+        &self.decorator_info
+            [n.first_decorator as usize..(n.first_decorator + n.decorator_count) as usize]
+    }
+
+    /// Declared blackboard keys (subtree-private ones included).
+    pub fn keys(&self) -> &[KeyInfo] {
+        &self.keys
+    }
+
+    /// Trigger names used by the tree.
+    pub fn triggers(&self) -> &[String] {
+        &self.triggers
+    }
+
+    /// Event names used by the tree.
+    pub fn events(&self) -> &[String] {
+        &self.events
+    }
+
+    /// Non-fatal problems found while loading (unreachable nodes, empty composites).
+    pub fn warnings(&self) -> &[Problem] {
+        &self.warnings
+    }
+
+    /// Bytes of per-agent state this tree needs, besides blackboard values' heap data.
+    pub fn state_size(&self) -> usize {
+        crate::agent::state_size(
+            self.nodes.len(),
+            self.keys.len(),
+            self.events.len(),
+            self.triggers.len(),
+        )
+    }
+}
+
+impl<C> std::fmt::Debug for CompiledTree<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledTree")
+            .field("name", &self.name)
+            .field("nodes", &self.nodes.len())
+            .finish_non_exhaustive()
+    }
+}

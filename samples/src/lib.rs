@@ -1,0 +1,1 @@
+//! Arbor samples.
