@@ -45,7 +45,12 @@ impl<C> Agent<C> {
     }
 
     /// As [`Agent::tick`], reporting every lifecycle event to `observer`.
-    pub fn tick_traced(&mut self, data: &mut C, dt: f64, observer: &mut impl Observer) -> Status {
+    pub fn tick_traced<O: Observer + ?Sized>(
+        &mut self,
+        data: &mut C,
+        dt: f64,
+        observer: &mut O,
+    ) -> Status {
         self.advance(dt);
         self.run_traced(data, observer)
     }
@@ -62,7 +67,7 @@ impl<C> Agent<C> {
     }
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
-    pub fn run_traced(&mut self, data: &mut C, observer: &mut impl Observer) -> Status {
+    pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
         self.state.run += 1;
         let mut exec = Exec {
             tree: &self.tree,
@@ -75,7 +80,7 @@ impl<C> Agent<C> {
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent
     /// counters as they are.
-    pub fn halt(&mut self, data: &mut C, observer: &mut impl Observer) {
+    pub fn halt<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) {
         let mut exec = Exec {
             tree: &self.tree,
             st: &mut self.state,
@@ -83,6 +88,33 @@ impl<C> Agent<C> {
             obs: observer,
         };
         exec.abort(0);
+    }
+
+    /// Switches to another compiled tree (hot reload): node states start afresh, while the
+    /// clock, the seeded RNG, triggers and events by name, and every blackboard value whose
+    /// key has the same name and type in the new tree survive. Returns the names of keys
+    /// whose values were dropped (missing or retyped in the new tree).
+    pub fn reload(&mut self, tree: Arc<CompiledTree<C>>) -> Vec<String> {
+        let mut fresh = Agent::new(tree, 0);
+        fresh.state.rng = self.state.rng.clone();
+        fresh.state.run = self.state.run;
+        let dropped = fresh.state.bb.adopt(&self.state.bb);
+        for (i, name) in fresh.tree.triggers.iter().enumerate() {
+            if let Some(j) = self.tree.triggers.iter().position(|t| t == name) {
+                fresh.state.triggers[i] = self.state.triggers[j];
+            }
+        }
+        for (i, name) in fresh.tree.events.iter().enumerate() {
+            if let Some(j) = self.tree.events.iter().position(|e| e == name) {
+                let old = self.state.events[j];
+                // Senders are pre-order indices of the old tree; the nearest meaning in the
+                // new tree is "visible to every node" for what is left of its lifetime.
+                fresh.state.events[i].external = old.external;
+                fresh.state.events[i].sent = old.sent.map(|(run, _)| (run, u32::MAX));
+            }
+        }
+        *self = fresh;
+        dropped
     }
 
     /// The agent's clock, in seconds.

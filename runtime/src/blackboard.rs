@@ -209,6 +209,24 @@ impl Blackboard {
         entry.ttl = ttl;
     }
 
+    /// Takes over `old`'s entries (value, write time and ttl) for keys with the same name
+    /// and type; returns the names of `old`'s keys that had no such match.
+    pub(crate) fn adopt(&mut self, old: &Blackboard) -> Vec<String> {
+        self.now = old.now;
+        let mut dropped = Vec::new();
+        for (i, info) in old.keys.iter().enumerate() {
+            match self
+                .keys
+                .iter()
+                .position(|k| k.name == info.name && k.ty == info.ty)
+            {
+                Some(j) => self.entries[j] = old.entries[i].clone(),
+                None => dropped.push(info.name.clone()),
+            }
+        }
+        dropped
+    }
+
     fn is_live(&self, entry: &Entry) -> bool {
         entry.ttl < 0.0 || self.now <= entry.written + entry.ttl + TIME_EPSILON
     }

@@ -32,14 +32,14 @@ enum Phase {
     LowerPriority,
 }
 
-pub(crate) struct Exec<'a, C, O> {
+pub(crate) struct Exec<'a, C, O: ?Sized> {
     pub tree: &'a CompiledTree<C>,
     pub st: &'a mut State,
     pub data: &'a mut C,
     pub obs: &'a mut O,
 }
 
-impl<'a, C, O: Observer> Exec<'a, C, O> {
+impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// Ticks node `i` through its whole lifecycle (rule 3) and returns what its parent sees.
     pub fn tick(&mut self, i: u32) -> Status {
         let node = &self.tree.nodes[i as usize];

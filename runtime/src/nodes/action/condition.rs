@@ -36,6 +36,10 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Condition { key, equals })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, key: Key, equals: &Value) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    key: Key,
+    equals: &Value,
+) -> Status {
     Status::from_bool(x.st.bb.get(key).is_some_and(|v| v.strict_eq(equals)))
 }

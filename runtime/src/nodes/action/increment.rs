@@ -38,7 +38,11 @@ pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamErro
     Ok(Kind::Increment { key, by })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, key: Key, by: &Value) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    key: Key,
+    by: &Value,
+) -> Status {
     let bb = &mut x.st.bb;
     let sum = match (bb.get(key), by) {
         (Some(Value::Int(a)), Value::Int(b)) => Value::Int(a.wrapping_add(*b)),

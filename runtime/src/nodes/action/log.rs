@@ -28,7 +28,11 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, message: &str) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    message: &str,
+) -> Status {
     x.obs.event(TraceEvent::Log {
         node: NodeId(i),
         message,

@@ -38,6 +38,6 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Random { probability })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, probability: f64) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, probability: f64) -> Status {
     Status::from_bool(x.st.rng.f64() < probability)
 }

@@ -39,7 +39,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Scripted { returns })
 }
 
-pub(crate) fn tick<C, O: Observer>(
+pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
     returns: &Arc<[Status]>,

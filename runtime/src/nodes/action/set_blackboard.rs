@@ -42,7 +42,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::SetBlackboard { key, value, ttl })
 }
 
-pub(crate) fn tick<C, O: Observer>(
+pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     key: Key,
     value: &Value,

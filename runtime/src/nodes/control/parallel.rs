@@ -38,7 +38,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, need: u32) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, need: u32) -> Status {
     let tree = x.tree;
     let children = tree.child_indices(i);
     let n = children.len() as u32;

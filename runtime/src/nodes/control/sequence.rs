@@ -40,7 +40,11 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Sequence { dynamic })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, dynamic: bool) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    dynamic: bool,
+) -> Status {
     let tree = x.tree;
     let children = tree.child_indices(i);
     let current = x.slot(i).cursor as usize;

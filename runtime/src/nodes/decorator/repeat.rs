@@ -37,7 +37,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Repeat { count })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, count: i64) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, count: i64) -> Status {
     let child = only_child(x, i);
     let mut restarts = 0;
     loop {

@@ -42,7 +42,11 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Retry { attempts })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, attempts: i64) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    attempts: i64,
+) -> Status {
     let child = only_child(x, i);
     let mut restarts = 0;
     loop {

@@ -38,7 +38,11 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Timeout { seconds })
 }
 
-pub(crate) fn tick<C, O: Observer>(x: &mut Exec<'_, C, O>, i: u32, seconds: f64) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    seconds: f64,
+) -> Status {
     let child = only_child(x, i);
     let start = x.slot(i).start;
     if x.now() - start >= seconds - TIME_EPSILON {
