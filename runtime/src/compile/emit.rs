@@ -416,7 +416,6 @@ impl<'a, C: 'static> Emitter<'a, C> {
         }
         let origin: Arc<str> = Arc::from(shown.display().to_string());
         let parsed = source::read(canonical, &origin, self.opts)
-            .map_err(|p| vec![p])
             .and_then(|text| source::parse(&text, &origin, self.opts));
         let result = match parsed {
             Err(problems) => {

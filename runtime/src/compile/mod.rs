@@ -88,7 +88,7 @@ impl<'r, C: 'static> Loader<'r, C> {
         let path = path.as_ref();
         let origin: Arc<str> = Arc::from(path.display().to_string());
         let text = source::read(path, &origin, &self.options)
-            .map_err(|p| LoadError { problems: vec![p] })?;
+            .map_err(|problems| LoadError { problems })?;
         self.load_text(&text, origin, Some(path))
     }
 
@@ -140,7 +140,7 @@ pub fn check_file(path: impl AsRef<Path>, types: &NodeTypes, options: &LoadOptio
     let origin: Arc<str> = Arc::from(path.display().to_string());
     let text = match source::read(path, &origin, options) {
         Ok(text) => text,
-        Err(p) => return Report { problems: vec![p] },
+        Err(problems) => return Report { problems },
     };
     check_str(&text, Some(path), types, options)
 }

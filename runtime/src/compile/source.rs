@@ -12,18 +12,22 @@ use super::LoadOptions;
 use crate::format::{TreeFile, FORMAT_NAME, FORMAT_VERSION};
 
 /// Reads a file, refusing one over the size limit before reading it.
-pub(crate) fn read(path: &Path, origin: &Arc<str>, opts: &LoadOptions) -> Result<String, Problem> {
-    let io = |e: std::io::Error| Problem::new(origin, "$", ProblemKind::Io(e.to_string()));
+pub(crate) fn read(
+    path: &Path,
+    origin: &Arc<str>,
+    opts: &LoadOptions,
+) -> Result<String, Vec<Problem>> {
+    let io = |e: std::io::Error| vec![Problem::new(origin, "$", ProblemKind::Io(e.to_string()))];
     let size = std::fs::metadata(path).map_err(io)?.len();
     if size > opts.max_file_bytes {
-        return Err(Problem::new(
+        return Err(vec![Problem::new(
             origin,
             "$",
             ProblemKind::FileTooLarge {
                 size,
                 limit: opts.max_file_bytes,
             },
-        ));
+        )]);
     }
     std::fs::read_to_string(path).map_err(io)
 }

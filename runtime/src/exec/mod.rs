@@ -207,7 +207,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     fn evaluate(&self, i: u32, kind: &DecoratorKind) -> bool {
         match kind {
             DecoratorKind::Condition { key, equals } => {
-                self.st.bb.get(*key).is_some_and(|v| v.strict_eq(equals))
+                let bb = &self.st.bb;
+                equals.matches(bb.get(*key), bb)
             }
             DecoratorKind::CheckEvent { event } => self.st.event_visible(*event, i),
             DecoratorKind::CheckTrigger { trigger, .. } => self.st.triggers[*trigger as usize],

@@ -56,7 +56,7 @@ pub(crate) enum Kind {
     },
     Condition {
         key: Key,
-        equals: Value,
+        equals: Operand,
     },
     Increment {
         key: Key,
@@ -89,10 +89,75 @@ impl Kind {
     /// Rewrites blackboard keys (file-local to instance keys, for subtrees).
     pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
         match self {
-            Kind::Condition { key, .. }
-            | Kind::Increment { key, .. }
-            | Kind::SetBlackboard { key, .. } => *key = map(*key),
+            Kind::Condition { key, equals } => {
+                *key = map(*key);
+                equals.map_keys(map);
+            }
+            Kind::Increment { key, .. } | Kind::SetBlackboard { key, .. } => *key = map(*key),
             _ => {}
+        }
+    }
+}
+
+/// What a Condition compares its key with: a constant, or another key's valid value
+/// (`equals_key`, an Arbor extension of rule 7 so that targets can live on the blackboard).
+#[derive(Clone, Debug)]
+pub(crate) enum Operand {
+    Const(Value),
+    Key(Key),
+}
+
+impl Operand {
+    fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
+        if let Operand::Key(k) = self {
+            *k = map(*k);
+        }
+    }
+
+    /// Reads the operand from `equals` / `equals_key`; exactly one must be given.
+    pub(crate) fn from_args(
+        args: &Args,
+        cx: &LowerCx<'_>,
+        key: Key,
+    ) -> Result<Operand, ParamError> {
+        match (args.value("equals"), args.key("equals_key")) {
+            (Some(v), Err(_)) => Ok(Operand::Const(v.clone())),
+            (None, Ok(other)) => {
+                let (a, b) = (cx.key_types[key.index()], cx.key_types[other.index()]);
+                let numeric = |t| matches!(t, ValueType::Int | ValueType::Float);
+                if a != b
+                    && !(numeric(a) && numeric(b))
+                    && a != ValueType::Json
+                    && b != ValueType::Json
+                {
+                    return Err(ParamError::new(
+                        "equals_key",
+                        format!("compares a {a} key with a {b} key; they can never be equal"),
+                    ));
+                }
+                Ok(Operand::Key(other))
+            }
+            (Some(_), Ok(_)) => Err(ParamError::new(
+                "equals_key",
+                "give either `equals` or `equals_key`, not both",
+            )),
+            (None, Err(_)) => Err(ParamError::new(
+                "equals",
+                "give `equals` (a value) or `equals_key` (another key)",
+            )),
+        }
+    }
+
+    /// Rule 7's test: `value` is the tested key's valid value, if any.
+    pub(crate) fn matches(
+        &self,
+        value: Option<&Value>,
+        bb: &crate::blackboard::Blackboard,
+    ) -> bool {
+        let Some(value) = value else { return false };
+        match self {
+            Operand::Const(c) => value.strict_eq(c),
+            Operand::Key(k) => bb.get(*k).is_some_and(|other| value.strict_eq(other)),
         }
     }
 }

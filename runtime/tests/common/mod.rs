@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use arbor_runtime::{Agent, CompiledTree, Recorded, Recorder, Registry, Status};
+use arbor_runtime::{Agent, CompiledTree, LoadError, Recorded, Recorder, Registry, Status};
 use serde_json::{json, Map, Value};
 
 /// The deterministic GUID number `n`.
@@ -76,6 +76,17 @@ pub fn compile(root: Value, blackboard: Value) -> Arc<CompiledTree<()>> {
     }
 }
 
+/// Loads a nested tree with built-in nodes only, returning the loader's verdict.
+pub fn try_compile(root: Value, blackboard: Value) -> Result<CompiledTree<()>, LoadError> {
+    let text = tree_json(root, blackboard).to_string();
+    Registry::<()>::new().loader().load_str(&text, None)
+}
+
+/// An agent on a nested tree with the given RNG seed.
+pub fn agent_seeded(root: Value, blackboard: Value, seed: u64) -> Agent<()> {
+    Agent::new(compile(root, blackboard), seed)
+}
+
 /// An agent on a nested tree, seeded 1.
 pub fn agent(root: Value, blackboard: Value) -> Agent<()> {
     Agent::new(compile(root, blackboard), 1)
@@ -89,16 +100,86 @@ pub fn step(agent: &mut Agent<()>) -> (Status, Vec<String>) {
     (status, render(agent.tree(), &rec))
 }
 
+/// One host tick with time step `dt` (rule 2): the clock advances, `inputs` applies the
+/// host's inputs for this tick (blackboard writes, events, triggers) at the new `now`, then
+/// the root is ticked once. Returns the root's status and the full trace.
+pub fn step_with(
+    agent: &mut Agent<()>,
+    dt: f64,
+    inputs: impl FnOnce(&mut Agent<()>),
+) -> (Status, Vec<String>) {
+    agent.advance(dt);
+    inputs(agent);
+    let mut rec = Recorder::default();
+    let status = agent.run_traced(&mut (), &mut rec);
+    (status, render(agent.tree(), &rec))
+}
+
+/// One tick with time step `dt` and no host inputs.
+pub fn step_dt(agent: &mut Agent<()>, dt: f64) -> (Status, Vec<String>) {
+    step_with(agent, dt, |_| {})
+}
+
+/// [`step_with`] with dt = 1 and the trace reduced to lifecycle events.
+pub fn step_lifecycle_with(
+    agent: &mut Agent<()>,
+    inputs: impl FnOnce(&mut Agent<()>),
+) -> (Status, Vec<String>) {
+    let (status, events) = step_with(agent, 1.0, inputs);
+    (status, lifecycle(events))
+}
+
+/// Drops decorator checks and logs from a trace.
+pub fn lifecycle(events: Vec<String>) -> Vec<String> {
+    events
+        .into_iter()
+        .filter(|e| !e.starts_with("check") && !e.starts_with("log"))
+        .collect()
+}
+
+/// Only the decorator checks of a trace.
+pub fn checks(events: &[String]) -> Vec<String> {
+    events
+        .iter()
+        .filter(|e| e.starts_with("check"))
+        .cloned()
+        .collect()
+}
+
+/// Ticks `n` times with dt = 1 and returns the root statuses.
+pub fn run_n(agent: &mut Agent<()>, n: usize) -> Vec<Status> {
+    (0..n).map(|_| step(agent).0).collect()
+}
+
+/// The valid value of blackboard key `name` as JSON (`null` when it has none, rule 33).
+pub fn bb(agent: &Agent<()>, name: &str) -> Value {
+    let board = agent.blackboard();
+    match board.key(name) {
+        Some(key) => board.get(key).map_or(Value::Null, |v| v.to_json()),
+        None => panic!("no blackboard key `{name}`"),
+    }
+}
+
+/// Writes a plain JSON value to blackboard key `name` (a host write at the current `now`).
+pub fn bb_set(agent: &mut Agent<()>, name: &str, value: Value) {
+    agent
+        .blackboard_mut()
+        .set_json(name, &value, None)
+        .expect("host write should be accepted");
+}
+
+/// Writes a JSON value with a ttl to blackboard key `name`.
+pub fn bb_set_ttl(agent: &mut Agent<()>, name: &str, value: Value, ttl: f64) {
+    agent
+        .blackboard_mut()
+        .set_json(name, &value, Some(ttl))
+        .expect("host write should be accepted");
+}
+
 /// Like [`step`] without decorator checks and logs: just the lifecycle.
 pub fn step_lifecycle(agent: &mut Agent<()>) -> (Status, Vec<String>) {
     let (status, events) = step(agent);
-    (
-        status,
-        events
-            .into_iter()
-            .filter(|e| !e.starts_with("check") && !e.starts_with("log"))
-            .collect(),
-    )
+    (status, lifecycle(events))
 }
 
 pub fn render<C>(tree: &CompiledTree<C>, rec: &Recorder) -> Vec<String> {
@@ -133,4 +214,30 @@ pub fn ticked(events: &[String]) -> Vec<String> {
 /// A Scripted leaf.
 pub fn scripted(name: &str, returns: &[&str]) -> Value {
     json!({"type": "Scripted", "name": name, "params": {"returns": returns}})
+}
+
+/// A Scripted leaf with attached decorators.
+pub fn scripted_with(name: &str, returns: &[&str], decorators: Value) -> Value {
+    json!({"type": "Scripted", "name": name, "params": {"returns": returns},
+           "decorators": decorators})
+}
+
+/// A composite of `kind` named `name` over `children`.
+pub fn composite(kind: &str, name: &str, children: Vec<Value>) -> Value {
+    json!({"type": kind, "name": name, "children": children})
+}
+
+/// A Sequence named `name`.
+pub fn seq(name: &str, children: Vec<Value>) -> Value {
+    composite("Sequence", name, children)
+}
+
+/// A Selector named `name`.
+pub fn sel(name: &str, children: Vec<Value>) -> Value {
+    composite("Selector", name, children)
+}
+
+/// Turns `&["a", "b"]` into owned strings, for comparing traces.
+pub fn strs(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_owned()).collect()
 }

@@ -1,16 +1,18 @@
 //! Condition (leaf): success when blackboard `key` holds a valid value equal to `equals`,
 //! failure otherwise; never running (rule 7). Equality is type-strict: `true` never equals
 //! `1`, numbers compare numerically (`1 == 1.0`), strings and containers structurally.
-//! JSON: `{"type":"Condition","params":{"key":"current","equals":20}}`
+//! Instead of a constant, `equals_key` names another key whose valid value it must equal
+//! (no valid value: failure), so that a target can live on the blackboard.
+//! JSON: `{"type":"Condition","params":{"key":"current","equals":20}}` or
+//! `{"type":"Condition","params":{"key":"current","equals_key":"target"}}`
 
 use crate::args::Args;
 use crate::blackboard::Key;
 use crate::exec::Exec;
-use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::nodes::{ty, Kind, LowerCx, Operand, ParamError};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
-use crate::value::Value;
 
 pub(crate) fn spec() -> NodeType {
     ty(
@@ -23,23 +25,35 @@ pub(crate) fn spec() -> NodeType {
         ParamKind::Key,
         "The blackboard key to test.",
     ))
-    .param(ParamSpec::new(
-        "equals",
-        ParamKind::KeyValue,
-        "The value it must hold (of the key's type).",
-    ))
+    .param(
+        ParamSpec::new(
+            "equals",
+            ParamKind::KeyValue,
+            "The value it must hold (of the key's type).",
+        )
+        .optional(),
+    )
+    .param(
+        ParamSpec::new(
+            "equals_key",
+            ParamKind::Key,
+            "Or: another key whose value it must equal.",
+        )
+        .optional(),
+    )
 }
 
-pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let key = args.key("key").map_err(|m| ParamError::new("key", m))?;
-    let equals = args.value("equals").cloned().unwrap_or_default();
+    let equals = Operand::from_args(args, cx, key)?;
     Ok(Kind::Condition { key, equals })
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     key: Key,
-    equals: &Value,
+    equals: &Operand,
 ) -> Status {
-    Status::from_bool(x.st.bb.get(key).is_some_and(|v| v.strict_eq(equals)))
+    let bb = &x.st.bb;
+    Status::from_bool(equals.matches(bb.get(key), bb))
 }

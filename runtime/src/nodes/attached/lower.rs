@@ -1,7 +1,7 @@
 //! Declarations of the attached decorator types and their lowering from checked parameters.
 
 use crate::args::Args;
-use crate::nodes::{LowerCx, ParamError};
+use crate::nodes::{LowerCx, Operand, ParamError};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 
 use super::{AbortType, Decorator, DecoratorKind, Reset};
@@ -28,11 +28,22 @@ fn key_test(name: &str, description: &str) -> NodeType {
             ParamKind::Key,
             "The blackboard key to test.",
         ))
-        .param(ParamSpec::new(
-            "equals",
-            ParamKind::KeyValue,
-            "The value it must hold (of the key's type).",
-        ))
+        .param(
+            ParamSpec::new(
+                "equals",
+                ParamKind::KeyValue,
+                "The value it must hold (of the key's type).",
+            )
+            .optional(),
+        )
+        .param(
+            ParamSpec::new(
+                "equals_key",
+                ParamKind::Key,
+                "Or: another key whose value it must equal.",
+            )
+            .optional(),
+        )
         .param(invert())
 }
 
@@ -106,10 +117,13 @@ pub(crate) fn lower(
         .and_then(AbortType::parse)
         .unwrap_or(AbortType::None);
     let kind = match name {
-        "Condition" | "Precondition" => DecoratorKind::Condition {
-            key: args.key("key").map_err(|m| ParamError::new("key", m))?,
-            equals: args.value("equals").cloned().unwrap_or_default(),
-        },
+        "Condition" | "Precondition" => {
+            let key = args.key("key").map_err(|m| ParamError::new("key", m))?;
+            DecoratorKind::Condition {
+                key,
+                equals: Operand::from_args(args, cx, key)?,
+            }
+        }
         "CheckEvent" => DecoratorKind::CheckEvent {
             event: cx
                 .names

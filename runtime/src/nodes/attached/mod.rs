@@ -14,7 +14,7 @@ pub(crate) use abort_type::{AbortType, Reset};
 pub(crate) use lower::{builtin_types, lower};
 
 use crate::blackboard::Key;
-use crate::value::Value;
+use crate::nodes::Operand;
 
 /// A compiled attached decorator.
 #[derive(Clone, Debug)]
@@ -29,7 +29,7 @@ pub(crate) enum DecoratorKind {
     /// Condition and Precondition (which is a Condition whose abort is always Self).
     Condition {
         key: Key,
-        equals: Value,
+        equals: Operand,
     },
     CheckEvent {
         event: u32,
@@ -48,8 +48,9 @@ impl Decorator {
     }
 
     pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
-        if let DecoratorKind::Condition { key, .. } = &mut self.kind {
+        if let DecoratorKind::Condition { key, equals } = &mut self.kind {
             *key = map(*key);
+            equals.map_keys(map);
         }
     }
 }
