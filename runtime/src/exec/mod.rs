@@ -16,9 +16,10 @@ use crate::status::Status;
 use crate::trace::{NodeId, Observer, TraceEvent};
 use crate::tree::CompiledTree;
 
-/// A Repeat or Retry restarts its child at most this many times in one tick, then returns
-/// `running` and goes on in the next tick. This is Arbor's answer to rule 36's unbounded
-/// loop whose child completes synchronously forever: the tick always ends.
+/// A Repeat or Retry runs its child at most this many times in one tick (the first run and
+/// the restarts together); if the loop would go on, it returns `running`, keeps its count
+/// and goes on in the next tick. This is Arbor's answer to rule 36's unbounded loop whose
+/// child completes synchronously forever: the tick always ends.
 pub const MAX_LOOPS_PER_TICK: u32 = 1000;
 
 /// Which condition decorators a check evaluates.

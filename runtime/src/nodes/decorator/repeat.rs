@@ -5,8 +5,8 @@
 //! - `count <= 0` repeats forever (C8)
 //!
 //! IMPORTANT: a child that succeeds synchronously would loop forever within one tick. After
-//! `MAX_LOOPS_PER_TICK` restarts in one tick the Repeat returns Running and continues next
-//! tick (Arbor's choice for rule 36).
+//! `MAX_LOOPS_PER_TICK` child runs in one tick the Repeat returns Running, keeps its count
+//! and continues next tick (Arbor's choice for rule 36).
 //! JSON: `{"type":"Repeat","params":{"count":3},"children":[child]}`
 
 use crate::args::Args;
@@ -46,7 +46,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, coun
             Status::Failure => return Status::Failure,
             Status::Success => {
                 let slot = x.slot(i);
-                slot.cursor += 1;
+                // Saturating: an unbounded Repeat may count past u32::MAX in a long run.
+                slot.cursor = slot.cursor.saturating_add(1);
                 if count > 0 && i64::from(slot.cursor) >= count {
                     return Status::Success;
                 }

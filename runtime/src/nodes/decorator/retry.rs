@@ -5,7 +5,8 @@
 //! - `attempts: -1` retries forever; `0` and values below -1 are refused by the loader
 //!   (Arbor's choice for rule 36)
 //!
-//! Like Repeat, at most `MAX_LOOPS_PER_TICK` restarts happen in one tick; then Running.
+//! Like Repeat, the child runs at most `MAX_LOOPS_PER_TICK` times in one tick; then Running,
+//! keeping the count.
 //! Example: `{"type":"Retry","params":{"attempts":3},"children":[{"type":"OpenDoor"}]}`
 //! tries to open the door up to three times.
 
@@ -55,7 +56,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             Status::Success => return Status::Success,
             Status::Failure => {
                 let slot = x.slot(i);
-                slot.cursor += 1;
+                // Saturating: an unbounded Retry may count past u32::MAX in a long run.
+                slot.cursor = slot.cursor.saturating_add(1);
                 if attempts != -1 && i64::from(slot.cursor) >= attempts {
                     return Status::Failure;
                 }
