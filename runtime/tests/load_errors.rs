@@ -618,3 +618,27 @@ fn subtree_errors_name_the_subtree_file() {
     let text = err.to_string();
     assert!(text.contains("bad.json: $.nodes[0].type"), "{text}");
 }
+
+#[test]
+fn private_subtree_keys_get_distinct_names() {
+    let dir = tempdir("subtree_keys");
+    let sub = tree_json(
+        json!({"type": "Increment", "params": {"key": "count"}}),
+        json!([{"key": "count", "type": "int", "default": 0}]),
+    );
+    write(&dir, "counter.json", &sub);
+    // Two Subtree nodes with the same name: each instance keeps its own `count`.
+    let top = tree_json(
+        json!({"type": "Sequence", "children": [subtree_node("counter.json"), subtree_node("counter.json")]}),
+        json!([]),
+    );
+    let path = write(&dir, "top.json", &top);
+    let tree = Registry::<()>::new().loader().load_file(&path).unwrap();
+    let names: Vec<&str> = tree.keys().iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["sub/count", "sub/count #2"]);
+    let mut agent = arbor_runtime::Agent::new(std::sync::Arc::new(tree), 0);
+    agent.tick(&mut (), 1.0);
+    let bb = agent.blackboard();
+    assert_eq!(bb.get_i64(bb.key("sub/count").unwrap()), Some(1));
+    assert_eq!(bb.get_i64(bb.key("sub/count #2").unwrap()), Some(1));
+}

@@ -118,6 +118,16 @@ impl<'a, C: 'static> Emitter<'a, C> {
     }
 
     fn add_key(&mut self, name: String, decl: &crate::format::KeyDecl) -> Key {
+        // Private subtree keys are named after their Subtree node; two such nodes with the
+        // same name would make two keys that lookups by name cannot tell apart.
+        let name = if self.keys.iter().any(|k| k.name == name) {
+            (2..)
+                .map(|n| format!("{name} #{n}"))
+                .find(|candidate| !self.keys.iter().any(|k| k.name == *candidate))
+                .expect("an unused suffix exists")
+        } else {
+            name
+        };
         let default = decl
             .default
             .as_ref()

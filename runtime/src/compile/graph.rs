@@ -35,7 +35,7 @@ pub(crate) fn analyse(
             },
         ));
     }
-    if uuid::Uuid::parse_str(&file.guid).is_err() {
+    if !is_guid(&file.guid) {
         problems.push(Problem::new(
             origin,
             "$.guid",
@@ -216,7 +216,7 @@ fn claim<'f>(
     problems: &mut Vec<Problem>,
     (node_guid, name, kind): (&str, &str, &str),
 ) {
-    if uuid::Uuid::parse_str(guid).is_err() {
+    if !is_guid(guid) {
         problems.push(
             Problem::new(
                 origin,
@@ -240,6 +240,12 @@ fn claim<'f>(
     } else {
         seen.insert(guid, here);
     }
+}
+
+/// GUIDs are compared as strings, so only the hyphenated 36-character spelling is
+/// accepted: `{…}`, `urn:uuid:` or unhyphenated forms of one UUID would not compare equal.
+fn is_guid(text: &str) -> bool {
+    text.len() == 36 && uuid::Uuid::parse_str(text).is_ok()
 }
 
 /// `"Walk" (WalkTo)` for messages.

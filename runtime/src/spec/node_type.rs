@@ -98,6 +98,7 @@ impl ParamKind {
 
 /// One declared parameter.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ParamSpec {
     pub name: String,
     #[serde(rename = "type")]
@@ -150,6 +151,7 @@ impl ParamSpec {
 
 /// The declaration of a node type (or attached decorator type).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeType {
     pub name: String,
     pub category: Category,

@@ -65,7 +65,8 @@ impl NodeTypes {
         self.decorators.values()
     }
 
-    /// Merges the types declared in a manifest (host types); they are marked `host`.
+    /// Merges the host types declared in a manifest; they are marked `host`. Either every
+    /// type is merged or, on an error, none is.
     pub fn merge_manifest(&mut self, text: &str) -> Result<usize, String> {
         let manifest: Manifest = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if manifest.format != MANIFEST_FORMAT {
@@ -80,14 +81,31 @@ impl NodeTypes {
                 manifest.version
             ));
         }
-        let count = manifest.nodes.len() + manifest.decorators.len();
-        for mut ty in manifest.nodes.into_iter().chain(manifest.decorators) {
-            if self.node(&ty.name).is_some_and(|t| !t.host) {
+        if let Some(d) = manifest.decorators.first() {
+            return Err(format!(
+                "`{}`: host decorator types are not supported; declare actions and conditions",
+                d.name
+            ));
+        }
+        for ty in &manifest.nodes {
+            if ty.category == Category::Attached {
                 return Err(format!(
-                    "`{}` is a built-in node type and cannot be redeclared",
+                    "`{}`: category Attached belongs in `decorators`",
                     ty.name
                 ));
             }
+            let builtin = |t: &NodeType| !t.host;
+            if self.node(&ty.name).is_some_and(builtin)
+                || self.decorator(&ty.name).is_some_and(builtin)
+            {
+                return Err(format!(
+                    "`{}` is a built-in type and cannot be redeclared",
+                    ty.name
+                ));
+            }
+        }
+        let count = manifest.nodes.len();
+        for mut ty in manifest.nodes {
             ty.host = true;
             self.insert(ty);
         }
@@ -142,5 +160,11 @@ mod tests {
         let text = NodeTypes::builtin().manifest_where(|t| t.name == "Wait");
         let err = types.merge_manifest(&text).unwrap_err();
         assert!(err.contains("`Wait` is a built-in"), "{err}");
+        let typo = text
+            .replace("\"Wait\"", "\"Waiting\"")
+            .replace("\"description\"", "\"descripton\"");
+        let err = types.merge_manifest(&typo).unwrap_err();
+        assert!(err.contains("unknown field `descripton`"), "{err}");
+        assert!(types.node("Waiting").is_none(), "nothing merged on error");
     }
 }
