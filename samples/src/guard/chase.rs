@@ -1,0 +1,77 @@
+//! ChaseEnemy and CatchEnemy: the guard's pursuit.
+//! - ChaseEnemy runs towards the `last_seen` position (json `[x, y]`, kept fresh by the
+//!   guard's eyes) at chase speed; succeeds once the intruder is visible and within catch
+//!   range; fails without a valid `last_seen`. Having reached the last sighting it keeps
+//!   running there (searching): it is the tree's Self abort on `enemy_tracked` that ends a
+//!   lost chase.
+//! - CatchEnemy succeeds if the intruder can be grabbed now, and a new one sneaks in;
+//!   fails otherwise.
+
+use arbor_runtime::{Action, ActionCtx, Key, Status};
+
+use super::world::GuardWorld;
+use crate::vec2::Vec2;
+
+pub(crate) struct ChaseEnemy {
+    pub last_seen: Key,
+}
+
+impl ChaseEnemy {
+    fn last_seen(&self, cx: &ActionCtx<'_, GuardWorld>) -> Option<Vec2> {
+        Vec2::from_json(&cx.blackboard.get(self.last_seen)?.to_json())
+    }
+}
+
+impl Action<GuardWorld> for ChaseEnemy {
+    fn enter(&self, cx: &mut ActionCtx<'_, GuardWorld>) {
+        let now = cx.now();
+        if let Some(p) = self.last_seen(cx) {
+            cx.agent.log.push(
+                now,
+                format!(
+                    "spots the intruder at ({:.0}, {:.0}): gives chase",
+                    p.x, p.y
+                ),
+            );
+        }
+    }
+
+    fn tick(&self, cx: &mut ActionCtx<'_, GuardWorld>) -> Status {
+        let Some(target) = self.last_seen(cx) else {
+            return Status::Failure;
+        };
+        let world = &mut *cx.agent;
+        world.guard = world.guard.toward(target, world.chase_speed * world.dt);
+        if world.can_catch() {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+
+    fn abort(&self, cx: &mut ActionCtx<'_, GuardWorld>) {
+        let now = cx.now();
+        cx.agent
+            .log
+            .push(now, "loses the intruder and gives up the chase");
+    }
+}
+
+pub(crate) struct CatchEnemy;
+
+impl Action<GuardWorld> for CatchEnemy {
+    fn tick(&self, cx: &mut ActionCtx<'_, GuardWorld>) -> Status {
+        let now = cx.now();
+        let world = &mut *cx.agent;
+        if !world.can_catch() {
+            return Status::Failure;
+        }
+        world.catches += 1;
+        world.log.push(
+            now,
+            format!("catches the intruder (catch #{})", world.catches),
+        );
+        world.respawn_intruder();
+        Status::Success
+    }
+}

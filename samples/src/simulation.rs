@@ -1,0 +1,148 @@
+//! Simulation: the one dyn-safe interface the editor's live preview (and the headless
+//! binaries) drive every sample through, plus the list of samples.
+//!
+//! A simulation owns a world (positions, needs, health, log…), the registry of its host
+//! node types and, once a tree is loaded, one agent running that tree against the world.
+//! `tick(dt)` follows SEMANTICS rule 2: the agent's clock advances, the world moves and
+//! writes its sensor readings to the blackboard (the host's inputs), then the root is
+//! ticked once. With the same seed and the same `dt` sequence a simulation always does the
+//! same thing. Sample-specific controls (the duel's move buttons, the counting target) are
+//! reached through [`Simulation::as_any_mut`] and a downcast to the sample's type.
+
+use std::any::Any;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arbor_runtime::format::TreeFile;
+use arbor_runtime::{
+    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, ProblemKind, Severity,
+    Status,
+};
+
+use crate::log::Log;
+use crate::tree_view::TreeView;
+
+/// What loading a tree did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LoadOutcome {
+    /// An agent was already running: it switched to the new tree (hot reload) and kept the
+    /// world, its clock and every blackboard value whose key kept its name and type.
+    pub reloaded: bool,
+    /// Keys whose values a hot reload dropped (gone or retyped in the new tree).
+    pub dropped_keys: Vec<String>,
+    /// Non-fatal problems found while loading (unconnected nodes, empty composites).
+    pub warnings: Vec<Problem>,
+}
+
+/// A sample: a small world and the agent whose tree drives it.
+pub trait Simulation: Send {
+    /// Short identifier: `villager`, `card_duel`, `counting`, `guard`.
+    fn name(&self) -> &'static str;
+    /// A human title for menus.
+    fn title(&self) -> &'static str;
+    /// The sample's tree file, in the samples' `trees/` folder.
+    fn tree_path(&self) -> PathBuf;
+    /// Every node type this sample can run: built-ins plus its host actions and conditions.
+    fn node_types(&self) -> NodeTypes;
+    /// The time step the sample is tuned for, in seconds.
+    fn default_dt(&self) -> f64;
+
+    /// Compiles `tree` with the sample's registry. `path` is where the document lives (it
+    /// anchors subtree paths; `None` resolves them against the samples' `trees/` folder).
+    /// The first load creates the agent; later loads hot-reload it (`Agent::reload`), so
+    /// the world and compatible blackboard values survive an edit. On error nothing
+    /// changes: the previous tree keeps running.
+    fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError>;
+
+    /// Reads, parses and loads a tree file.
+    fn load_file(&mut self, path: &Path) -> Result<LoadOutcome, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, &e))?;
+        let file = parse_str(&text, Some(path))?;
+        self.load(&file, Some(path))
+    }
+
+    /// Loads the sample's own tree ([`Simulation::tree_path`]).
+    fn load_default(&mut self) -> Result<LoadOutcome, LoadError> {
+        self.load_file(&self.tree_path())
+    }
+
+    /// Advances the world by `dt` seconds and ticks the agent once, reporting every
+    /// lifecycle event to `observer`. `None` when the agent was not ticked: no tree is
+    /// loaded, the simulation is over ([`Simulation::finished`]), or it waits for input
+    /// (the card duel waiting for the player's move).
+    fn tick(&mut self, dt: f64, observer: &mut dyn Observer) -> Option<Status>;
+
+    /// Starts again from the seed: a fresh world (its log starts again from line 0) and, if a
+    /// tree is loaded, a fresh agent on it.
+    fn reset(&mut self);
+    fn seed(&self) -> u64;
+    /// Changes the seed and resets.
+    fn set_seed(&mut self, seed: u64);
+    /// True once the simulation has ended (the villager died, the duel has a winner).
+    fn finished(&self) -> bool {
+        false
+    }
+
+    /// The agent's clock in seconds; 0 without an agent.
+    fn now(&self) -> f64;
+    fn blackboard(&self) -> Option<&Blackboard>;
+    /// For the preview's blackboard editor: host writes between ticks.
+    fn blackboard_mut(&mut self) -> Option<&mut Blackboard>;
+    /// The loaded tree's structure: GUID and name of each node of the trace.
+    fn tree(&self) -> Option<&dyn TreeView>;
+    /// Whether a node is in the middle of an execution (for highlighting).
+    fn is_running(&self, node: NodeId) -> bool;
+    /// What happened, in words.
+    fn log(&self) -> &Log;
+    /// One line describing the world now, e.g. for a status bar.
+    fn summary(&self) -> String;
+
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// The samples' `trees/` folder.
+pub fn trees_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("trees")
+}
+
+/// The samples' `manifests/` folder (one node-types manifest per sample).
+pub fn manifests_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("manifests")
+}
+
+/// Every sample, with seed 1 and no tree loaded yet, in menu order.
+pub fn all() -> Vec<Box<dyn Simulation>> {
+    vec![
+        Box::new(crate::villager::Villager::new(1)),
+        Box::new(crate::card_duel::CardDuel::new(1)),
+        Box::new(crate::counting::Counting::new(1)),
+        Box::new(crate::guard::Guard::new(1)),
+    ]
+}
+
+/// The sample called `name` (see [`Simulation::name`]), seeded with `seed`.
+pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Simulation>> {
+    let sim: Box<dyn Simulation> = match name {
+        "villager" => Box::new(crate::villager::Villager::new(seed)),
+        "card_duel" => Box::new(crate::card_duel::CardDuel::new(seed)),
+        "counting" => Box::new(crate::counting::Counting::new(seed)),
+        "guard" => Box::new(crate::guard::Guard::new(seed)),
+        _ => return None,
+    };
+    Some(sim)
+}
+
+fn io_error(path: &Path, e: &std::io::Error) -> LoadError {
+    LoadError {
+        problems: vec![Problem {
+            severity: Severity::Error,
+            file: Arc::from(path.display().to_string()),
+            json_path: "$".to_owned(),
+            line: None,
+            node: None,
+            node_label: None,
+            kind: ProblemKind::Io(e.to_string()),
+        }],
+    }
+}

@@ -1,0 +1,81 @@
+//! The headless binaries run briefly, print a log and a summary, exit 0, and reject bad
+//! flags with a usage message and exit code 2.
+
+use std::process::{Command, Output};
+
+fn run(exe: &str, args: &[&str]) -> Output {
+    Command::new(exe)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{exe}: {e}"))
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn each_binary_runs_and_summarises() {
+    let cases = [
+        (env!("CARGO_BIN_EXE_villager"), "heads for the"),
+        (env!("CARGO_BIN_EXE_card_duel"), "round 1: the player"),
+        (env!("CARGO_BIN_EXE_counting"), "AddTen (2C) success"),
+        (env!("CARGO_BIN_EXE_guard"), "patrols to waypoint"),
+    ];
+    for (exe, expected) in cases {
+        let out = run(exe, &["--ticks", "400", "--seed", "3"]);
+        let text = stdout(&out);
+        assert!(out.status.success(), "{exe}: {out:?}");
+        assert!(text.contains(expected), "{exe}:\n{text}");
+        assert!(text.contains("after "), "{exe}: no summary:\n{text}");
+        let again = stdout(&run(exe, &["--ticks", "400", "--seed", "3"]));
+        assert_eq!(text, again, "{exe}: not deterministic");
+    }
+}
+
+#[test]
+fn counting_takes_a_target() {
+    let out = run(env!("CARGO_BIN_EXE_counting"), &["--target", "30"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.contains("-> failure; current = 20, target = 30"),
+        "{text}"
+    );
+}
+
+#[test]
+fn trace_prints_node_lifecycles() {
+    let out = run(env!("CARGO_BIN_EXE_counting"), &["--trace"]);
+    let text = stdout(&out);
+    assert!(text.contains("tick 1: root success"), "{text}");
+    assert!(text.contains("    exit  AddTen (2A) failure"), "{text}");
+}
+
+#[test]
+fn bad_flags_exit_2_with_usage() {
+    for (exe, args) in [
+        (env!("CARGO_BIN_EXE_villager"), &["--ticks", "lots"][..]),
+        (env!("CARGO_BIN_EXE_guard"), &["--speed", "9"][..]),
+        (env!("CARGO_BIN_EXE_card_duel"), &["--dt", "0"][..]),
+        (env!("CARGO_BIN_EXE_counting"), &["--target", "twenty"][..]),
+    ] {
+        let out = run(exe, args);
+        assert_eq!(out.status.code(), Some(2), "{exe} {args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("Usage:"), "{exe}: {err}");
+    }
+    let help = run(env!("CARGO_BIN_EXE_villager"), &["--help"]);
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("--seed S"));
+}
+
+#[test]
+fn a_tree_that_does_not_load_exits_1() {
+    let out = run(
+        env!("CARGO_BIN_EXE_guard"),
+        &["--tree", "no/such/tree.json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}

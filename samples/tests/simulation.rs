@@ -1,0 +1,194 @@
+//! The `Simulation` interface across all samples: determinism (same seed, same trace),
+//! reset, hot reload keeping the world and blackboard, failed loads changing nothing, and
+//! node lookup through `TreeView`.
+
+mod common;
+
+use arbor_runtime::{parse_str, NodeId, Status};
+use arbor_samples::villager::Villager;
+use arbor_samples::{all, by_name, Simulation};
+use common::{loaded, log_since, render};
+
+/// Everything observable about a run: per tick the status and the trace, then the log
+/// and the summary.
+fn transcript(sim: &mut dyn Simulation, ticks: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let dt = sim.default_dt();
+    for _ in 0..ticks {
+        let mut rec = arbor_runtime::Recorder::default();
+        let status = sim.tick(dt, &mut rec);
+        lines.push(format!("{status:?}"));
+        lines.extend(render(sim, &rec));
+    }
+    lines.extend(log_since(sim, 0));
+    lines.push(sim.summary());
+    lines
+}
+
+fn ticks_for(name: &str) -> usize {
+    match name {
+        "counting" => 5,
+        "card_duel" => 60,
+        _ => 2000,
+    }
+}
+
+#[test]
+fn samples_are_listed_once_and_found_by_name() {
+    let names: Vec<&str> = all().iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["villager", "card_duel", "counting", "guard"]);
+    for name in names {
+        let sim = by_name(name, 3).expect("listed samples are found");
+        assert_eq!(sim.name(), name);
+        assert_eq!(sim.seed(), 3);
+        assert!(sim.tree_path().exists(), "{}", sim.tree_path().display());
+        assert!(sim.tree().is_none() && sim.blackboard().is_none());
+    }
+    assert!(by_name("dragon", 1).is_none());
+}
+
+#[test]
+fn ticking_without_a_tree_does_nothing() {
+    for mut sim in all() {
+        assert_eq!(sim.tick(0.5, &mut ()), None, "{}", sim.name());
+        assert_eq!(sim.now(), 0.0);
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run() {
+    for name in ["villager", "card_duel", "counting", "guard"] {
+        let ticks = ticks_for(name);
+        let a = transcript(loaded(name, 11).as_mut(), ticks);
+        let b = transcript(loaded(name, 11).as_mut(), ticks);
+        assert!(a == b, "{name}: two runs with seed 11 differ");
+        if name != "counting" {
+            let c = transcript(loaded(name, 12).as_mut(), ticks);
+            assert!(a != c, "{name}: seeds 11 and 12 gave the same run");
+        }
+    }
+}
+
+#[test]
+fn reset_replays_the_run_and_set_seed_changes_it() {
+    for name in ["villager", "card_duel", "counting", "guard"] {
+        let ticks = ticks_for(name);
+        let mut sim = loaded(name, 5);
+        let first = transcript(sim.as_mut(), ticks);
+        sim.reset();
+        assert_eq!(sim.now(), 0.0);
+        let again = transcript(sim.as_mut(), ticks);
+        assert!(first == again, "{name}: reset did not replay the run");
+        sim.set_seed(5);
+        let fresh = transcript(sim.as_mut(), ticks);
+        assert!(first == fresh, "{name}: set_seed(5) did not replay the run");
+    }
+}
+
+#[test]
+fn hot_reload_keeps_the_world_clock_and_blackboard() {
+    let mut sim = loaded("villager", 4);
+    for _ in 0..300 {
+        sim.tick(0.25, &mut ());
+    }
+    let before = sim
+        .as_any()
+        .downcast_ref::<Villager>()
+        .expect("villager")
+        .world
+        .clone();
+    let now = sim.now();
+    let board = sim.blackboard().expect("an agent").to_json();
+
+    let outcome = sim.load_default().expect("the same tree loads");
+    assert!(outcome.reloaded);
+    assert!(
+        outcome.dropped_keys.is_empty(),
+        "{:?}",
+        outcome.dropped_keys
+    );
+    let after = &sim
+        .as_any()
+        .downcast_ref::<Villager>()
+        .expect("villager")
+        .world;
+    assert_eq!(after.pos, before.pos);
+    assert_eq!(after.needs, before.needs);
+    assert_eq!(sim.now(), now);
+    assert_eq!(sim.blackboard().expect("an agent").to_json(), board);
+    assert_eq!(sim.tick(0.25, &mut ()), Some(Status::Running));
+
+    // Retyping a key drops its value, and the outcome says so.
+    let path = sim.tree_path();
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let mut file = parse_str(&text, Some(&path)).expect("parses");
+    let target = file
+        .blackboard
+        .iter_mut()
+        .find(|k| k.key == "target")
+        .expect("declared");
+    target.ty = arbor_runtime::ValueType::Int;
+    let outcome = sim.load(&file, Some(&path)).expect("still loads");
+    assert_eq!(outcome.dropped_keys, ["target"]);
+}
+
+#[test]
+fn a_tree_that_does_not_load_leaves_the_old_one_running() {
+    let mut sim = loaded("guard", 1);
+    for _ in 0..10 {
+        sim.tick(0.25, &mut ());
+    }
+    let path = sim.tree_path();
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let mut file = parse_str(&text, Some(&path)).expect("parses");
+    file.nodes[1].kind = "Teleport".to_owned();
+    let err = sim.load(&file, Some(&path)).expect_err("unknown node type");
+    assert!(err.to_string().contains("Teleport"), "{err}");
+    assert_eq!(sim.tree().expect("still loaded").len(), file.nodes.len());
+    assert_eq!(sim.now(), 2.5);
+    assert_eq!(sim.tick(0.25, &mut ()), Some(Status::Running));
+
+    let missing = sim.load_file(std::path::Path::new("no/such/tree.json"));
+    assert!(missing
+        .expect_err("no file")
+        .to_string()
+        .contains("cannot read"));
+}
+
+#[test]
+fn unsaved_documents_load_without_a_path() {
+    for mut sim in all() {
+        let path = sim.tree_path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let file = parse_str(&text, Some(&path)).expect("parses");
+        let outcome = sim.load(&file, None);
+        assert!(outcome.is_ok(), "{}: {:?}", sim.name(), outcome.err());
+    }
+}
+
+#[test]
+fn tree_view_maps_trace_ids_to_the_files_guids_and_names() {
+    for sim in all().into_iter().map(|s| loaded(s.name(), 1)) {
+        let path = sim.tree_path();
+        let file =
+            parse_str(&std::fs::read_to_string(&path).expect("readable"), None).expect("parses");
+        let tree = sim.tree().expect("loaded");
+        // No subtrees: the compiled pre-order is the file's depth-first order.
+        assert_eq!(tree.len(), file.nodes.len(), "{}", sim.name());
+        for (i, def) in file.nodes.iter().enumerate() {
+            let id = NodeId::from_index(i);
+            assert_eq!(tree.info(id).guid, def.guid);
+            assert_eq!(tree.info(id).name, def.name);
+            assert_eq!(tree.find(&def.guid), Some(id));
+            let children: Vec<String> = tree
+                .children(id)
+                .into_iter()
+                .map(|c| tree.info(c).guid.clone())
+                .collect();
+            assert_eq!(children, def.children);
+            assert_eq!(tree.decorators(id).len(), def.decorators.len());
+        }
+        assert_eq!(tree.parent(NodeId::from_index(0)), None);
+        assert_eq!(tree.guid(), file.guid);
+    }
+}

@@ -1,0 +1,158 @@
+//! The villager sample: it survives, errands pre-empt and give up as designed, and death
+//! ends the tree.
+
+mod common;
+
+use arbor_runtime::Status;
+use arbor_samples::villager::{Activity, Need, Villager, ZoneColor};
+use arbor_samples::Simulation;
+use common::{has, loaded, log_since, step};
+
+fn villager(sim: &mut dyn Simulation) -> &mut Villager {
+    sim.as_any_mut()
+        .downcast_mut::<Villager>()
+        .expect("the villager sample")
+}
+
+#[test]
+fn keeps_every_need_above_zero_for_10000_ticks() {
+    for seed in 1..=3 {
+        let mut sim = loaded("villager", seed);
+        let dt = sim.default_dt();
+        for tick in 1..=10_000 {
+            let status = sim.tick(dt, &mut ());
+            assert_eq!(status, Some(Status::Running), "seed {seed}, tick {tick}");
+        }
+        let world = &villager(sim.as_mut()).world;
+        let (need, lowest) = world.lowest.lowest();
+        println!(
+            "seed {seed}: lowest need over 10,000 ticks: {} {lowest:.1}; {} errands",
+            need.name(),
+            world.errands
+        );
+        assert!(world.alive, "seed {seed}");
+        assert!(
+            lowest > 0.0,
+            "seed {seed}: {} fell to {lowest}",
+            need.name()
+        );
+        let log: Vec<String> = log_since(sim.as_ref(), 0);
+        for done in ["eating", "drinking", "resting", "having fun", "working"] {
+            let wanted = format!("done {done}");
+            assert!(
+                log.iter().any(|l| l.starts_with(&wanted)),
+                "seed {seed}: never {done}"
+            );
+        }
+    }
+}
+
+/// Puts the villager in the middle of the zone of `color`.
+fn stand_in(sim: &mut dyn Simulation, color: ZoneColor) {
+    let world = &mut villager(sim).world;
+    let zone = world
+        .zones
+        .iter()
+        .find(|z| z.color == color)
+        .copied()
+        .expect("a zone of that colour");
+    world.pos = zone.center;
+}
+
+#[test]
+fn an_emergency_interrupts_rest_by_self_abort_and_sends_the_villager_to_drink() {
+    let mut sim = loaded("villager", 5);
+    stand_in(sim.as_mut(), ZoneColor::White);
+    {
+        let world = &mut villager(sim.as_mut()).world;
+        for need in Need::ALL {
+            world.needs.set(need, 80.0);
+        }
+        world.needs.set(Need::Energy, 20.0);
+    }
+    let (_, events) = step(sim.as_mut(), 0.25);
+    assert!(has(&events, "enter HaveRest"), "{events:#?}");
+    assert_eq!(
+        villager(sim.as_mut()).world.activity,
+        Activity::Doing(Need::Energy)
+    );
+
+    villager(sim.as_mut()).world.needs.set(Need::Water, 19.9);
+    let (status, events) = step(sim.as_mut(), 0.25);
+    assert_eq!(status, Some(Status::Running));
+    // Rule 23: the Self condition is re-checked while Rest runs and aborts it this tick.
+    assert!(has(&events, "check Rest#0 false"), "{events:#?}");
+    assert!(has(&events, "abort Rest"), "{events:#?}");
+    assert!(has(&events, "exit HaveRest aborted"), "{events:#?}");
+    assert_eq!(villager(sim.as_mut()).world.activity, Activity::Idle);
+
+    // The Selector failed (Work is blocked too); next tick it starts over and picks Drink.
+    step(sim.as_mut(), 0.25);
+    assert_eq!(
+        villager(sim.as_mut()).world.activity,
+        Activity::Walking(ZoneColor::Blue)
+    );
+}
+
+#[test]
+fn walk_to_plans_with_a_ttl_and_gives_up_when_it_expires() {
+    let mut sim = loaded("villager", 2);
+    stand_in(sim.as_mut(), ZoneColor::Blue);
+    {
+        let world = &mut villager(sim.as_mut()).world;
+        for need in Need::ALL {
+            world.needs.set(need, 80.0);
+        }
+        world.needs.set(Need::Food, 40.0);
+    }
+    step(sim.as_mut(), 0.25);
+    assert_eq!(
+        villager(sim.as_mut()).world.activity,
+        Activity::Walking(ZoneColor::Red)
+    );
+    let bb = sim.blackboard_mut().expect("an agent");
+    let target = bb.key("target").expect("declared");
+    assert_eq!(bb.get_str(target), Some("red"));
+    assert_eq!(bb.remaining(target), Some(30.0), "WalkTo's give_up");
+
+    // Make the plan expire now: the next tick the walk is abandoned.
+    bb.set_with_ttl(target, "red", Some(0.0))
+        .expect("a string key");
+    let seen = sim.log().total();
+    let (_, events) = step(sim.as_mut(), 0.25);
+    assert!(
+        has(&events, "exit Walk to the red zone failure"),
+        "{events:#?}"
+    );
+    assert!(has(&events, "exit Eat failure"), "{events:#?}");
+    assert!(
+        log_since(sim.as_ref(), seen)
+            .iter()
+            .any(|l| l == "gives up walking to the red zone"),
+        "{:?}",
+        log_since(sim.as_ref(), seen)
+    );
+}
+
+#[test]
+fn a_need_at_zero_ends_the_tree() {
+    let mut sim = loaded("villager", 1);
+    for _ in 0..10 {
+        sim.tick(0.25, &mut ());
+    }
+    villager(sim.as_mut()).world.needs.set(Need::Food, 0.05);
+    let (status, events) = step(sim.as_mut(), 0.25);
+    // Alive and the errands fail: 2 failures > n - need, so the Parallel and Repeat fail.
+    assert_eq!(status, Some(Status::Failure), "{events:#?}");
+    assert!(
+        has(&events, "exit Errands while alive failure"),
+        "{events:#?}"
+    );
+    assert!(sim.finished());
+    assert_eq!(villager(sim.as_mut()).world.activity, Activity::Dead);
+    assert_eq!(sim.tick(0.25, &mut ()), None);
+    assert!(sim
+        .log()
+        .last()
+        .is_some_and(|l| l.text == "dies: out of food"));
+}
