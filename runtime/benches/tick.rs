@@ -26,10 +26,13 @@ fn registry() -> Registry<Counter> {
             cx.agent.n += 1;
             Status::Success
         })
-        .action(NodeType::action("Busy", "Increments the counter; running."), |cx| {
-            cx.agent.n += 1;
-            Status::Running
-        });
+        .action(
+            NodeType::action("Busy", "Increments the counter; running."),
+            |cx| {
+                cx.agent.n += 1;
+                Status::Running
+            },
+        );
     registry
 }
 
@@ -39,7 +42,8 @@ fn guid(n: usize) -> String {
 
 /// The reference tree in the file format; `running` makes it variant B.
 pub fn reference_tree(running: bool) -> Value {
-    let mut nodes = vec![json!({"guid": guid(1), "name": "root", "type": "Selector", "children": []})];
+    let mut nodes =
+        vec![json!({"guid": guid(1), "name": "root", "type": "Selector", "children": []})];
     let mut root_children = Vec::new();
     for s in 0..4 {
         let seq = nodes.len() + 1;
@@ -47,7 +51,15 @@ pub fn reference_tree(running: bool) -> Value {
         let mut kids = Vec::new();
         nodes.push(json!({"guid": guid(seq), "name": format!("seq{s}"), "type": "Sequence"}));
         let cond = if s == 3 { "True" } else { "False" };
-        for (k, kind) in [cond, "Work", "Work", if running && s == 3 { "Busy" } else { "Work" }].iter().enumerate() {
+        for (k, kind) in [
+            cond,
+            "Work",
+            "Work",
+            if running && s == 3 { "Busy" } else { "Work" },
+        ]
+        .iter()
+        .enumerate()
+        {
             let id = nodes.len() + 1;
             kids.push(guid(id));
             nodes.push(json!({"guid": guid(id), "name": format!("s{s}l{k}"), "type": kind}));
@@ -60,7 +72,12 @@ pub fn reference_tree(running: bool) -> Value {
 
 fn compile(running: bool) -> Arc<CompiledTree<Counter>> {
     let text = reference_tree(running).to_string();
-    Arc::new(registry().loader().load_str(&text, None).expect("the reference tree loads"))
+    Arc::new(
+        registry()
+            .loader()
+            .load_str(&text, None)
+            .expect("the reference tree loads"),
+    )
 }
 
 fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
@@ -77,8 +94,9 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
     });
 
     const AGENTS: usize = 10_000;
-    let mut population: Vec<(Agent<Counter>, Counter)> =
-        (0..AGENTS).map(|i| (Agent::new(tree.clone(), i as u64), Counter::default())).collect();
+    let mut population: Vec<(Agent<Counter>, Counter)> = (0..AGENTS)
+        .map(|i| (Agent::new(tree.clone(), i as u64), Counter::default()))
+        .collect();
     group.throughput(Throughput::Elements(AGENTS as u64));
     group.bench_function("10,000 agents", |b| {
         b.iter(|| {
@@ -100,7 +118,11 @@ fn loading(c: &mut Criterion) {
     let text = wide_tree(10_000).to_string();
     let registry = registry();
     c.bench_function("load/10,000 nodes", |b| {
-        b.iter_batched(|| text.clone(), |t| registry.loader().load_str(&t, None).map(|t| t.len()), BatchSize::SmallInput)
+        b.iter_batched(
+            || text.clone(),
+            |t| registry.loader().load_str(&t, None).map(|t| t.len()),
+            BatchSize::SmallInput,
+        )
     });
 }
 
@@ -114,9 +136,15 @@ pub fn wide_tree(n: usize) -> Value {
         let parent = open[next % open.len()];
         next += 1;
         let id = nodes.len() + 1;
-        let kind = if nodes.len() % 11 == 0 { "Sequence" } else { "Work" };
+        let kind = if nodes.len() % 11 == 0 {
+            "Sequence"
+        } else {
+            "Work"
+        };
         nodes.push(json!({"guid": guid(id), "name": format!("n{id}"), "type": kind}));
-        let children = nodes[parent]["children"].as_array_mut().expect("composites have children");
+        let children = nodes[parent]["children"]
+            .as_array_mut()
+            .expect("composites have children");
         children.push(json!(guid(id)));
         if kind == "Sequence" {
             nodes[id - 1]["children"] = json!([]);

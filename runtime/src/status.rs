@@ -47,7 +47,8 @@ impl Status {
         }
     }
 
-    pub(crate) fn from_bool(ok: bool) -> Status {
+    /// `success` for true, `failure` for false: the result of a condition.
+    pub fn from_bool(ok: bool) -> Status {
         if ok {
             Status::Success
         } else {
