@@ -1,0 +1,233 @@
+//! Subtree export and inline, each one undoable step built from smaller commands (a
+//! [`Batch`]).
+//!
+//! - [`replace_with_subtree`]: a branch is replaced by a `Subtree` node referring to a file
+//!   (written beforehand with [`crate::document::extract_subtree`]), in the branch's place:
+//!   same parent, same slot among the children, same position; root if the branch was.
+//! - [`inline_subtree`]: a `Subtree` node is replaced by a copy of the referenced tree
+//!   (its root's branch), under new GUIDs. `remap` is applied: a subtree key mapped to a
+//!   key of this tree is renamed to it in the copy; the other keys the copy uses are
+//!   declared here if missing. Limitation: an unmapped subtree key whose name this tree
+//!   already declares becomes shared rather than private.
+
+use arbor_runtime::format::NodeDef;
+use arbor_runtime::NodeTypes;
+use serde_json::json;
+use undo::Edit as _;
+
+use super::{
+    quoted, refused, AddNode, Batch, BatchBuilder, CommandError, Connect, Paste, RemoveItems,
+    RenameKey,
+};
+use crate::document::{Document, Fragment, Selection};
+
+/// Replaces the branch under `top` by a `Subtree` node whose `path` is `path`.
+pub fn replace_with_subtree(
+    doc: &Document,
+    types: &NodeTypes,
+    top: &str,
+    path: &str,
+) -> Result<Batch, CommandError> {
+    if !doc.contains(top) {
+        return Err(CommandError::UnknownNode(top.to_owned()));
+    }
+    let parent = doc.parent_of(top).map(str::to_owned);
+    let slot = parent
+        .as_deref()
+        .and_then(|p| doc.children(p).iter().position(|c| c == top));
+    let mut node = NodeDef::new("Subtree");
+    node.name = doc.label(top);
+    node.params.insert("path".into(), json!(path));
+    node.params.insert("remap".into(), json!({}));
+    let add = AddNode::with_node(node, doc.position(top).unwrap_or([0.0, 0.0]));
+    let new = add.guid().to_owned();
+
+    let mut batch = BatchBuilder::new(doc, types);
+    batch.push(RemoveItems::new(
+        doc,
+        &Selection::of_nodes(doc.subtree(top)),
+    ))?;
+    batch.push(add)?;
+    if let (Some(parent), Some(slot)) = (parent, slot) {
+        let connect = Connect::new(batch.doc(), types, &parent, &new)?.at_index(slot);
+        batch.push(connect)?;
+    }
+    Ok(batch.finish(format!("Export {} as a subtree", quoted(doc, top))))
+}
+
+/// Replaces the `Subtree` node `node` by a copy of `file`'s tree. Returns the step and the
+/// GUIDs of the copied nodes.
+pub fn inline_subtree(
+    doc: &Document,
+    types: &NodeTypes,
+    node: &str,
+    file: &Document,
+) -> Result<(Batch, Selection), CommandError> {
+    let Some(def) = doc.node(node) else {
+        return Err(CommandError::UnknownNode(node.to_owned()));
+    };
+    if def.kind != "Subtree" {
+        return refused(format!("{} is not a Subtree node", quoted(doc, node)));
+    }
+    if file.root().is_none() {
+        return refused("the subtree file has no root");
+    }
+    // Apply the remap in a scratch copy of the subtree file.
+    let mut sub = file.clone();
+    let remap = def.params.get("remap").and_then(|v| v.as_object());
+    for (from, to) in remap.into_iter().flatten() {
+        let Some(to) = to.as_str() else { continue };
+        if from == to || sub.key(from).is_none() {
+            continue;
+        }
+        if sub.key(to).is_some() {
+            return refused(format!(
+                "the subtree declares both `{from}` and `{to}`, which `remap` maps together"
+            ));
+        }
+        let mut rename = RenameKey::new(&sub, types, from, to)?;
+        rename.edit(&mut sub);
+    }
+    let branch = Selection::of_nodes(sub.execution_order());
+    let fragment = Fragment::copy(&sub, &branch, types);
+
+    let parent = doc.parent_of(node).map(str::to_owned);
+    let slot = parent
+        .as_deref()
+        .and_then(|p| doc.children(p).iter().position(|c| c == node));
+    let paste = Paste::new(&fragment, doc.position(node).unwrap_or([0.0, 0.0]))?;
+    let pasted = paste.selection();
+    let top = paste.tops().first().map(|t| t.to_string());
+
+    let mut batch = BatchBuilder::new(doc, types);
+    batch.push(RemoveItems::new(doc, &Selection::of_nodes([node])))?;
+    batch.push(paste)?;
+    if let (Some(parent), Some(slot), Some(top)) = (parent, slot, top) {
+        let connect = Connect::new(batch.doc(), types, &parent, &top)?.at_index(slot);
+        batch.push(connect)?;
+    }
+    let label = format!("Inline {}", quoted(doc, node));
+    Ok((batch.finish(label), pasted))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::testing::round_trip;
+    use crate::document::{extract_subtree, sample};
+    use arbor_runtime::format::KeyDecl;
+    use arbor_runtime::ValueType;
+
+    #[test]
+    fn export_replaces_the_branch_in_place() {
+        let types = NodeTypes::builtin();
+        let (mut doc, [a, b, c, d, _]) = sample();
+        let batch = replace_with_subtree(&doc, &types, &c, "branch.json").unwrap();
+        let after = round_trip(&mut doc, batch);
+        assert!(!after.contains(&c) && !after.contains(&d));
+        let children = after.children(&a);
+        assert_eq!(children.len(), 2);
+        assert_eq!(children[0], b);
+        let sub = after.node(&children[1]).unwrap();
+        assert_eq!(sub.kind, "Subtree");
+        assert_eq!(sub.name, "Inverter");
+        assert_eq!(sub.params["path"], json!("branch.json"));
+        assert_eq!(after.position(&sub.guid), doc.position(&c));
+    }
+
+    #[test]
+    fn exporting_the_root_makes_the_subtree_node_the_root() {
+        let types = NodeTypes::builtin();
+        let (mut doc, [a, ..]) = sample();
+        let batch = replace_with_subtree(&doc, &types, &a, "all.json").unwrap();
+        let after = round_trip(&mut doc, batch);
+        assert_eq!(after.node_count(), 2); // the Subtree node and the unconnected Log
+        assert_eq!(after.node(after.root().unwrap()).unwrap().kind, "Subtree");
+    }
+
+    #[test]
+    fn inline_pastes_the_file_in_place_with_remapped_keys() {
+        let types = NodeTypes::builtin();
+        // The subtree: a Condition on its key `target`, and a private key `mood`.
+        let mut file = Document::new("sub");
+        let mut cond = NodeDef::new("Condition");
+        cond.params.insert("key".into(), json!("target"));
+        let mut seq = NodeDef::new("Sequence");
+        seq.children.push(cond.guid.clone());
+        let mut set = NodeDef::new("SetBlackboard");
+        set.params.insert("key".into(), json!("mood"));
+        seq.children.push(set.guid.clone());
+        file.file.root = Some(seq.guid.clone());
+        file.editor.positions.insert(seq.guid.clone(), [50.0, 10.0]);
+        file.editor
+            .positions
+            .insert(cond.guid.clone(), [0.0, 100.0]);
+        file.file.nodes = vec![seq, cond, set];
+        for key in ["target", "mood"] {
+            file.file.blackboard.push(KeyDecl {
+                key: key.into(),
+                ty: ValueType::String,
+                default: None,
+                description: String::new(),
+                unknown: Default::default(),
+            });
+        }
+
+        let (mut doc, [a, b, ..]) = sample();
+        let mut sub_node = NodeDef::new("Subtree");
+        sub_node.params.insert("path".into(), json!("sub.json"));
+        sub_node
+            .params
+            .insert("remap".into(), json!({"target": "zone"}));
+        let s = sub_node.guid.clone();
+        doc.file.nodes.push(sub_node);
+        doc.node_mut(&a).unwrap().children.insert(0, s.clone());
+        doc.set_position(&s, Some([7.0, 8.0]));
+
+        let (batch, pasted) = inline_subtree(&doc, &types, &s, &file).unwrap();
+        let after = round_trip(&mut doc, batch);
+        assert!(!after.contains(&s));
+        assert_eq!(pasted.nodes.len(), 3);
+        let first = &after.children(&a)[0];
+        assert!(pasted.nodes.contains(first));
+        assert_eq!(after.children(&a)[1], b);
+        assert_eq!(after.node(first).unwrap().kind, "Sequence");
+        // The copy's top-left corner lands where the Subtree node was.
+        assert_eq!(after.position(first), Some([57.0, 8.0]));
+        let cond = after.children(first)[0].clone();
+        assert_eq!(after.node(&cond).unwrap().params["key"], json!("zone"));
+        // `mood` is declared here now; `target` was mapped, so it is not.
+        assert!(after.key("mood").is_some());
+        assert!(after.key("target").is_none());
+    }
+
+    #[test]
+    fn inline_refuses_other_nodes() {
+        let types = NodeTypes::builtin();
+        let (doc, [a, ..]) = sample();
+        let err = inline_subtree(&doc, &types, &a, &doc).unwrap_err();
+        assert!(err.to_string().contains("not a Subtree node"), "{err}");
+    }
+
+    #[test]
+    fn export_then_inline_gives_back_the_same_shape() {
+        let types = NodeTypes::builtin();
+        let (doc, [a, _, c, ..]) = sample();
+        let file = extract_subtree(&doc, &c, &types, "branch").unwrap();
+        let mut exported = doc.clone();
+        let mut step = super::super::Command::from(
+            replace_with_subtree(&doc, &types, &c, "branch.json").unwrap(),
+        );
+        step.edit(&mut exported);
+        let s = exported.children(&a)[1].clone();
+        let (batch, _) = inline_subtree(&exported, &types, &s, &file).unwrap();
+        let after = round_trip(&mut exported, batch);
+        let kinds = |d: &Document| -> Vec<String> {
+            d.execution_order()
+                .iter()
+                .map(|g| d.node(g).unwrap().kind.clone())
+                .collect()
+        };
+        assert_eq!(kinds(&after), kinds(&doc));
+    }
+}
