@@ -74,14 +74,14 @@ mod tests {
     #[test]
     fn lays_out_in_one_step_and_keeps_child_order() {
         let (mut doc, [a, b, c, d, _]) = sample();
-        // Scramble: c left of b, d unpositioned.
-        doc.set_position(&c, Some([-500.0, 900.0]));
+        // Scramble: c above b, d unpositioned.
+        doc.set_position(&c, Some([900.0, -500.0]));
         doc.set_position(&d, None);
         let cmd = AutoLayout::new(&doc, &LayoutOptions::default());
         assert!(!cmd.is_noop(&doc));
         let after = round_trip(&mut doc, cmd);
         assert_eq!(after.children(&a), [b.clone(), c.clone()]);
-        assert!(after.position(&b).unwrap()[0] < after.position(&c).unwrap()[0]);
+        assert!(after.position(&b).unwrap()[1] < after.position(&c).unwrap()[1]);
         assert!(after.position(&d).is_some());
         assert!(AutoLayout::new(&after, &LayoutOptions::default()).is_noop(&after));
         let nan = LayoutOptions {

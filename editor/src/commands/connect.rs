@@ -1,5 +1,5 @@
-//! Connect: makes `child` a child of `parent`, at the place its x gives it among the
-//! existing children (children are ordered left to right).
+//! Connect: makes `child` a child of `parent`, at the place its y gives it among the
+//! existing children (children are ordered top to bottom, by y).
 //!
 //! Refused as [`Document::can_connect`] says (cycles, a second parent, a second child under
 //! a one-child decorator, children under leaves). Connecting the root under another node
@@ -17,7 +17,7 @@ pub struct Connect {
     parent: String,
     child: String,
     label: String,
-    /// Where to insert instead of by x (replacing a node in place keeps its slot).
+    /// Where to insert instead of by y (replacing a node in place keeps its slot).
     at: Option<usize>,
     /// Captured on edit.
     index: usize,
@@ -43,7 +43,7 @@ impl Connect {
         })
     }
 
-    /// Inserts at `index` in the children list rather than where the child's x puts it.
+    /// Inserts at `index` in the children list rather than where the child's y puts it.
     pub fn at_index(mut self, index: usize) -> Connect {
         self.at = Some(index);
         self
@@ -55,13 +55,13 @@ impl Edit for Connect {
     type Output = ();
 
     fn edit(&mut self, doc: &mut Document) {
-        let x = doc.order_x(&self.child);
+        let y = doc.order_y(&self.child);
         let siblings = doc.children(&self.parent);
         let index = match self.at {
             Some(i) => i.min(siblings.len()),
             None => siblings
                 .iter()
-                .position(|c| doc.order_x(c) > x)
+                .position(|c| doc.order_y(c) > y)
                 .unwrap_or(siblings.len()),
         };
         let Some(parent) = doc.node_mut(&self.parent) else {
@@ -116,11 +116,11 @@ mod tests {
     use crate::document::sample;
 
     #[test]
-    fn inserts_by_x_and_round_trips() {
+    fn inserts_by_y_and_round_trips() {
         let types = NodeTypes::builtin();
         let (mut doc, [a, b, c, _, e]) = sample();
-        // b at x=100, c at x=200; put e between them.
-        doc.set_position(&e, Some([150.0, 0.0]));
+        // b at y=50, c at y=100; put e between them.
+        doc.set_position(&e, Some([0.0, 75.0]));
         let cmd = Connect::new(&doc, &types, &a, &e).unwrap();
         assert_eq!(cmd.label(), "Connect \"Sequence\" → \"Log\"");
         let after = round_trip(&mut doc, cmd);
@@ -128,7 +128,7 @@ mod tests {
     }
 
     #[test]
-    fn an_explicit_index_overrides_x() {
+    fn an_explicit_index_overrides_y() {
         let types = NodeTypes::builtin();
         let (mut doc, [a, b, c, _, e]) = sample();
         let cmd = Connect::new(&doc, &types, &a, &e).unwrap().at_index(0);

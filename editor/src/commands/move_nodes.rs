@@ -1,7 +1,7 @@
 //! MoveItems: moves nodes, notes and groups on the canvas (a drag, a nudge, "align").
 //!
-//! Children are ordered left to right, so after moving, the children of every parent of a
-//! moved node are re-sorted by x (stably: equal x keeps the order). The re-ordering is
+//! Children are ordered top to bottom, so after moving, the children of every parent of a
+//! moved node are re-sorted by y (stably: equal y keeps the order). The re-ordering is
 //! recorded, and undo restores the old order, not merely the old positions.
 //!
 //! Merging: as egui's undoer makes "an undo point … when you _stop_ dragging", each frame of
@@ -149,7 +149,7 @@ impl Edit for MoveItems {
         parents.sort();
         parents.dedup();
         for parent in parents {
-            let sorted = doc.children_sorted_by_x(&parent);
+            let sorted = doc.children_sorted_by_y(&parent);
             if let Some(node) = doc.node_mut(&parent) {
                 if node.children != sorted {
                     let before = std::mem::replace(&mut node.children, sorted.clone());
@@ -236,11 +236,11 @@ mod tests {
     #[test]
     fn moving_a_child_past_its_sibling_reorders_and_undo_restores() {
         let (mut doc, [a, b, c, ..]) = sample();
-        // b at x=100, c at x=200: move b to x=250.
-        let cmd = MoveItems::by(&doc, &Selection::of_nodes([&b]), [150.0, 0.0]).unwrap();
+        // b at y=50, c at y=100: move b to y=200.
+        let cmd = MoveItems::by(&doc, &Selection::of_nodes([&b]), [0.0, 150.0]).unwrap();
         assert_eq!(cmd.label(), "Move \"Wait\"");
         let after = round_trip(&mut doc, cmd);
-        assert_eq!(after.position(&b), Some([250.0, 50.0]));
+        assert_eq!(after.position(&b), Some([100.0, 200.0]));
         assert_eq!(after.children(&a), [c, b]);
     }
 
@@ -288,10 +288,10 @@ mod tests {
         let (mut doc, [a, b, c, ..]) = sample();
         let original = doc.clone();
         let sel = Selection::of_nodes([&b]);
-        let mut first = MoveItems::by(&doc, &sel, [150.0, 0.0]).unwrap().gesture(7);
+        let mut first = MoveItems::by(&doc, &sel, [0.0, 150.0]).unwrap().gesture(7);
         first.edit(&mut doc); // reorders a: [c, b]
         assert_eq!(doc.children(&a), [c.clone(), b.clone()]);
-        let mut second = MoveItems::by(&doc, &sel, [-150.0, 0.0]).unwrap().gesture(7);
+        let mut second = MoveItems::by(&doc, &sel, [0.0, -150.0]).unwrap().gesture(7);
         second.edit(&mut doc); // back: [b, c]
         assert_eq!(doc, original);
         assert!(matches!(first.merge(second), Merged::Annul));

@@ -1,12 +1,17 @@
-//! Tidy tree layout: parents centred above their children, children left to right in
-//! execution order, subtrees packed as close as their contours allow (the contour idea of
-//! Reingold–Tilford, without threads: O(nodes × depth), ample for hand-made trees).
+//! Tidy tree layout, left to right: a parent sits to the left of its children, centred on
+//! them vertically; children stack top to bottom in execution order; subtrees are packed as
+//! close as their contours allow (the contour idea of Reingold–Tilford, without threads:
+//! O(nodes × depth), ample for hand-made trees). Left to right because the canvas draws a
+//! node's parent port on its left edge and its children port on its right edge.
+//!
+//! The algorithm works along two axes: *breadth*, along which siblings are packed (y), and
+//! *depth*, one column per level (x).
 //!
 //! Deterministic: the same document and options always give the same positions, and the
-//! result keeps the child order (children's x increases with their index), so applying it
+//! result keeps the child order (children's y increases with their index), so applying it
 //! never re-orders anything. The root's top-left corner stays where it was; unconnected
-//! fragments are laid out the same way and placed to the right of the tree, in stored
-//! order. Nodes in a cycle (a hand-edited file) are not reached and keep their positions.
+//! fragments are laid out the same way and placed below the tree, in stored order. Nodes
+//! in a cycle (a hand-edited file) are not reached and keep their positions.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -20,21 +25,21 @@ pub struct LayoutOptions {
     pub node_size: [f64; 2],
     /// Drawn sizes measured by the canvas, by node GUID.
     pub sizes: HashMap<String, [f64; 2]>,
-    /// Horizontal space between neighbouring subtrees.
+    /// Vertical space between neighbouring subtrees.
     pub sibling_gap: f64,
-    /// Vertical space between a parent's bottom and its children's top.
+    /// Horizontal space between a column of nodes and the next (its children).
     pub level_gap: f64,
-    /// Horizontal space between the tree and each unconnected fragment.
+    /// Vertical space between the tree and each unconnected fragment.
     pub fragment_gap: f64,
 }
 
 impl Default for LayoutOptions {
     fn default() -> Self {
         LayoutOptions {
-            node_size: [180.0, 60.0],
+            node_size: [200.0, 80.0],
             sizes: HashMap::new(),
-            sibling_gap: 30.0,
-            level_gap: 60.0,
+            sibling_gap: 24.0,
+            level_gap: 80.0,
             fragment_gap: 120.0,
         }
     }
@@ -44,17 +49,23 @@ impl LayoutOptions {
     fn size(&self, guid: &str) -> [f64; 2] {
         self.sizes.get(guid).copied().unwrap_or(self.node_size)
     }
+
+    /// Extent along the sibling axis (height).
+    fn breadth(&self, guid: &str) -> f64 {
+        self.size(guid)[1]
+    }
 }
 
 struct Item<'a> {
     guid: &'a str,
     depth: usize,
+    /// Extent along the sibling axis.
     width: f64,
     children: Vec<usize>,
-    /// Centre x relative to the parent's centre.
+    /// Centre (along the sibling axis) relative to the parent's centre.
     offset: f64,
-    /// Per depth below (and including) this node: leftmost and rightmost x, relative to
-    /// this node's centre.
+    /// Per depth below (and including) this node: the lowest and highest extent along the
+    /// sibling axis, relative to this node's centre.
     contour: Vec<(f64, f64)>,
 }
 
@@ -65,10 +76,11 @@ pub fn tidy_layout(doc: &Document, options: &LayoutOptions) -> BTreeMap<String, 
         .into_iter()
         .chain(doc.unconnected_tops())
         .collect();
-    let row = doc
+    // One column per level, as wide as the widest node.
+    let column = doc
         .nodes()
-        .map(|n| options.size(&n.guid)[1])
-        .fold(options.node_size[1], f64::max)
+        .map(|n| options.size(&n.guid)[0])
+        .fold(options.node_size[0], f64::max)
         + options.level_gap;
 
     // Arena in pre-order, so a parent's index is below its children's: iterating
@@ -87,7 +99,7 @@ pub fn tidy_layout(doc: &Document, options: &LayoutOptions) -> BTreeMap<String, 
             items.push(Item {
                 guid,
                 depth,
-                width: options.size(guid)[0],
+                width: options.breadth(guid),
                 children: Vec::new(),
                 offset: 0.0,
                 contour: Vec::new(),
@@ -138,7 +150,7 @@ pub fn tidy_layout(doc: &Document, options: &LayoutOptions) -> BTreeMap<String, 
         items[i].contour = contour;
     }
 
-    // Absolute centres, fragment by fragment, left to right.
+    // Absolute centres, fragment by fragment, top to bottom.
     let mut centre = vec![0.0; items.len()];
     let mut right_edge: Option<f64> = None;
     for (f, &start) in fragments.iter().enumerate() {
@@ -173,7 +185,7 @@ pub fn tidy_layout(doc: &Document, options: &LayoutOptions) -> BTreeMap<String, 
         .map(|(it, &c)| {
             (
                 it.guid.to_owned(),
-                [c - it.width / 2.0, it.depth as f64 * row],
+                [it.depth as f64 * column, c - it.width / 2.0],
             )
         })
         .collect();
@@ -196,22 +208,25 @@ mod tests {
     use arbor_runtime::format::NodeDef;
 
     #[test]
-    fn parents_are_centred_above_ordered_children() {
+    fn parents_are_centred_beside_ordered_children() {
         let (doc, [a, b, c, d, e]) = sample();
         let opts = LayoutOptions::default();
         let pos = tidy_layout(&doc, &opts);
         assert_eq!(pos.len(), 5);
         // The root keeps its place.
         assert_eq!(pos[&a], doc.position(&a).unwrap());
-        let centre = |g: &String| pos[g][0] + 90.0;
-        assert!(pos[&b][0] < pos[&c][0]);
+        let [w, h] = opts.node_size;
+        let centre = |g: &String| pos[g][1] + h / 2.0;
+        assert!(pos[&b][1] < pos[&c][1]);
         assert!((centre(&a) - (centre(&b) + centre(&c)) / 2.0).abs() < 1e-9);
         assert_eq!(centre(&c), centre(&d));
-        assert!(pos[&d][1] > pos[&c][1] && pos[&c][1] > pos[&a][1]);
-        assert_eq!(pos[&b][1], pos[&c][1]);
-        // Siblings do not overlap, and the unconnected node is to the right of everything.
-        assert!(pos[&c][0] - pos[&b][0] >= 180.0 + 30.0);
-        assert!(pos[&e][0] >= pos[&d][0] + 180.0 + 120.0);
+        // One column per level, left to right.
+        assert!(pos[&d][0] > pos[&c][0] && pos[&c][0] > pos[&a][0]);
+        assert_eq!(pos[&b][0], pos[&c][0]);
+        assert!(pos[&c][0] - pos[&a][0] >= w + opts.level_gap);
+        // Siblings do not overlap, and the unconnected node is below everything.
+        assert!(pos[&c][1] - pos[&b][1] >= h + opts.sibling_gap);
+        assert!(pos[&e][1] >= pos[&d][1] + h + opts.fragment_gap);
     }
 
     #[test]
@@ -233,7 +248,8 @@ mod tests {
         doc.file.root = Some(root);
         let opts = LayoutOptions::default();
         let pos = tidy_layout(&doc, &opts);
-        assert!(pos[&y1][0] >= pos[&leaves[2]][0] + 180.0 + 30.0);
+        let h = opts.node_size[1];
+        assert!(pos[&y1][1] >= pos[&leaves[2]][1] + h + opts.sibling_gap);
         assert_eq!(pos, tidy_layout(&doc, &opts));
     }
 
@@ -241,8 +257,8 @@ mod tests {
     fn measured_sizes_are_respected() {
         let (doc, [_, b, c, ..]) = sample();
         let mut opts = LayoutOptions::default();
-        opts.sizes.insert(b.clone(), [400.0, 60.0]);
+        opts.sizes.insert(b.clone(), [200.0, 400.0]);
         let pos = tidy_layout(&doc, &opts);
-        assert!(pos[&c][0] - pos[&b][0] >= 400.0 + 30.0);
+        assert!(pos[&c][1] - pos[&b][1] >= 400.0 + opts.sibling_gap);
     }
 }

@@ -539,15 +539,16 @@ impl Document {
         }
     }
 
-    /// The x used to order children; nodes without a position sort after the others.
-    pub(crate) fn order_x(&self, guid: &str) -> f64 {
-        self.position(guid).map_or(f64::INFINITY, |p| p[0])
+    /// The y used to order children (the layout runs left to right, so siblings stack top
+    /// to bottom); nodes without a position sort after the others.
+    pub(crate) fn order_y(&self, guid: &str) -> f64 {
+        self.position(guid).map_or(f64::INFINITY, |p| p[1])
     }
 
-    /// `parent`'s children sorted left to right by x (stable: equal x keeps the order).
-    pub(crate) fn children_sorted_by_x(&self, parent: &str) -> Vec<String> {
+    /// `parent`'s children sorted top to bottom by y (stable: equal y keeps the order).
+    pub(crate) fn children_sorted_by_y(&self, parent: &str) -> Vec<String> {
         let mut children = self.children(parent).to_vec();
-        children.sort_by(|a, b| self.order_x(a).total_cmp(&self.order_x(b)));
+        children.sort_by(|a, b| self.order_y(a).total_cmp(&self.order_y(b)));
         children
     }
 
