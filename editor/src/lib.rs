@@ -1,4 +1,4 @@
-//! Arbor's behavior-tree editor, UI-free foundation.
+//! Arbor's behavior-tree editor.
 //!
 //! # Brief overview
 //! - [`document`]: the tree being edited ([`document::Document`]) and its queries, the
@@ -7,9 +7,17 @@
 //!   [`commands::Command`].
 //! - [`Session`]: a document, its node types and its undo history ([`History`]); the app
 //!   and the canvas talk to this.
+//! - [`app`]: the eframe application; [`canvas`] (egui_node_graph2 as a view of the
+//!   document), [`panels`] (inspector, blackboard, problems, history, palette) and
+//!   [`preview`] (a sample agent running the tree being edited). Only these use egui;
+//!   `document` and `commands` never do.
 
+pub mod app;
+pub mod canvas;
 pub mod commands;
 pub mod document;
+pub mod panels;
+pub mod preview;
 mod session;
 
 pub use session::{History, PasteError, Session, Step, SubtreeError};

@@ -1,1 +1,30 @@
-fn main() {}
+//! `arbor-editor [TREE.json]`: opens a tree (by default the Villager sample) in the editor.
+
+use std::path::PathBuf;
+
+use arbor_editor::app::ArborApp;
+use arbor_editor::Session;
+
+fn main() -> eframe::Result<()> {
+    let path = std::env::args_os().nth(1).map(PathBuf::from);
+    let path = path.unwrap_or_else(|| arbor_samples::trees_dir().join("villager.json"));
+    let session = match Session::open(&path) {
+        Ok(session) => session,
+        Err(e) => {
+            eprintln!("arbor-editor: {e}");
+            Session::default()
+        }
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1500.0, 950.0])
+            .with_title("Arbor"),
+        persist_window: true,
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Arbor",
+        options,
+        Box::new(|_cc| Ok(Box::new(ArborApp::new(session)))),
+    )
+}
