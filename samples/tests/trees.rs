@@ -189,14 +189,22 @@ fn nodes_are_depth_first_with_unique_v4_guids_and_positions() {
             editor["notes"].as_array().is_some_and(|n| !n.is_empty()),
             "{where_}: no notes"
         );
-        // Top-down layout: every child is below its parent.
+        // Left-to-right layout (the editor's): every child is right of its parent, and
+        // siblings run top to bottom in execution order, as the editor orders them by y.
+        let x = |g: &str| editor["positions"][g][0].as_f64().expect("a number");
         let y = |g: &str| editor["positions"][g][1].as_f64().expect("a number");
         for node in &file.nodes {
             for child in &node.children {
                 assert!(
-                    y(child) > y(&node.guid),
-                    "{where_}: {} above its parent",
-                    child
+                    x(child) > x(&node.guid),
+                    "{where_}: {child} left of its parent"
+                );
+            }
+            for pair in node.children.windows(2) {
+                assert!(
+                    y(&pair[0]) < y(&pair[1]),
+                    "{where_}: children of {} out of order by y",
+                    node.name
                 );
             }
         }

@@ -21,6 +21,20 @@ pub struct UiCx<'a> {
     pub report: &'a Report,
 }
 
+impl UiCx<'_> {
+    /// Applies a command; a refusal is shown as an error toast. Returns whether the
+    /// document changed.
+    pub fn apply(&mut self, command: impl Into<crate::commands::Command>) -> bool {
+        match self.session.apply(command) {
+            Ok(changed) => changed,
+            Err(e) => {
+                self.toasts.error(e.to_string());
+                false
+            }
+        }
+    }
+}
+
 /// Things a panel asks the app to do after the frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {

@@ -1,22 +1,32 @@
 //! ArborApp: owns the session (document + history), the view state and the panels, and
-//! lays them out. It implements `eframe::App`; `ui` is separate so tests can drive the whole
-//! editor headlessly through an `egui::Context`.
+//! lays them out; turns menu items, shortcuts and clipboard events into session calls.
+//! It implements `eframe::App`; `ui` is separate so tests can drive the whole editor
+//! headlessly through an `egui::Context`.
 
 mod cx;
+mod files;
 mod gestures;
+mod prefs;
+mod shortcuts;
 mod toasts;
 
 pub use cx::{Request, UiCx};
+pub use files::{Files, Pending};
 pub use gestures::Gestures;
+pub use prefs::{Prefs, Theme};
+pub use shortcuts::Action;
 pub use toasts::Toasts;
+
+use std::path::{Path, PathBuf};
 
 use arbor_runtime::Report;
 
 use crate::canvas::Canvas;
-use crate::document::Selection;
+use crate::document::{LayoutOptions, Selection};
 use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
 use crate::preview::Preview;
 use crate::Session;
+use files::Picked;
 
 /// The editor.
 pub struct ArborApp {
@@ -31,9 +41,16 @@ pub struct ArborApp {
     pub problems: ProblemsPanel,
     pub history: HistoryPanel,
     pub preview: Preview,
+    pub prefs: Prefs,
+    pub files: Files,
     report: Report,
     report_generation: Option<u64>,
     requests: Vec<Request>,
+    /// Where the palette adds its node, in document coordinates.
+    palette_at: [f64; 2],
+    title: String,
+    /// Whether native file dialogs may be tried (off in headless tests).
+    pub native_dialogs: bool,
 }
 
 impl ArborApp {
@@ -50,10 +67,28 @@ impl ArborApp {
             problems: ProblemsPanel::default(),
             history: HistoryPanel::default(),
             preview: Preview::default(),
+            prefs: Prefs::default(),
+            files: Files::default(),
             report: Report::default(),
             report_generation: None,
             requests: Vec::new(),
+            palette_at: [0.0, 0.0],
+            title: String::new(),
+            native_dialogs: true,
         }
+    }
+
+    /// The app as eframe creates it: preferences restored from storage.
+    pub fn with_storage(session: Session, storage: Option<&dyn eframe::Storage>) -> ArborApp {
+        let mut app = ArborApp::new(session);
+        if let Some(prefs) = storage.and_then(|s| eframe::get_value::<Prefs>(s, prefs::STORAGE_KEY))
+        {
+            app.prefs = prefs;
+        }
+        if let Some(path) = app.session.path().map(Path::to_path_buf) {
+            app.prefs.remember(&path);
+        }
+        app
     }
 
     /// The validation report of the current document.
@@ -63,11 +98,20 @@ impl ArborApp {
 
     /// One frame of the whole editor.
     pub fn ui(&mut self, ctx: &egui::Context) {
+        self.prefs.apply_theme(ctx);
         if self.report_generation != Some(self.session.generation()) {
             self.report = self.session.validate();
             self.report_generation = Some(self.session.generation());
             self.selection.retain_existing(self.session.document());
         }
+        self.update_title(ctx);
+        self.close_request(ctx);
+        for action in shortcuts::pressed(ctx) {
+            self.act(ctx, action);
+        }
+        self.clipboard(ctx);
+
+        egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu_bar(ui));
         let time = ctx.input(|i| i.time);
         let ArborApp {
             session,
@@ -94,22 +138,29 @@ impl ArborApp {
         };
         preview.update(&mut cx, time);
         egui::SidePanel::left("left")
-            .default_width(260.0)
+            .default_width(270.0)
             .show(ctx, |ui| {
-                blackboard.ui(ui, &mut cx);
-                ui.separator();
-                history.ui(ui, &mut cx);
+                egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
+                    blackboard.ui(ui, &mut cx);
+                    ui.separator();
+                    history.ui(ui, &mut cx);
+                });
             });
         egui::SidePanel::right("right")
-            .default_width(320.0)
+            .default_width(330.0)
             .show(ctx, |ui| {
-                inspector.ui(ui, &mut cx);
-                ui.separator();
-                problems.ui(ui, &mut cx);
+                egui::ScrollArea::vertical()
+                    .id_salt("right")
+                    .show(ui, |ui| {
+                        inspector.ui(ui, &mut cx);
+                        ui.separator();
+                        problems.ui(ui, &mut cx);
+                    });
             });
         egui::TopBottomPanel::bottom("preview")
             .resizable(true)
-            .default_height(260.0)
+            .default_height(270.0)
+            .min_height(120.0)
             .show(ctx, |ui| {
                 preview.ui(ui, &mut cx);
             });
@@ -118,6 +169,13 @@ impl ArborApp {
             .show(ctx, |ui| {
                 canvas.ui(ui, &mut cx, preview);
             });
+        if let Some(at) = self.canvas.palette_request.take() {
+            self.open_palette(at);
+        }
+        if let Some(kind) = self.palette.show(ctx, self.session.types()) {
+            self.add_node(&kind);
+        }
+        self.dialogs(ctx);
         self.toasts.show(ctx);
         for request in std::mem::take(&mut self.requests) {
             self.handle(request);
@@ -131,7 +189,472 @@ impl ArborApp {
                 self.canvas.frame(&guids);
             }
             Request::ToggleBreakpoint(guid) => self.preview.toggle_breakpoint(&guid),
-            Request::OpenSubtree(guid) => self.toasts.info(format!("open subtree {guid}")),
+            Request::OpenSubtree(guid) => self.open_subtree(&guid),
+        }
+    }
+
+    /// Does what a shortcut or menu item asks.
+    pub fn act(&mut self, ctx: &egui::Context, action: Action) {
+        match action {
+            Action::New => self.request(Pending::New),
+            Action::Open => self.request(Pending::Open(None)),
+            Action::Save => {
+                self.save();
+            }
+            Action::SaveAs => {
+                self.save_as();
+            }
+            Action::Undo => {
+                if !self.session.undo() {
+                    self.toasts.info("Nothing to undo");
+                }
+            }
+            Action::Redo => {
+                if !self.session.redo() {
+                    self.toasts.info("Nothing to redo");
+                }
+            }
+            Action::Delete => {
+                if !self.selection.is_empty() {
+                    if let Err(e) = self.session.delete(&self.selection) {
+                        self.toasts.error(e.to_string());
+                    }
+                    self.selection = Selection::default();
+                }
+            }
+            Action::SelectAll => self.selection = Selection::all(self.session.document()),
+            Action::Duplicate => match self.session.duplicate(&self.selection, [40.0, 40.0]) {
+                Ok(copies) => self.selection = copies,
+                Err(e) => self.toasts.error(e.to_string()),
+            },
+            Action::FrameSelection => {
+                let guids: Vec<String> = self.selection.nodes.iter().cloned().collect();
+                self.canvas.frame(&guids);
+            }
+            Action::FrameAll => self.canvas.frame(&[]),
+            Action::ResetZoom => self.canvas.set_zoom(1.0),
+            Action::Palette => {
+                let at = ctx
+                    .pointer_hover_pos()
+                    .unwrap_or_else(|| self.canvas.view_rect().center());
+                self.open_palette(at);
+            }
+            Action::Breakpoint => {
+                for guid in self.selection.nodes.clone() {
+                    self.preview.toggle_breakpoint(&guid);
+                }
+            }
+            Action::AutoLayout => {
+                let options = LayoutOptions {
+                    sizes: self.canvas.measured_sizes(),
+                    ..LayoutOptions::default()
+                };
+                match self.session.auto_layout(&options) {
+                    Ok(true) => self.canvas.frame(&[]),
+                    Ok(false) => self.toasts.info("Already laid out"),
+                    Err(e) => self.toasts.error(e.to_string()),
+                }
+            }
+            Action::PlayPause | Action::Step => {}
+        }
+    }
+
+    fn open_palette(&mut self, at: egui::Pos2) {
+        self.palette_at = self.canvas.to_doc(at);
+        self.palette.open(at);
+    }
+
+    /// Adds a node of `kind` where the palette was opened, and selects it.
+    pub fn add_node(&mut self, kind: &str) {
+        match self.session.add_node(kind, self.palette_at) {
+            Ok(guid) => self.selection = Selection::of_nodes([guid]),
+            Err(e) => self.toasts.error(e.to_string()),
+        }
+    }
+
+    /// Copy, cut and paste arrive as events (egui maps the platform's shortcuts).
+    fn clipboard(&mut self, ctx: &egui::Context) {
+        if ctx.wants_keyboard_input() {
+            return;
+        }
+        let events: Vec<egui::Event> = ctx.input(|i| i.events.clone());
+        for event in events {
+            match event {
+                egui::Event::Copy if !self.selection.is_empty() => {
+                    ctx.copy_text(self.session.copy(&self.selection));
+                }
+                egui::Event::Cut if !self.selection.is_empty() => {
+                    match self.session.cut(&self.selection) {
+                        Ok(text) => {
+                            ctx.copy_text(text);
+                            self.selection = Selection::default();
+                        }
+                        Err(e) => self.toasts.error(e.to_string()),
+                    }
+                }
+                egui::Event::Paste(text) => {
+                    let at = ctx
+                        .pointer_hover_pos()
+                        .filter(|p| self.canvas.view_rect().contains(*p))
+                        .map_or_else(
+                            || self.canvas.to_doc(self.canvas.view_rect().center()),
+                            |p| self.canvas.to_doc(p),
+                        );
+                    match self.session.paste(&text, at) {
+                        Ok(pasted) => self.selection = pasted,
+                        Err(e) => self.toasts.error(format!("Cannot paste: {e}")),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn menu_bar(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        let item =
+            |ui: &mut egui::Ui, text: &str, action: Action, enabled: bool| -> Option<Action> {
+                let button = egui::Button::new(text).shortcut_text(shortcuts::label(&ctx, action));
+                ui.add_enabled(enabled, button).clicked().then(|| {
+                    ui.close_menu();
+                    action
+                })
+            };
+        let mut chosen = Vec::new();
+        let mut open_recent = None;
+        egui::menu::bar(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                chosen.extend(item(ui, "New", Action::New, true));
+                chosen.extend(item(ui, "Open…", Action::Open, true));
+                ui.menu_button("Open Recent", |ui| {
+                    if self.prefs.recent.is_empty() {
+                        ui.label("No recent files");
+                    }
+                    for path in &self.prefs.recent {
+                        if ui.button(path.display().to_string()).clicked() {
+                            open_recent = Some(path.clone());
+                            ui.close_menu();
+                        }
+                    }
+                });
+                ui.separator();
+                chosen.extend(item(ui, "Save", Action::Save, true));
+                chosen.extend(item(ui, "Save As…", Action::SaveAs, true));
+            });
+            ui.menu_button("Edit", |ui| {
+                let undo = self
+                    .session
+                    .undo_text()
+                    .unwrap_or_else(|| "Undo".to_owned());
+                let redo = self
+                    .session
+                    .redo_text()
+                    .unwrap_or_else(|| "Redo".to_owned());
+                chosen.extend(item(ui, &undo, Action::Undo, self.session.can_undo()));
+                chosen.extend(item(ui, &redo, Action::Redo, self.session.can_redo()));
+                ui.separator();
+                let some = !self.selection.is_empty();
+                chosen.extend(item(ui, "Duplicate", Action::Duplicate, some));
+                chosen.extend(item(ui, "Delete", Action::Delete, some));
+                chosen.extend(item(ui, "Select All", Action::SelectAll, true));
+                ui.label(
+                    egui::RichText::new("Cut, copy, paste: Ctrl+X, Ctrl+C, Ctrl+V")
+                        .small()
+                        .weak(),
+                );
+                ui.separator();
+                chosen.extend(item(ui, "Add Node…", Action::Palette, true));
+                chosen.extend(item(ui, "Auto Layout", Action::AutoLayout, true));
+            });
+            ui.menu_button("View", |ui| {
+                chosen.extend(item(ui, "Frame Selection", Action::FrameSelection, true));
+                chosen.extend(item(ui, "Frame All", Action::FrameAll, true));
+                chosen.extend(item(ui, "Reset Zoom", Action::ResetZoom, true));
+                ui.separator();
+                ui.horizontal(|ui| {
+                    ui.label("Theme");
+                    ui.selectable_value(&mut self.prefs.theme, Theme::Dark, "Dark");
+                    ui.selectable_value(&mut self.prefs.theme, Theme::Light, "Light");
+                });
+            });
+            ui.menu_button("Preview", |ui| {
+                chosen.extend(item(
+                    ui,
+                    "Toggle Breakpoint",
+                    Action::Breakpoint,
+                    !self.selection.nodes.is_empty(),
+                ));
+            });
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let errors = self.report.problems.iter().filter(|p| p.is_error()).count();
+                if errors > 0 {
+                    ui.colored_label(
+                        egui::Color32::from_rgb(230, 90, 90),
+                        format!("⚠ {errors} problems"),
+                    );
+                }
+                ui.label(format!("{} nodes", self.session.document().node_count()));
+            });
+        });
+        for action in chosen {
+            self.act(&ctx, action);
+        }
+        if let Some(path) = open_recent {
+            self.request(Pending::Open(Some(path)));
+        }
+    }
+
+    /// Starts an action that would replace or close the document: asks first if there are
+    /// unsaved changes.
+    pub fn request(&mut self, pending: Pending) {
+        if self.session.is_modified() {
+            self.files.confirm = Some(pending);
+        } else {
+            self.proceed(pending);
+        }
+    }
+
+    fn proceed(&mut self, pending: Pending) {
+        match pending {
+            Pending::New => {
+                self.session = files::new_session(self.session.types());
+                self.selection = Selection::default();
+                self.canvas.frame(&[]);
+            }
+            Pending::Open(Some(path)) => self.open(&path),
+            Pending::Open(None) => match self.pick(false) {
+                Picked::Path(path) => self.open(&path),
+                Picked::Cancelled => {}
+                Picked::Unavailable => self.prompt_path(false),
+            },
+            Pending::Close => self.files.close_confirmed = true,
+        }
+    }
+
+    /// Opens a file; on failure the current document stays and the problems are shown.
+    pub fn open(&mut self, path: &Path) {
+        match self.session.open_file(path) {
+            Ok(()) => {
+                self.prefs.remember(path);
+                self.selection = Selection::default();
+                self.canvas.frame(&[]);
+            }
+            Err(e) => self.files.error = Some(format!("Could not open {}:\n\n{e}", path.display())),
+        }
+    }
+
+    /// Saves to the current file, or asks where. Returns whether it saved.
+    pub fn save(&mut self) -> bool {
+        if self.session.path().is_none() {
+            return self.save_as();
+        }
+        match self.session.save() {
+            Ok(()) => {
+                self.saved_message();
+                true
+            }
+            Err(e) => {
+                self.toasts.error(format!("Not saved: {e}"));
+                false
+            }
+        }
+    }
+
+    pub fn save_as(&mut self) -> bool {
+        match self.pick(true) {
+            Picked::Path(path) => self.save_to(&path),
+            Picked::Cancelled => false,
+            Picked::Unavailable => {
+                self.prompt_path(true);
+                false
+            }
+        }
+    }
+
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        match self.session.save_as(path) {
+            Ok(()) => {
+                self.prefs.remember(path);
+                self.saved_message();
+                true
+            }
+            Err(e) => {
+                self.toasts.error(format!("Not saved: {e}"));
+                false
+            }
+        }
+    }
+
+    fn saved_message(&mut self) {
+        let problems = self.report.problems.iter().filter(|p| p.is_error()).count();
+        let path = self
+            .session
+            .path()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        if problems > 0 {
+            self.toasts.info(format!(
+                "Saved {path} — work in progress: {problems} problems to fix before it can run"
+            ));
+        } else {
+            self.toasts.info(format!("Saved {path}"));
+        }
+    }
+
+    fn pick(&mut self, saving: bool) -> Picked {
+        if !self.native_dialogs {
+            return Picked::Unavailable;
+        }
+        files::pick(saving, self.session.path())
+    }
+
+    fn prompt_path(&mut self, saving: bool) {
+        let text = self
+            .session
+            .path()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        self.files.path_prompt = Some(files::PathPrompt {
+            saving,
+            text,
+            why: "The system file dialog is not available on this desktop (no file-chooser portal service). Type a path instead:".to_owned(),
+        });
+    }
+
+    fn open_subtree(&mut self, guid: &str) {
+        let Some(node) = self.session.document().node(guid) else {
+            return;
+        };
+        let Some(rel) = node.params.get("path").and_then(|v| v.as_str()) else {
+            self.toasts.error("This Subtree node has no path yet");
+            return;
+        };
+        let base = self
+            .session
+            .path()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let path: PathBuf = base.join(rel);
+        self.request(Pending::Open(Some(path)));
+    }
+
+    /// Closing the window with unsaved changes asks first.
+    fn close_request(&mut self, ctx: &egui::Context) {
+        if ctx.input(|i| i.viewport().close_requested())
+            && self.session.is_modified()
+            && !self.files.close_confirmed
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.files.confirm = Some(Pending::Close);
+        }
+        if self.files.close_confirmed {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = files::title(&self.session);
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    fn dialogs(&mut self, ctx: &egui::Context) {
+        if let Some(pending) = self.files.confirm.clone() {
+            let mut choice = None;
+            egui::Window::new("Unsaved changes")
+                .collapsible(false)
+                .resizable(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+                .show(ctx, |ui| {
+                    ui.label(format!(
+                        "Save the changes to “{}” first?",
+                        self.session.document().name()
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Save").clicked() {
+                            choice = Some(0);
+                        }
+                        if ui.button("Discard").clicked() {
+                            choice = Some(1);
+                        }
+                        if ui.button("Cancel").clicked() {
+                            choice = Some(2);
+                        }
+                    });
+                });
+            match choice {
+                Some(0) => {
+                    self.files.confirm = None;
+                    if self.save() {
+                        self.proceed(pending);
+                    }
+                }
+                Some(1) => {
+                    self.files.confirm = None;
+                    self.proceed(pending);
+                }
+                Some(_) => self.files.confirm = None,
+                None => {}
+            }
+        }
+        if let Some(mut prompt) = self.files.path_prompt.take() {
+            let mut done = None;
+            let title = if prompt.saving { "Save as" } else { "Open" };
+            egui::Window::new(title)
+                .collapsible(false)
+                .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+                .show(ctx, |ui| {
+                    ui.label(&prompt.why);
+                    let field = ui.add(
+                        egui::TextEdit::singleline(&mut prompt.text)
+                            .desired_width(420.0)
+                            .hint_text("/path/to/tree.json"),
+                    );
+                    let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                    ui.horizontal(|ui| {
+                        if ui.button(title).clicked() || enter {
+                            done = Some(true);
+                        }
+                        if ui.button("Cancel").clicked() {
+                            done = Some(false);
+                        }
+                    });
+                });
+            match done {
+                Some(true) => {
+                    let path = PathBuf::from(prompt.text.trim());
+                    if prompt.saving {
+                        if !self.save_to(&path) {
+                            self.files.path_prompt = Some(prompt);
+                        }
+                    } else {
+                        self.open(&path);
+                    }
+                }
+                Some(false) => {}
+                None => self.files.path_prompt = Some(prompt),
+            }
+        }
+        if let Some(error) = self.files.error.clone() {
+            let mut open = true;
+            egui::Window::new("Could not open the file")
+                .open(&mut open)
+                .collapsible(false)
+                .default_width(640.0)
+                .show(ctx, |ui| {
+                    egui::ScrollArea::vertical()
+                        .max_height(380.0)
+                        .show(ui, |ui| {
+                            ui.label(egui::RichText::new(&error).monospace());
+                        });
+                    ui.label("The document you were editing is unchanged.");
+                });
+            if !open {
+                self.files.error = None;
+            }
         }
     }
 }
@@ -139,5 +662,10 @@ impl ArborApp {
 impl eframe::App for ArborApp {
     fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.ui(ctx);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        self.prefs.zoom = self.canvas.zoom();
+        eframe::set_value(storage, prefs::STORAGE_KEY, &self.prefs);
     }
 }

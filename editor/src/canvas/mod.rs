@@ -1,16 +1,412 @@
-//! The node-graph canvas (placeholder).
+//! The node-graph canvas: egui_node_graph2 as a *view* of the document.
+//!
+//! egui_node_graph2 applies connections and deletions to its own graph before reporting
+//! them, so its graph is only a cache: each reported gesture becomes a command on the
+//! session, and the cache is rebuilt from the document whenever the session's generation
+//! changes (edits, undo, redo). Positions are rewritten from the document every frame.
+//! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
+//! right, and children run top to bottom in execution order.
 
-use crate::app::UiCx;
+mod camera;
+mod influence;
+mod sync;
+mod view;
+
+pub use camera::DEFAULT_NODE_SIZE;
+pub use view::{status_color, CanvasResponse, DrawnNode};
+
+use std::collections::{HashMap, HashSet};
+
+use arbor_runtime::Status;
+use egui::{Pos2, Rect};
+use egui_node_graph2 as eng;
+
+use crate::app::{Request, UiCx};
+use crate::commands::{Connect, Disconnect, MoveItems, RemoveItems};
+use crate::document::Selection;
 use crate::preview::Preview;
+use sync::ViewCache;
+use view::{freshness, CanvasState, NoTemplates};
 
-#[derive(Default)]
-pub struct Canvas;
+/// The canvas and its view state (camera, cache); no document data of its own.
+pub struct Canvas {
+    cache: ViewCache,
+    user: CanvasState,
+    /// Nodes to frame next frame (empty: the whole tree).
+    pending_frame: Option<Vec<String>>,
+    /// A zoom to apply next frame, keeping the centre of the view.
+    pending_zoom: Option<f32>,
+    /// Gesture id of the drag in progress, so that its moves merge into one undo step.
+    drag_gesture: Option<u64>,
+    /// Where the canvas was drawn last frame.
+    view: Rect,
+    /// Set when the user asked for the node finder here (right-click): the app opens the
+    /// palette at this screen position.
+    pub palette_request: Option<Pos2>,
+}
+
+impl Default for Canvas {
+    fn default() -> Self {
+        Canvas {
+            cache: ViewCache::default(),
+            user: CanvasState::default(),
+            pending_frame: Some(Vec::new()),
+            pending_zoom: None,
+            drag_gesture: None,
+            view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
+            palette_request: None,
+        }
+    }
+}
 
 impl Canvas {
-    pub fn ui(&mut self, ui: &mut egui::Ui, _cx: &mut UiCx<'_>, _preview: &Preview) {
-        ui.label("Canvas");
+    /// Centres the view on these nodes next frame (all nodes if empty).
+    pub fn frame(&mut self, guids: &[String]) {
+        self.pending_frame = Some(guids.to_vec());
     }
 
-    /// Centres the view on these nodes.
-    pub fn frame(&mut self, _guids: &[String]) {}
+    pub fn zoom(&self) -> f32 {
+        self.cache.state.pan_zoom.zoom
+    }
+
+    /// Zooms to `zoom` (1 = 100 %) next frame, keeping the centre of the view.
+    pub fn set_zoom(&mut self, zoom: f32) {
+        self.pending_zoom = Some(zoom);
+    }
+
+    /// The document point under a screen position (for adding and pasting at the cursor).
+    pub fn to_doc(&self, screen: Pos2) -> [f64; 2] {
+        camera::to_doc(&self.cache, self.view, screen)
+    }
+
+    /// The screen rect the canvas covers.
+    pub fn view_rect(&self) -> Rect {
+        self.view
+    }
+
+    /// Where a node and its ports were drawn last frame.
+    pub fn drawn(&self, guid: &str) -> Option<DrawnNode> {
+        let id = self.cache.ids.get(guid)?;
+        self.user.drawn.get(id).copied()
+    }
+
+    /// Drawn node sizes in canvas units, for the tidy layout.
+    pub fn measured_sizes(&self) -> HashMap<String, [f64; 2]> {
+        let zoom = f64::from(self.zoom().max(0.01));
+        self.user
+            .drawn
+            .iter()
+            .filter_map(|(id, d)| {
+                let r = d.rect();
+                Some((
+                    self.cache.guid(*id)?.to_owned(),
+                    [f64::from(r.width()) / zoom, f64::from(r.height()) / zoom],
+                ))
+            })
+            .collect()
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, preview: &Preview) {
+        self.view = ui.max_rect();
+        // Selectable labels would take the press on a node's title for text selection
+        // instead of letting the node be dragged. egui_node_graph2 derives its zoomed
+        // style from this ui's style.
+        ui.style_mut().interaction.selectable_labels = false;
+        if self.cache.synced != Some(cx.session.generation()) {
+            let in_progress = self.in_progress_guid();
+            self.cache.rebuild(cx.session, cx.report);
+            self.restore_in_progress(in_progress);
+        }
+        if let Some(guids) = self.pending_frame.take() {
+            self.apply_frame(ui, cx, &guids);
+        }
+        if let Some(zoom) = self.pending_zoom.take() {
+            let centre = camera::to_doc(&self.cache, self.view, self.view.center());
+            let factor = zoom / self.cache.state.pan_zoom.zoom;
+            self.cache.state.zoom(ui, factor);
+            let zoom = self.cache.state.pan_zoom.zoom;
+            self.cache.state.pan_zoom.pan =
+                self.view.size() / 2.0 - egui::vec2(centre[0] as f32, centre[1] as f32) * zoom;
+        }
+        self.prepare(cx, preview);
+
+        let zoom_before = self.cache.state.pan_zoom.zoom;
+        let response =
+            self.cache
+                .state
+                .draw_graph_editor(ui, NoTemplates, &mut self.user, Vec::new());
+        let zoom_after = self.cache.state.pan_zoom.zoom;
+        if (zoom_after - zoom_before).abs() > f32::EPSILON {
+            camera::follow_zoom(&mut self.cache, zoom_after / zoom_before);
+        }
+        self.draw_active_path(ui, cx);
+        if let Some(finder) = self.cache.state.node_finder.take() {
+            self.palette_request = finder.position.or_else(|| ui.ctx().pointer_hover_pos());
+        }
+        self.handle(ui, cx, response.node_responses);
+    }
+
+    /// Positions from the document, selection and preview state into the view.
+    fn prepare(&mut self, cx: &mut UiCx<'_>, preview: &Preview) {
+        let doc = cx.session.document();
+        let zoom = self.cache.state.pan_zoom.zoom;
+        for (guid, &id) in &self.cache.ids {
+            let p = doc.position(guid).unwrap_or([0.0, 0.0]);
+            if let Some(pos) = self.cache.state.node_positions.get_mut(id) {
+                *pos = Pos2::new(p[0] as f32 * zoom, p[1] as f32 * zoom);
+            }
+        }
+        self.cache.state.selected_nodes = cx
+            .selection
+            .nodes
+            .iter()
+            .filter_map(|g| self.cache.ids.get(g).copied())
+            .collect();
+        self.user.zoom = zoom;
+        self.user.drawn.clear();
+        self.user.live.clear();
+        self.user.breakpoints.clear();
+        for guid in self.cache.ids.keys() {
+            if let Some(live) = preview.node_live(guid) {
+                self.user.live.insert(guid.clone(), live);
+            }
+            if preview.has_breakpoint(guid) {
+                self.user.breakpoints.insert(guid.clone());
+            }
+        }
+        self.user.preview_active = !self.user.live.is_empty();
+        self.user.influence = match cx.selection.nodes.iter().next() {
+            Some(guid) if cx.selection.nodes.len() == 1 => influence::influenced(doc, guid),
+            _ => HashSet::new(),
+        };
+    }
+
+    fn apply_frame(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>, guids: &[String]) {
+        let doc = cx.session.document();
+        let wanted: Vec<&str> = if guids.is_empty() {
+            doc.nodes().map(|n| n.guid.as_str()).collect()
+        } else {
+            guids.iter().map(String::as_str).collect()
+        };
+        let zoom = f64::from(self.zoom().max(0.01));
+        let mut bounds: Option<Rect> = None;
+        for guid in wanted {
+            let Some(p) = doc.position(guid) else {
+                continue;
+            };
+            let size = self.drawn(guid).map_or(DEFAULT_NODE_SIZE, |d| {
+                let r = d.rect();
+                [f64::from(r.width()) / zoom, f64::from(r.height()) / zoom]
+            });
+            let r = Rect::from_min_size(
+                Pos2::new(p[0] as f32, p[1] as f32),
+                egui::vec2(size[0] as f32, size[1] as f32),
+            );
+            bounds = Some(bounds.map_or(r, |b| b.union(r)));
+        }
+        if let Some(bounds) = bounds {
+            camera::frame(&mut self.cache, ui, self.view, bounds);
+        }
+    }
+
+    /// Colours the connections into nodes the preview just visited with their status.
+    fn draw_active_path(&self, ui: &egui::Ui, cx: &UiCx<'_>) {
+        if !self.user.preview_active {
+            return;
+        }
+        let zoom = self.zoom();
+        let painter = ui.painter();
+        for node in cx.session.document().nodes() {
+            let Some(from) = self.drawn(&node.guid).and_then(|d| d.output_port()) else {
+                continue;
+            };
+            for child in &node.children {
+                let Some(live) = self.user.live.get(child) else {
+                    continue;
+                };
+                let (Some(status), Some(to)) =
+                    (live.status, self.drawn(child).and_then(|d| d.input_port()))
+                else {
+                    continue;
+                };
+                let f = freshness(live);
+                if f <= 0.0 {
+                    continue;
+                }
+                let color = status_color(status).gamma_multiply(0.3 + 0.7 * f);
+                let width = if status == Status::Running { 4.0 } else { 3.0 } * zoom;
+                let control = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
+                let bezier = egui::epaint::CubicBezierShape::from_points_stroke(
+                    [
+                        from,
+                        from + egui::vec2(control, 0.0),
+                        to - egui::vec2(control, 0.0),
+                        to,
+                    ],
+                    false,
+                    egui::Color32::TRANSPARENT,
+                    egui::Stroke::new(width, color),
+                );
+                painter.add(bezier);
+            }
+        }
+    }
+
+    /// Turns the library's responses into commands.
+    fn handle(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>, responses: Vec<view::Response>) {
+        use eng::NodeResponse as R;
+        let mut deleted: Vec<String> = Vec::new();
+        for r in &responses {
+            if let R::DeleteNodeUi(id) = r {
+                deleted.extend(self.cache.guid(*id).map(str::to_owned));
+            }
+        }
+        let modifiers = ui.input(|i| i.modifiers);
+        let mut clicked: Option<String> = None;
+        let mut moved = egui::Vec2::ZERO;
+        let mut dragged: Option<String> = None;
+        let mut touched = false;
+        for r in responses {
+            match r {
+                R::ConnectEventEnded { output, input, .. } => {
+                    touched = true;
+                    let (Some(parent), Some(child)) = (
+                        self.cache.owner_of_output(output),
+                        self.cache.owner_of_input(input),
+                    ) else {
+                        continue;
+                    };
+                    let (parent, child) = (parent.to_owned(), child.to_owned());
+                    let command =
+                        Connect::new(cx.session.document(), cx.session.types(), &parent, &child);
+                    match command {
+                        Ok(c) => {
+                            cx.apply(c);
+                        }
+                        Err(e) => cx.toasts.error(format!("Cannot connect: {e}")),
+                    }
+                }
+                R::DisconnectEvent { output, input } => {
+                    touched = true;
+                    let (Some(parent), Some(child)) = (
+                        self.cache.owner_of_output(output),
+                        self.cache.owner_of_input(input),
+                    ) else {
+                        continue;
+                    };
+                    if deleted.iter().any(|d| d == parent || d == child) {
+                        continue;
+                    }
+                    let (parent, child) = (parent.to_owned(), child.to_owned());
+                    if let Ok(c) = Disconnect::new(cx.session.document(), &parent, &child) {
+                        cx.apply(c);
+                    }
+                }
+                R::MoveNode { node, drag_delta } => {
+                    moved += drag_delta;
+                    dragged = self.cache.guid(node).map(str::to_owned);
+                }
+                R::SelectNode(id) => clicked = self.cache.guid(id).map(str::to_owned),
+                R::User(CanvasResponse::OpenSubtree(guid)) => {
+                    cx.requests.push(Request::OpenSubtree(guid))
+                }
+                _ => {}
+            }
+        }
+        if !deleted.is_empty() {
+            touched = true;
+            let sel = Selection::of_nodes(deleted.iter().cloned());
+            let command = RemoveItems::new(cx.session.document(), &sel);
+            cx.apply(command);
+        }
+        self.read_selection(ui, cx, clicked, modifiers);
+        if let Some(node) = dragged {
+            let gesture = *self.drag_gesture.get_or_insert_with(|| cx.gestures.fresh());
+            let sel = if cx.selection.nodes.contains(&node) {
+                cx.selection.clone()
+            } else {
+                Selection::of_nodes([node])
+            };
+            let zoom = f64::from(self.zoom().max(0.01));
+            let delta = [f64::from(moved.x) / zoom, f64::from(moved.y) / zoom];
+            if let Ok(c) = MoveItems::by(cx.session.document(), &sel, delta) {
+                cx.apply(c.gesture(gesture));
+            }
+        }
+        if !ui.input(|i| i.pointer.any_down()) {
+            self.drag_gesture = None;
+        }
+        if touched {
+            // The library changed its own graph: resync it from the document.
+            self.cache.synced = None;
+        }
+    }
+
+    /// The selection after this frame's clicks and box selection.
+    fn read_selection(
+        &mut self,
+        ui: &egui::Ui,
+        cx: &mut UiCx<'_>,
+        clicked: Option<String>,
+        modifiers: egui::Modifiers,
+    ) {
+        let from_view: std::collections::BTreeSet<String> = self
+            .cache
+            .state
+            .selected_nodes
+            .iter()
+            .filter_map(|id| self.cache.guid(*id).map(str::to_owned))
+            .collect();
+        match clicked {
+            Some(guid) if modifiers.shift || modifiers.command => {
+                if modifiers.command && cx.selection.nodes.contains(&guid) {
+                    cx.selection.nodes.remove(&guid);
+                } else {
+                    cx.selection.nodes.insert(guid);
+                }
+            }
+            Some(guid)
+                if cx.selection.nodes.contains(&guid) && ui.input(|i| i.pointer.any_down()) =>
+            {
+                // Pressing on a node of a multi-selection starts dragging them all.
+            }
+            Some(guid) => *cx.selection = Selection::of_nodes([guid]),
+            None => {
+                if from_view != cx.selection.nodes {
+                    if from_view.is_empty() {
+                        *cx.selection = Selection::default();
+                    } else {
+                        cx.selection.nodes = from_view;
+                    }
+                }
+            }
+        }
+    }
+
+    fn in_progress_guid(&self) -> Option<(String, bool)> {
+        let (node, param) = self.cache.state.connection_in_progress?;
+        let guid = self.cache.guid(node)?.to_owned();
+        Some((guid, matches!(param, eng::AnyParameterId::Output(_))))
+    }
+
+    /// Keeps a connection being dragged alive across a resync (dragging a connection off a
+    /// child disconnects it, which resyncs, while the drag goes on).
+    fn restore_in_progress(&mut self, was: Option<(String, bool)>) {
+        let Some((guid, output)) = was else { return };
+        let Some(&id) = self.cache.ids.get(&guid) else {
+            return;
+        };
+        let param = if output {
+            self.cache
+                .outputs
+                .get(&id)
+                .map(|o| eng::AnyParameterId::Output(*o))
+        } else {
+            self.cache
+                .inputs
+                .get(&id)
+                .map(|i| eng::AnyParameterId::Input(*i))
+        };
+        self.cache.state.connection_in_progress = param.map(|p| (id, p));
+    }
 }

@@ -1,0 +1,95 @@
+//! File handling: New, Open, Save, Save As and recent files, with the question every
+//! editor must ask before unsaved changes would be lost (Save / Discard / Cancel).
+//!
+//! Native dialogs come from `rfd`. On a desktop without a portal service they cannot open
+//! and `rfd` returns at once as if cancelled; a "cancel" faster than a person can click is
+//! taken as that failure, and the user gets an in-app path field instead of nothing.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::document::Document;
+use crate::Session;
+
+/// What the user asked for that would replace or close the document.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pending {
+    New,
+    /// Open this file, or ask which.
+    Open(Option<PathBuf>),
+    Close,
+}
+
+/// The file dialogs' state.
+#[derive(Debug, Default)]
+pub struct Files {
+    /// Waiting for Save / Discard / Cancel before doing this.
+    pub confirm: Option<Pending>,
+    /// The in-app path field (no native dialog): for opening, or for saving as.
+    pub path_prompt: Option<PathPrompt>,
+    /// A file that failed to open: its problems, shown until dismissed.
+    pub error: Option<String>,
+    /// The user confirmed closing with unsaved changes discarded (or saved).
+    pub close_confirmed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathPrompt {
+    pub saving: bool,
+    pub text: String,
+    pub why: String,
+}
+
+/// Outcome of a native dialog.
+pub enum Picked {
+    Path(PathBuf),
+    Cancelled,
+    /// The dialog could not open.
+    Unavailable,
+}
+
+/// Shows a native open or save dialog.
+pub fn pick(saving: bool, start: Option<&Path>) -> Picked {
+    let mut dialog = rfd::FileDialog::new()
+        .add_filter("Arbor tree", &["json"])
+        .add_filter("BehaviorTree.CPP XML", &["xml"]);
+    if let Some(dir) = start.and_then(Path::parent) {
+        dialog = dialog.set_directory(dir);
+    }
+    if let Some(name) = start.and_then(Path::file_name) {
+        dialog = dialog.set_file_name(name.to_string_lossy());
+    }
+    let began = Instant::now();
+    let picked = if saving {
+        dialog.save_file()
+    } else {
+        dialog.pick_file()
+    };
+    match picked {
+        Some(path) => Picked::Path(path),
+        None if began.elapsed() < Duration::from_millis(150) => Picked::Unavailable,
+        None => Picked::Cancelled,
+    }
+}
+
+/// A new, empty session with a Sequence root to start from.
+pub fn new_session(types: &arbor_runtime::NodeTypes) -> Session {
+    let mut session = Session::with_types(Document::new("Untitled"), types.clone());
+    if let Ok(root) = session.add_node("Selector", [0.0, 0.0]) {
+        if let Ok(cmd) = crate::commands::SetRoot::new(session.document(), Some(&root)) {
+            let _ = session.apply(cmd);
+        }
+    }
+    session.mark_saved();
+    session
+}
+
+/// The window title: file name, a dot for unsaved changes.
+pub fn title(session: &Session) -> String {
+    let name = session.path().and_then(Path::file_name).map_or_else(
+        || session.document().name().to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let dirty = if session.is_modified() { " ●" } else { "" };
+    format!("{name}{dirty} — Arbor")
+}

@@ -1,0 +1,215 @@
+//! The view cache: egui_node_graph2's graph rebuilt from the document whenever the session's
+//! generation changes (an edit, undo or redo), so the canvas can never drift from the model.
+//! Rebuilding is linear in the document and happens only on change, not every frame.
+
+use std::collections::HashMap;
+
+use arbor_runtime::format::{DecoratorDef, NodeDef};
+use arbor_runtime::{Category, NodeTypes, Report, Severity};
+use egui_node_graph2 as eng;
+use eng::{InputId, NodeId, OutputId};
+use serde_json::Value;
+
+use super::view::{Graph, GraphState, NoValue, NodeView, Port};
+use crate::document::Document;
+use crate::Session;
+
+/// The graph the canvas draws, and how its ids map to document GUIDs.
+#[derive(Default)]
+pub struct ViewCache {
+    pub state: GraphState,
+    pub ids: HashMap<String, NodeId>,
+    pub guids: HashMap<NodeId, String>,
+    pub inputs: HashMap<NodeId, InputId>,
+    pub outputs: HashMap<NodeId, OutputId>,
+    /// The session generation last synced, and the session it came from.
+    pub synced: Option<u64>,
+}
+
+impl ViewCache {
+    pub fn guid(&self, id: NodeId) -> Option<&str> {
+        self.guids.get(&id).map(String::as_str)
+    }
+
+    /// The GUID of the node owning an input or output port.
+    pub fn owner_of_input(&self, input: InputId) -> Option<&str> {
+        let node = self.state.graph.try_get_input(input)?.node;
+        self.guid(node)
+    }
+
+    pub fn owner_of_output(&self, output: OutputId) -> Option<&str> {
+        let node = self.state.graph.try_get_output(output)?.node;
+        self.guid(node)
+    }
+
+    /// Rebuilds the graph from the document, keeping the camera.
+    pub fn rebuild(&mut self, session: &Session, report: &Report) {
+        let doc = session.document();
+        let types = session.types();
+        let index = doc.execution_index();
+        let mut graph = Graph::new();
+        self.ids.clear();
+        self.guids.clear();
+        self.inputs.clear();
+        self.outputs.clear();
+        let mut order = Vec::with_capacity(doc.node_count());
+        // The library keeps positions in a slotmap it does not re-export: reset it in place.
+        self.state.node_positions = Default::default();
+        for node in doc.nodes() {
+            let view = node_view(doc, types, report, node, index.get(&node.guid).copied());
+            let takes_children = match view.category {
+                Some(Category::Composite | Category::Decorator) => true,
+                Some(_) => false,
+                // Unknown type: keep its connections visible.
+                None => !node.children.is_empty(),
+            };
+            let label = if node.name.is_empty() {
+                node.kind.clone()
+            } else {
+                node.name.clone()
+            };
+            let mut input = None;
+            let mut output = None;
+            let id = graph.add_node(label, view, |g, id| {
+                input = Some(g.add_input_param(
+                    id,
+                    "parent".into(),
+                    Port,
+                    NoValue,
+                    eng::InputParamKind::ConnectionOnly,
+                    true,
+                ));
+                if takes_children {
+                    output = Some(g.add_output_param(id, "children".into(), Port));
+                }
+            });
+            if let Some(i) = input {
+                self.inputs.insert(id, i);
+            }
+            if let Some(o) = output {
+                self.outputs.insert(id, o);
+            }
+            self.ids.insert(node.guid.clone(), id);
+            self.guids.insert(id, node.guid.clone());
+            self.state.node_positions.insert(id, egui::Pos2::ZERO);
+            order.push(id);
+        }
+        for node in doc.nodes() {
+            let (Some(&parent), true) = (self.ids.get(&node.guid), !node.children.is_empty())
+            else {
+                continue;
+            };
+            let Some(&output) = self.outputs.get(&parent) else {
+                continue;
+            };
+            for child in &node.children {
+                if let Some(input) = self.ids.get(child).and_then(|c| self.inputs.get(c)) {
+                    graph.add_connection(output, *input, 0);
+                }
+            }
+        }
+        let state = &mut self.state;
+        state.graph = graph;
+        state.node_order = order;
+        state.selected_nodes.clear();
+        state.connection_in_progress = None;
+        state.node_finder = None;
+        self.synced = Some(session.generation());
+    }
+}
+
+fn node_view(
+    doc: &Document,
+    types: &NodeTypes,
+    report: &Report,
+    node: &NodeDef,
+    index: Option<usize>,
+) -> NodeView {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for problem in report.for_node(&node.guid) {
+        match problem.severity {
+            Severity::Error => errors.push(problem.message()),
+            Severity::Warning => warnings.push(problem.message()),
+        }
+    }
+    NodeView {
+        guid: node.guid.clone(),
+        kind: node.kind.clone(),
+        category: types.node(&node.kind).map(|t| t.category),
+        index,
+        is_root: doc.root() == Some(node.guid.as_str()),
+        summary: summary(&node.params),
+        decorators: node.decorators.iter().map(decorator_label).collect(),
+        errors,
+        warnings,
+    }
+}
+
+/// Up to three `name = value` lines of the parameters the file sets.
+fn summary(params: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut lines: Vec<String> = params
+        .iter()
+        .take(3)
+        .map(|(k, v)| format!("{k} = {}", short(v)))
+        .collect();
+    if params.len() > 3 {
+        lines.push(format!("… {} more", params.len() - 3));
+    }
+    lines
+}
+
+/// A compact, bounded rendering of a JSON value.
+pub fn short(v: &Value) -> String {
+    let text = match v {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 28 {
+        let cut: String = text.chars().take(26).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
+
+/// `Condition hungry == true ⟲ LowerPriority` and the like.
+pub fn decorator_label(d: &DecoratorDef) -> String {
+    let p = &d.params;
+    let s = |k: &str| p.get(k).map(short).unwrap_or_default();
+    let not = if p.get("invert").and_then(Value::as_bool) == Some(true) {
+        "not "
+    } else {
+        ""
+    };
+    let mut label = match d.kind.as_str() {
+        "Condition" | "Precondition" => {
+            let other = match p.get("equals_key").and_then(Value::as_str) {
+                Some(k) => format!("@{k}"),
+                None => s("equals"),
+            };
+            let key = p.get("key").and_then(Value::as_str).unwrap_or("?");
+            format!("{} {not}{key} == {other}", d.kind)
+        }
+        "CheckEvent" => format!("{not}event {}", s("event")),
+        "CheckTrigger" => {
+            let reset = p
+                .get("reset")
+                .and_then(Value::as_str)
+                .unwrap_or("Immediate");
+            format!("{not}trigger {} ({reset})", s("trigger"))
+        }
+        other => other.to_owned(),
+    };
+    if let Some(abort) = p
+        .get("abort")
+        .and_then(Value::as_str)
+        .filter(|a| *a != "None")
+    {
+        label.push_str(&format!(" ⟲ {abort}"));
+    }
+    if d.kind == "Precondition" {
+        label.push_str(" ⟲ Self");
+    }
+    label
+}

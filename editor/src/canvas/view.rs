@@ -1,0 +1,421 @@
+//! The egui_node_graph2 side of the canvas: the type parameters of its graph and how one
+//! node draws. A node's data (`NodeView`) is derived from the document on every resync;
+//! nothing here is the source of truth.
+//!
+//! While drawing, each node records its content rect and the rows of its two ports into
+//! `CanvasState::rects`: egui_node_graph2 keeps port positions private, and the canvas needs
+//! them to highlight the running path, measure nodes for the tidy layout, and to let tests
+//! aim at ports.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+
+use arbor_runtime::{Category, Status};
+use egui::{Color32, RichText};
+use egui_node_graph2 as eng;
+use eng::NodeId;
+
+use crate::preview::NodeLive;
+
+pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
+pub type Graph = eng::Graph<NodeView, Port, NoValue>;
+pub type Response = eng::NodeResponse<CanvasResponse, NodeView>;
+
+/// What a node shows, derived from the document.
+#[derive(Clone, Debug, Default)]
+pub struct NodeView {
+    pub guid: String,
+    pub kind: String,
+    /// `None` for a type no declaration knows.
+    pub category: Option<Category>,
+    /// Depth-first execution index, for nodes reached from the root.
+    pub index: Option<usize>,
+    pub is_root: bool,
+    /// A few `param = value` lines.
+    pub summary: Vec<String>,
+    /// Attached decorators, top first, as one-line labels.
+    pub decorators: Vec<String>,
+    /// Validation errors and warnings for this node.
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// Where a node and its ports were drawn this frame (screen coordinates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawnNode {
+    pub content: egui::Rect,
+    pub input_y: Option<f32>,
+    pub output_y: Option<f32>,
+    /// Horizontal margin between the content and the node's edge, where ports sit.
+    pub margin: f32,
+}
+
+impl DrawnNode {
+    /// The node's outer rect.
+    pub fn rect(&self) -> egui::Rect {
+        self.content
+            .expand2(egui::vec2(self.margin, self.margin / 3.0))
+    }
+
+    pub fn input_port(&self) -> Option<egui::Pos2> {
+        self.input_y
+            .map(|y| egui::pos2(self.content.left() - self.margin, y))
+    }
+
+    pub fn output_port(&self) -> Option<egui::Pos2> {
+        self.output_y
+            .map(|y| egui::pos2(self.content.right() + self.margin, y))
+    }
+}
+
+/// View state the node widgets read and write while drawing.
+#[derive(Default)]
+pub struct CanvasState {
+    /// Preview state of visible nodes, by GUID.
+    pub live: HashMap<String, NodeLive>,
+    /// The preview is running a tree: unvisited nodes are drawn dim.
+    pub preview_active: bool,
+    pub breakpoints: HashSet<String>,
+    /// Nodes an abort condition of the selected node can interrupt.
+    pub influence: HashSet<String>,
+    /// Filled while drawing.
+    pub drawn: HashMap<NodeId, DrawnNode>,
+    pub zoom: f32,
+}
+
+/// The one port type: a parent's `children` output connects to a child's `parent` input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Port;
+
+impl eng::DataTypeTrait<CanvasState> for Port {
+    fn data_type_color(&self, _: &mut CanvasState) -> Color32 {
+        Color32::from_rgb(140, 150, 165)
+    }
+
+    fn name(&self) -> Cow<'_, str> {
+        Cow::Borrowed("flow")
+    }
+}
+
+/// Ports carry no inline value.
+#[derive(Clone, Debug, Default)]
+pub struct NoValue;
+
+impl eng::WidgetValueTrait for NoValue {
+    type Response = CanvasResponse;
+    type UserState = CanvasState;
+    type NodeData = NodeView;
+
+    fn value_widget(
+        &mut self,
+        _: &str,
+        node: NodeId,
+        ui: &mut egui::Ui,
+        state: &mut CanvasState,
+        _: &NodeView,
+    ) -> Vec<CanvasResponse> {
+        input_row(ui, node, state);
+        Vec::new()
+    }
+
+    fn value_widget_connected(
+        &mut self,
+        _: &str,
+        node: NodeId,
+        ui: &mut egui::Ui,
+        state: &mut CanvasState,
+        _: &NodeView,
+    ) -> Vec<CanvasResponse> {
+        input_row(ui, node, state);
+        Vec::new()
+    }
+}
+
+fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState) {
+    let r = ui.label(RichText::new("parent").small().weak());
+    state
+        .drawn
+        .entry(node)
+        .or_insert_with(|| empty_drawn(r.rect))
+        .input_y = Some(r.rect.center().y);
+}
+
+fn empty_drawn(rect: egui::Rect) -> DrawnNode {
+    DrawnNode {
+        content: rect,
+        input_y: None,
+        output_y: None,
+        margin: 0.0,
+    }
+}
+
+/// Nodes are added through Arbor's own palette, never egui_node_graph2's finder, so there
+/// are no templates; the type exists because the library requires one.
+#[derive(Clone, Copy, Debug)]
+pub struct NoTemplate;
+
+impl eng::NodeTemplateTrait for NoTemplate {
+    type NodeData = NodeView;
+    type DataType = Port;
+    type ValueType = NoValue;
+    type UserState = CanvasState;
+    type CategoryType = &'static str;
+
+    fn node_finder_label(&self, _: &mut CanvasState) -> Cow<'_, str> {
+        Cow::Borrowed("")
+    }
+
+    fn node_graph_label(&self, _: &mut CanvasState) -> String {
+        String::new()
+    }
+
+    fn user_data(&self, _: &mut CanvasState) -> NodeView {
+        NodeView::default()
+    }
+
+    fn build_node(&self, _: &mut Graph, _: &mut CanvasState, _: NodeId) {}
+}
+
+/// The (empty) template list handed to egui_node_graph2.
+pub struct NoTemplates;
+
+impl eng::NodeTemplateIter for NoTemplates {
+    type Item = NoTemplate;
+
+    fn all_kinds(&self) -> Vec<NoTemplate> {
+        Vec::new()
+    }
+}
+
+/// Node widgets' own responses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CanvasResponse {
+    /// Open the file of this Subtree node.
+    OpenSubtree(String),
+}
+
+impl eng::UserResponseTrait for CanvasResponse {}
+
+/// Status colours, shared with the connection highlight.
+pub fn status_color(status: Status) -> Color32 {
+    match status {
+        Status::Running => Color32::from_rgb(226, 178, 32),
+        Status::Success => Color32::from_rgb(60, 170, 80),
+        Status::Failure => Color32::from_rgb(210, 70, 70),
+    }
+}
+
+/// Title colours by category: muted, so that status colours stand out.
+pub fn category_color(category: Option<Category>) -> Color32 {
+    match category {
+        Some(Category::Composite) => Color32::from_rgb(70, 96, 130),
+        Some(Category::Decorator) => Color32::from_rgb(104, 86, 136),
+        Some(Category::Condition) => Color32::from_rgb(62, 118, 118),
+        Some(Category::Action) => Color32::from_rgb(96, 96, 80),
+        Some(Category::Subtree) => Color32::from_rgb(80, 112, 80),
+        Some(Category::Attached) | None => Color32::from_rgb(120, 60, 60),
+    }
+}
+
+/// How long a visited node keeps its status colour before fading to dim, in seconds.
+pub const FADE_SECONDS: f32 = 0.6;
+
+/// The fade factor of a live status: 1 when just visited, 0 when faded out.
+pub fn freshness(live: &NodeLive) -> f32 {
+    if live.status == Some(Status::Running) {
+        1.0
+    } else {
+        (1.0 - live.age / FADE_SECONDS).clamp(0.0, 1.0)
+    }
+}
+
+impl eng::NodeDataTrait for NodeView {
+    type Response = CanvasResponse;
+    type UserState = CanvasState;
+    type DataType = Port;
+    type ValueType = NoValue;
+
+    fn top_bar_ui(
+        &self,
+        ui: &mut egui::Ui,
+        _: NodeId,
+        _: &Graph,
+        state: &mut CanvasState,
+    ) -> Vec<Response> {
+        if let Some(index) = self.index {
+            ui.label(
+                RichText::new(format!("#{index}"))
+                    .small()
+                    .color(Color32::from_gray(200)),
+            )
+            .on_hover_text("Execution order: the n-th node a depth-first tick visits");
+        }
+        if self.is_root {
+            ui.label(
+                RichText::new("root")
+                    .small()
+                    .strong()
+                    .color(Color32::from_rgb(250, 220, 120)),
+            );
+        }
+        if state.breakpoints.contains(&self.guid) {
+            ui.label(RichText::new("●").color(Color32::from_rgb(230, 60, 60)))
+                .on_hover_text("Breakpoint: the preview pauses when this node enters (F9)");
+        }
+        Vec::new()
+    }
+
+    fn output_ui(
+        &self,
+        ui: &mut egui::Ui,
+        node: NodeId,
+        _: &Graph,
+        state: &mut CanvasState,
+        _: &str,
+    ) -> Vec<Response> {
+        // A right-to-left layout would claim the whole remaining height of the node; give
+        // it exactly one row.
+        let row = egui::vec2(
+            ui.available_width(),
+            ui.text_style_height(&egui::TextStyle::Small),
+        );
+        let r = ui
+            .allocate_ui_with_layout(
+                row,
+                egui::Layout::right_to_left(egui::Align::Center),
+                |ui| ui.label(RichText::new("children").small().weak()),
+            )
+            .inner;
+        state
+            .drawn
+            .entry(node)
+            .or_insert_with(|| empty_drawn(r.rect))
+            .output_y = Some(r.rect.center().y);
+        Vec::new()
+    }
+
+    fn bottom_ui(
+        &self,
+        ui: &mut egui::Ui,
+        node: NodeId,
+        _: &Graph,
+        state: &mut CanvasState,
+    ) -> Vec<Response> {
+        let mut responses = Vec::new();
+        let live = state.live.get(&self.guid);
+        let kind_text = match self.category {
+            Some(c) => format!("{} · {}", self.kind, c.as_str()),
+            None => format!("{} · unknown type", self.kind),
+        };
+        ui.label(
+            RichText::new(kind_text)
+                .small()
+                .color(category_color(self.category).gamma_multiply(1.8)),
+        );
+        for line in &self.summary {
+            ui.label(RichText::new(line).small().monospace());
+        }
+        for (k, label) in self.decorators.iter().enumerate() {
+            let result = live.and_then(|l| l.decorators.get(k).copied().flatten());
+            let (mark, color) = match result {
+                Some(true) => ("✔", status_color(Status::Success)),
+                Some(false) => ("✖", status_color(Status::Failure)),
+                None => ("◆", ui.visuals().weak_text_color()),
+            };
+            ui.label(
+                RichText::new(format!("{mark} {label}"))
+                    .small()
+                    .color(color),
+            );
+        }
+        if let Some(status) = live.and_then(|l| l.status) {
+            ui.label(
+                RichText::new(format!("● {status}"))
+                    .small()
+                    .strong()
+                    .color(status_color(status)),
+            );
+        }
+        if !self.errors.is_empty() {
+            ui.label(
+                RichText::new(format!("⚠ {}", first_line(&self.errors)))
+                    .small()
+                    .color(Color32::from_rgb(240, 90, 90)),
+            )
+            .on_hover_text(self.errors.join("\n"));
+        } else if !self.warnings.is_empty() {
+            ui.label(
+                RichText::new(format!("⚠ {}", first_line(&self.warnings)))
+                    .small()
+                    .color(Color32::from_rgb(220, 180, 60)),
+            )
+            .on_hover_text(self.warnings.join("\n"));
+        }
+        if self.category == Some(Category::Subtree) && ui.small_button("Open subtree").clicked() {
+            responses.push(eng::NodeResponse::User(CanvasResponse::OpenSubtree(
+                self.guid.clone(),
+            )));
+        }
+        // The whole content rect, now that everything is laid out.
+        let margin = 15.0 * state.zoom.max(0.01);
+        let content = ui.min_rect();
+        let drawn = state
+            .drawn
+            .entry(node)
+            .or_insert_with(|| empty_drawn(content));
+        drawn.content = content;
+        drawn.margin = margin;
+        if state.influence.contains(&self.guid) {
+            ui.painter().rect_stroke(
+                content.expand(margin * 0.8),
+                6.0,
+                egui::Stroke::new(2.0, Color32::from_rgb(120, 190, 255)),
+            );
+        }
+        responses
+    }
+
+    fn titlebar_color(
+        &self,
+        _: &egui::Ui,
+        _: NodeId,
+        _: &Graph,
+        state: &mut CanvasState,
+    ) -> Option<Color32> {
+        let base = category_color(self.category);
+        if !state.preview_active {
+            return Some(base);
+        }
+        match state.live.get(&self.guid) {
+            Some(live) => match live.status {
+                Some(status) => {
+                    let f = freshness(live);
+                    Some(lerp(
+                        Color32::from_gray(60),
+                        status_color(status),
+                        0.35 + 0.65 * f,
+                    ))
+                }
+                None => Some(Color32::from_gray(60)),
+            },
+            // Not visited: dim.
+            None => Some(Color32::from_gray(55)),
+        }
+    }
+}
+
+fn first_line(lines: &[String]) -> String {
+    let first = lines.first().map(String::as_str).unwrap_or_default();
+    let short: String = first.chars().take(48).collect();
+    if lines.len() > 1 {
+        format!("{short} (+{} more)", lines.len() - 1)
+    } else {
+        short
+    }
+}
+
+/// Linear blend between two colours.
+pub fn lerp(a: Color32, b: Color32, t: f32) -> Color32 {
+    let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
+    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+}
