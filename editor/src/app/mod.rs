@@ -255,6 +255,55 @@ impl ArborApp {
                     Err(e) => self.toasts.error(e.to_string()),
                 }
             }
+            Action::Group => {
+                let sizes = self.canvas.measured_sizes();
+                match crate::canvas::group_around(self.session.document(), &self.selection, &sizes)
+                {
+                    Some(group) => {
+                        let cmd = crate::commands::SetGroup::add(group);
+                        let guid = cmd.guid().to_owned();
+                        if let Err(e) = self.session.apply(cmd) {
+                            self.toasts.error(e.to_string());
+                        }
+                        self.selection = Selection::default();
+                        self.selection.groups.insert(guid.clone());
+                        self.canvas.annotations.renaming_group = Some(guid);
+                    }
+                    None => self.toasts.info("Select nodes or notes to group"),
+                }
+            }
+            Action::Ungroup => {
+                let groups: Vec<String> = self.selection.groups.iter().cloned().collect();
+                if groups.is_empty() {
+                    self.toasts.info("Select a group's title to ungroup it");
+                }
+                for guid in groups {
+                    if let Err(e) = self.session.apply(crate::commands::SetGroup::remove(&guid)) {
+                        self.toasts.error(e.to_string());
+                    }
+                }
+                self.selection.groups.clear();
+            }
+            Action::AddNote => {
+                let at = ctx
+                    .pointer_hover_pos()
+                    .filter(|p| self.canvas.view_rect().contains(*p))
+                    .unwrap_or_else(|| self.canvas.view_rect().center());
+                let note = crate::document::Note {
+                    text: "New note".to_owned(),
+                    pos: self.canvas.to_doc(at),
+                    size: [220.0, 120.0],
+                    ..crate::document::Note::default()
+                };
+                let cmd = crate::commands::SetNote::add(note);
+                let guid = cmd.guid().to_owned();
+                if let Err(e) = self.session.apply(cmd) {
+                    self.toasts.error(e.to_string());
+                }
+                self.selection = Selection::default();
+                self.selection.notes.insert(guid.clone());
+                self.canvas.annotations.editing_note = Some(guid);
+            }
             Action::PlayPause | Action::Step => {}
         }
     }
@@ -364,6 +413,14 @@ impl ArborApp {
                 );
                 ui.separator();
                 chosen.extend(item(ui, "Add Node…", Action::Palette, true));
+                chosen.extend(item(ui, "Add Note", Action::AddNote, true));
+                chosen.extend(item(ui, "Group Selection", Action::Group, some));
+                chosen.extend(item(
+                    ui,
+                    "Ungroup",
+                    Action::Ungroup,
+                    !self.selection.groups.is_empty(),
+                ));
                 chosen.extend(item(ui, "Auto Layout", Action::AutoLayout, true));
             });
             ui.menu_button("View", |ui| {

@@ -23,6 +23,9 @@ pub enum Action {
     AutoLayout,
     PlayPause,
     Step,
+    Group,
+    Ungroup,
+    AddNote,
 }
 
 const CMD: Modifiers = Modifiers::COMMAND;

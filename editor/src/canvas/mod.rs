@@ -7,24 +7,27 @@
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
 
+mod annotations;
 mod camera;
 mod influence;
 mod sync;
 mod view;
 
+pub use annotations::group_around;
 pub use camera::DEFAULT_NODE_SIZE;
 pub use view::{status_color, CanvasResponse, DrawnNode};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::Status;
 use egui::{Pos2, Rect};
 use egui_node_graph2 as eng;
 
 use crate::app::{Request, UiCx};
-use crate::commands::{Connect, Disconnect, MoveItems, RemoveItems};
+use crate::commands::{Connect, Disconnect, MoveItems, RemoveItems, SetGroup};
 use crate::document::Selection;
 use crate::preview::Preview;
+use annotations::{Annotations, Cam};
 use sync::ViewCache;
 use view::{freshness, CanvasState, NoTemplates};
 
@@ -43,6 +46,10 @@ pub struct Canvas {
     /// Set when the user asked for the node finder here (right-click): the app opens the
     /// palette at this screen position.
     pub palette_request: Option<Pos2>,
+    /// Sticky notes and groups.
+    pub annotations: Annotations,
+    /// Nodes moved by the drag in progress: on release they may join or leave groups.
+    dragged_nodes: BTreeSet<String>,
 }
 
 impl Default for Canvas {
@@ -55,6 +62,8 @@ impl Default for Canvas {
             drag_gesture: None,
             view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
             palette_request: None,
+            annotations: Annotations::default(),
+            dragged_nodes: BTreeSet::new(),
         }
     }
 }
@@ -129,6 +138,7 @@ impl Canvas {
                 self.view.size() / 2.0 - egui::vec2(centre[0] as f32, centre[1] as f32) * zoom;
         }
         self.prepare(cx, preview);
+        self.annotations.paint(ui, cx, self.cam());
 
         let zoom_before = self.cache.state.pan_zoom.zoom;
         let response =
@@ -140,10 +150,81 @@ impl Canvas {
             camera::follow_zoom(&mut self.cache, zoom_after / zoom_before);
         }
         self.draw_active_path(ui, cx);
+        self.draw_collapsed_edges(ui, cx);
+        self.annotations.interact(ui, cx, self.cam());
         if let Some(finder) = self.cache.state.node_finder.take() {
             self.palette_request = finder.position.or_else(|| ui.ctx().pointer_hover_pos());
         }
         self.handle(ui, cx, response.node_responses);
+    }
+
+    fn cam(&self) -> Cam {
+        Cam {
+            origin: self.view.min + self.cache.state.pan_zoom.pan,
+            zoom: self.cache.state.pan_zoom.zoom,
+        }
+    }
+
+    /// Edges between a visible node and one hidden in a collapsed group end at the group's box.
+    fn draw_collapsed_edges(&self, ui: &egui::Ui, cx: &UiCx<'_>) {
+        let doc = cx.session.document();
+        let cam = self.cam();
+        let stroke = egui::Stroke::new(3.0 * cam.zoom, egui::Color32::from_rgb(140, 150, 165));
+        for group in doc.groups().iter().filter(|g| g.collapsed) {
+            let r = annotations::collapsed_rect(cam, group);
+            for node in doc.nodes() {
+                let inside = |g: &str| group.members.iter().any(|m| m == g);
+                for child in &node.children {
+                    match (inside(&node.guid), inside(child)) {
+                        (false, true) => {
+                            if let Some(from) = self.drawn(&node.guid).and_then(|d| d.output_port())
+                            {
+                                ui.painter().line_segment([from, r.left_center()], stroke);
+                            }
+                        }
+                        (true, false) => {
+                            if let Some(to) = self.drawn(child).and_then(|d| d.input_port()) {
+                                ui.painter().line_segment([r.right_center(), to], stroke);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Nodes dropped inside a group's frame join it; nodes dragged out leave it.
+    fn update_membership(&mut self, cx: &mut UiCx<'_>) {
+        let dropped = std::mem::take(&mut self.dragged_nodes);
+        let doc = cx.session.document().clone();
+        let sizes = self.measured_sizes();
+        for group in doc.groups().iter().filter(|g| !g.collapsed) {
+            let frame = Rect::from_min_size(
+                Pos2::new(group.rect[0] as f32, group.rect[1] as f32),
+                egui::vec2(group.rect[2] as f32, group.rect[3] as f32),
+            );
+            let mut members = group.members.clone();
+            for guid in &dropped {
+                let Some(p) = doc.position(guid) else {
+                    continue;
+                };
+                let size = sizes.get(guid).copied().unwrap_or(DEFAULT_NODE_SIZE);
+                let centre =
+                    Pos2::new((p[0] + size[0] / 2.0) as f32, (p[1] + size[1] / 2.0) as f32);
+                let member = members.contains(guid);
+                if frame.contains(centre) && !member {
+                    members.push(guid.clone());
+                } else if !frame.contains(centre) && member {
+                    members.retain(|m| m != guid);
+                }
+            }
+            if members != group.members {
+                let mut g = group.clone();
+                g.members = members;
+                cx.apply(SetGroup::replace(g));
+            }
+        }
     }
 
     /// Positions from the document, selection and preview state into the view.
@@ -329,12 +410,16 @@ impl Canvas {
             };
             let zoom = f64::from(self.zoom().max(0.01));
             let delta = [f64::from(moved.x) / zoom, f64::from(moved.y) / zoom];
+            self.dragged_nodes.extend(sel.nodes.iter().cloned());
             if let Ok(c) = MoveItems::by(cx.session.document(), &sel, delta) {
                 cx.apply(c.gesture(gesture));
             }
         }
         if !ui.input(|i| i.pointer.any_down()) {
             self.drag_gesture = None;
+            if !self.dragged_nodes.is_empty() {
+                self.update_membership(cx);
+            }
         }
         if touched {
             // The library changed its own graph: resync it from the document.

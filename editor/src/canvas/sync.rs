@@ -53,9 +53,11 @@ impl ViewCache {
         self.inputs.clear();
         self.outputs.clear();
         let mut order = Vec::with_capacity(doc.node_count());
+        // Members of collapsed groups are not drawn; the group's box stands for them.
+        let hidden = super::annotations::hidden_nodes(doc);
         // The library keeps positions in a slotmap it does not re-export: reset it in place.
         self.state.node_positions = Default::default();
-        for node in doc.nodes() {
+        for node in doc.nodes().filter(|n| !hidden.contains(&n.guid)) {
             let view = node_view(doc, types, report, node, index.get(&node.guid).copied());
             let takes_children = match view.category {
                 Some(Category::Composite | Category::Decorator) => true,

@@ -1,0 +1,501 @@
+//! Sticky notes and groups on the canvas (issue 4). Both live in the document's editor
+//! data; every change here is a command (SetNote, SetGroup, SetText, MoveItems).
+//!
+//! They are *painted* before egui_node_graph2 draws, so they sit behind the nodes, but they
+//! take input *after* it, so their handles (a note's header, a group's title bar, the resize
+//! corners) win over the graph's background. Only those strips take input, never a whole
+//! frame, so nodes inside a group stay clickable.
+
+use std::collections::BTreeSet;
+
+use egui::{Color32, Pos2, Rect, Sense, Stroke};
+
+use crate::app::UiCx;
+use crate::commands::{MoveItems, SetGroup, SetNote, SetText, TextField};
+use crate::document::{Color, Document, Group, Note, Selection};
+
+/// Height of a note's header and a group's title bar, in canvas units.
+const STRIP: f32 = 26.0;
+const HANDLE: f32 = 14.0;
+
+/// What is being dragged.
+#[derive(Clone, Debug, PartialEq)]
+enum Drag {
+    Note(String),
+    NoteSize(String),
+    Group(String),
+    GroupSize(String),
+}
+
+/// Interaction state of notes and groups (no document data).
+#[derive(Default)]
+pub struct Annotations {
+    drag: Option<(Drag, u64)>,
+    /// The note whose text is being edited in place.
+    pub editing_note: Option<String>,
+    /// The group whose title is being edited.
+    pub renaming_group: Option<String>,
+}
+
+/// Maps document coordinates to the screen (the canvas camera).
+#[derive(Clone, Copy)]
+pub struct Cam {
+    pub origin: Pos2,
+    pub zoom: f32,
+}
+
+impl Cam {
+    pub fn rect(&self, pos: [f64; 2], size: [f64; 2]) -> Rect {
+        Rect::from_min_size(
+            self.pos(pos),
+            egui::vec2(size[0] as f32, size[1] as f32) * self.zoom,
+        )
+    }
+
+    pub fn pos(&self, p: [f64; 2]) -> Pos2 {
+        self.origin + egui::vec2(p[0] as f32, p[1] as f32) * self.zoom
+    }
+}
+
+pub fn fill(color: Color) -> Color32 {
+    match color {
+        Color::Yellow => Color32::from_rgb(236, 206, 110),
+        Color::Blue => Color32::from_rgb(110, 160, 226),
+        Color::Green => Color32::from_rgb(120, 196, 130),
+        Color::Red => Color32::from_rgb(222, 120, 110),
+        Color::Purple => Color32::from_rgb(176, 136, 220),
+        Color::Gray => Color32::from_rgb(170, 170, 170),
+    }
+}
+
+/// The GUIDs of nodes hidden inside collapsed groups.
+pub fn hidden_nodes(doc: &Document) -> BTreeSet<String> {
+    doc.groups()
+        .iter()
+        .filter(|g| g.collapsed)
+        .flat_map(|g| g.members.iter().cloned())
+        .collect()
+}
+
+/// A collapsed group is drawn as a small box at its frame's top-left corner.
+pub fn collapsed_rect(cam: Cam, group: &Group) -> Rect {
+    cam.rect([group.rect[0], group.rect[1]], [220.0, 64.0])
+}
+
+impl Annotations {
+    /// Paints groups, then notes, behind the graph.
+    pub fn paint(&self, ui: &egui::Ui, cx: &UiCx<'_>, cam: Cam) {
+        let painter = ui.painter();
+        let doc = cx.session.document();
+        let text = |size: f32| egui::FontId::proportional(size * cam.zoom);
+        for group in doc.groups() {
+            let selected = cx.selection.groups.contains(&group.guid);
+            let color = fill(group.color);
+            let outline = Stroke::new(
+                if selected { 2.5 } else { 1.0 },
+                if selected { Color32::WHITE } else { color },
+            );
+            if group.collapsed {
+                let r = collapsed_rect(cam, group);
+                painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
+                painter.text(
+                    r.left_top() + egui::vec2(10.0, 8.0) * cam.zoom,
+                    egui::Align2::LEFT_TOP,
+                    &group.title,
+                    text(15.0),
+                    Color32::WHITE,
+                );
+                let count = group.members.iter().filter(|m| doc.contains(m)).count();
+                painter.text(
+                    r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
+                    egui::Align2::LEFT_BOTTOM,
+                    format!("▸ {count} nodes (double-click to expand)"),
+                    text(12.0),
+                    Color32::from_gray(235),
+                );
+                continue;
+            }
+            let r = cam.rect(
+                [group.rect[0], group.rect[1]],
+                [group.rect[2], group.rect[3]],
+            );
+            painter.rect(r, 8.0, color.gamma_multiply(0.16), outline);
+            let title = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * cam.zoom));
+            painter.rect_filled(
+                title,
+                egui::Rounding {
+                    nw: 8.0,
+                    ne: 8.0,
+                    sw: 0.0,
+                    se: 0.0,
+                },
+                color.gamma_multiply(0.6),
+            );
+            painter.text(
+                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
+                egui::Align2::LEFT_CENTER,
+                &group.title,
+                text(15.0),
+                Color32::WHITE,
+            );
+            resize_mark(painter, r, cam.zoom, color);
+        }
+        for note in doc.notes() {
+            let r = cam.rect(note.pos, note.size);
+            let selected = cx.selection.notes.contains(&note.guid);
+            let color = fill(note.color);
+            painter.rect(
+                r,
+                4.0,
+                color.gamma_multiply(0.92),
+                Stroke::new(if selected { 2.5 } else { 0.0 }, Color32::WHITE),
+            );
+            let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
+            painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));
+            if self.editing_note.as_deref() != Some(note.guid.as_str()) {
+                let wrap = (r.width() - 16.0 * cam.zoom).max(10.0);
+                let galley =
+                    painter.layout(note.text.clone(), text(14.0), Color32::from_gray(30), wrap);
+                let clip = painter.with_clip_rect(r.shrink(2.0));
+                clip.galley(
+                    header.left_bottom() + egui::vec2(8.0, 4.0) * cam.zoom,
+                    galley,
+                    Color32::from_gray(30),
+                );
+            }
+            resize_mark(painter, r, cam.zoom, Color32::from_gray(90));
+        }
+    }
+
+    /// Handles presses on notes and groups; runs after the graph so their strips are on top.
+    pub fn interact(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, cam: Cam) {
+        let doc = cx.session.document().clone();
+        let modifiers = ui.input(|i| i.modifiers);
+        for group in doc.groups() {
+            let id = egui::Id::new(("group", &group.guid));
+            let (title, corner) = if group.collapsed {
+                (collapsed_rect(cam, group), None)
+            } else {
+                let r = cam.rect(
+                    [group.rect[0], group.rect[1]],
+                    [group.rect[2], group.rect[3]],
+                );
+                (
+                    Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * cam.zoom)),
+                    Some(corner_rect(r, cam.zoom)),
+                )
+            };
+            let response = ui.interact(title, id, Sense::click_and_drag());
+            if response.clicked() {
+                select(cx.selection, modifiers, |s| &mut s.groups, &group.guid);
+            }
+            if response.double_clicked() {
+                if group.collapsed {
+                    let mut g = group.clone();
+                    g.collapsed = false;
+                    cx.apply(SetGroup::replace(g));
+                } else {
+                    self.renaming_group = Some(group.guid.clone());
+                }
+            }
+            if response.dragged() {
+                let gesture = self.gesture(cx, Drag::Group(group.guid.clone()));
+                let mut sel = Selection::default();
+                sel.groups.insert(group.guid.clone());
+                for m in &group.members {
+                    if doc.contains(m) {
+                        sel.nodes.insert(m.clone());
+                    } else if doc.note(m).is_some() {
+                        sel.notes.insert(m.clone());
+                    }
+                }
+                let d = response.drag_delta() / cam.zoom;
+                if let Ok(c) = MoveItems::by(&doc, &sel, [f64::from(d.x), f64::from(d.y)]) {
+                    cx.apply(c.gesture(gesture));
+                }
+            }
+            response.context_menu(|ui| group_menu(ui, cx, group));
+            if let Some(corner) = corner {
+                let handle = ui.interact(corner, id.with("size"), Sense::drag());
+                if handle.dragged() {
+                    let gesture = self.gesture(cx, Drag::GroupSize(group.guid.clone()));
+                    let d = handle.drag_delta() / cam.zoom;
+                    if let Some(current) = cx.session.document().group(&group.guid) {
+                        let mut g = current.clone();
+                        g.rect[2] = (g.rect[2] + f64::from(d.x)).max(120.0);
+                        g.rect[3] = (g.rect[3] + f64::from(d.y)).max(60.0);
+                        cx.apply(SetGroup::replace(g).gesture(gesture));
+                    }
+                }
+                handle.on_hover_cursor(egui::CursorIcon::ResizeNwSe);
+            }
+        }
+        for note in doc.notes() {
+            let r = cam.rect(note.pos, note.size);
+            let id = egui::Id::new(("note", &note.guid));
+            let editing = self.editing_note.as_deref() == Some(note.guid.as_str());
+            // The whole note takes presses, except while its text is being edited.
+            let grab = if editing {
+                Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom))
+            } else {
+                r
+            };
+            let response = ui.interact(grab, id, Sense::click_and_drag());
+            if response.clicked() {
+                select(cx.selection, modifiers, |s| &mut s.notes, &note.guid);
+            }
+            if response.double_clicked() {
+                self.editing_note = Some(note.guid.clone());
+            }
+            if response.dragged() {
+                let gesture = self.gesture(cx, Drag::Note(note.guid.clone()));
+                let mut sel = if cx.selection.notes.contains(&note.guid) {
+                    cx.selection.clone()
+                } else {
+                    Selection::default()
+                };
+                sel.notes.insert(note.guid.clone());
+                let d = response.drag_delta() / cam.zoom;
+                if let Ok(c) = MoveItems::by(&doc, &sel, [f64::from(d.x), f64::from(d.y)]) {
+                    cx.apply(c.gesture(gesture));
+                }
+            }
+            response.context_menu(|ui| note_menu(ui, cx, note, &mut self.editing_note));
+            let handle = ui.interact(corner_rect(r, cam.zoom), id.with("size"), Sense::drag());
+            if handle.dragged() {
+                let gesture = self.gesture(cx, Drag::NoteSize(note.guid.clone()));
+                let d = handle.drag_delta() / cam.zoom;
+                if let Some(current) = cx.session.document().note(&note.guid) {
+                    let mut n = current.clone();
+                    n.size = [
+                        (n.size[0] + f64::from(d.x)).max(80.0),
+                        (n.size[1] + f64::from(d.y)).max(48.0),
+                    ];
+                    cx.apply(SetNote::replace(n).gesture(gesture));
+                }
+            }
+            handle.on_hover_cursor(egui::CursorIcon::ResizeNwSe);
+            if editing {
+                self.edit_note_text(ui, cx, note, r, cam);
+            }
+        }
+        if let Some(guid) = self.renaming_group.clone() {
+            self.rename_group(ui, cx, &guid, cam);
+        }
+        if !ui.input(|i| i.pointer.any_down()) {
+            self.drag = None;
+        }
+    }
+
+    fn gesture(&mut self, cx: &mut UiCx<'_>, drag: Drag) -> u64 {
+        match &self.drag {
+            Some((d, g)) if *d == drag => *g,
+            _ => {
+                let g = cx.gestures.fresh();
+                self.drag = Some((drag, g));
+                g
+            }
+        }
+    }
+
+    fn edit_note_text(
+        &mut self,
+        ui: &mut egui::Ui,
+        cx: &mut UiCx<'_>,
+        note: &Note,
+        r: Rect,
+        cam: Cam,
+    ) {
+        let area = Rect::from_min_max(
+            r.min + egui::vec2(4.0, STRIP * 0.6 * cam.zoom),
+            r.max - egui::vec2(4.0, 4.0),
+        );
+        let mut text = note.text.clone();
+        let edit = egui::TextEdit::multiline(&mut text)
+            .font(egui::FontId::proportional(14.0 * cam.zoom))
+            .frame(false)
+            .desired_width(area.width());
+        let response = ui.put(area, edit);
+        if !response.has_focus() && !response.lost_focus() {
+            response.request_focus();
+        }
+        if response.changed() {
+            let gesture = cx.gestures.for_response(&response);
+            if let Ok(c) = SetText::new(
+                cx.session.document(),
+                TextField::NoteText(note.guid.clone()),
+                text,
+            ) {
+                cx.apply(c.gesture(gesture));
+            }
+        }
+        if response.lost_focus() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            self.editing_note = None;
+        }
+    }
+
+    fn rename_group(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, cam: Cam) {
+        let Some(group) = cx.session.document().group(guid).cloned() else {
+            self.renaming_group = None;
+            return;
+        };
+        let r = cam.rect(
+            [group.rect[0], group.rect[1]],
+            [group.rect[2], f64::from(STRIP)],
+        );
+        let mut title = group.title.clone();
+        let response = ui.put(r.shrink(2.0), egui::TextEdit::singleline(&mut title));
+        if !response.has_focus() && !response.lost_focus() {
+            response.request_focus();
+        }
+        if response.changed() {
+            let gesture = cx.gestures.for_response(&response);
+            if let Ok(c) = SetText::new(
+                cx.session.document(),
+                TextField::GroupTitle(guid.to_owned()),
+                title,
+            ) {
+                cx.apply(c.gesture(gesture));
+            }
+        }
+        if response.lost_focus() {
+            self.renaming_group = None;
+        }
+    }
+}
+
+fn select(
+    selection: &mut Selection,
+    modifiers: egui::Modifiers,
+    part: impl Fn(&mut Selection) -> &mut BTreeSet<String>,
+    guid: &str,
+) {
+    if modifiers.shift || modifiers.command {
+        let set = part(selection);
+        if !set.remove(guid) {
+            set.insert(guid.to_owned());
+        }
+    } else {
+        *selection = Selection::default();
+        part(selection).insert(guid.to_owned());
+    }
+}
+
+fn corner_rect(r: Rect, zoom: f32) -> Rect {
+    Rect::from_min_max(r.max - egui::vec2(HANDLE, HANDLE) * zoom, r.max)
+}
+
+fn resize_mark(painter: &egui::Painter, r: Rect, zoom: f32, color: Color32) {
+    let c = r.max - egui::vec2(3.0, 3.0) * zoom;
+    for k in 1..=3 {
+        let d = 4.0 * k as f32 * zoom;
+        painter.line_segment(
+            [c - egui::vec2(d, 0.0), c - egui::vec2(0.0, d)],
+            Stroke::new(1.0, color.gamma_multiply(0.8)),
+        );
+    }
+}
+
+fn group_menu(ui: &mut egui::Ui, cx: &mut UiCx<'_>, group: &Group) {
+    ui.label(egui::RichText::new(&group.title).strong());
+    let text = if group.collapsed {
+        "Expand"
+    } else {
+        "Collapse"
+    };
+    if ui.button(text).clicked() {
+        let mut g = group.clone();
+        g.collapsed = !g.collapsed;
+        cx.apply(SetGroup::replace(g));
+        ui.close_menu();
+    }
+    color_choices(ui, group.color, |c| {
+        let mut g = group.clone();
+        g.color = c;
+        cx.apply(SetGroup::replace(g));
+    });
+    if ui.button("Ungroup (keep nodes)").clicked() {
+        cx.apply(SetGroup::remove(&group.guid));
+        ui.close_menu();
+    }
+}
+
+fn note_menu(ui: &mut egui::Ui, cx: &mut UiCx<'_>, note: &Note, editing: &mut Option<String>) {
+    if ui.button("Edit text").clicked() {
+        *editing = Some(note.guid.clone());
+        ui.close_menu();
+    }
+    color_choices(ui, note.color, |c| {
+        let mut n = note.clone();
+        n.color = c;
+        cx.apply(SetNote::replace(n));
+    });
+    if ui.button("Delete note").clicked() {
+        cx.apply(SetNote::remove(&note.guid));
+        ui.close_menu();
+    }
+}
+
+fn color_choices(ui: &mut egui::Ui, current: Color, mut pick: impl FnMut(Color)) {
+    ui.horizontal(|ui| {
+        for c in Color::ALL {
+            let (r, response) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), Sense::click());
+            let stroke = if c == current {
+                Stroke::new(2.0, Color32::WHITE)
+            } else {
+                Stroke::NONE
+            };
+            ui.painter().rect(r, 3.0, fill(c), stroke);
+            if response.on_hover_text(c.name()).clicked() {
+                pick(c);
+            }
+        }
+    });
+}
+
+/// A new group around the selected nodes and notes, or `None` if nothing is selected.
+pub fn group_around(
+    doc: &Document,
+    selection: &Selection,
+    sizes: &std::collections::HashMap<String, [f64; 2]>,
+) -> Option<Group> {
+    let mut min = [f64::MAX, f64::MAX];
+    let mut max = [f64::MIN, f64::MIN];
+    let mut members = Vec::new();
+    let mut grow = |p: [f64; 2], s: [f64; 2]| {
+        min = [min[0].min(p[0]), min[1].min(p[1])];
+        max = [max[0].max(p[0] + s[0]), max[1].max(p[1] + s[1])];
+    };
+    for guid in &selection.nodes {
+        if let Some(p) = doc.position(guid) {
+            grow(
+                p,
+                sizes.get(guid).copied().unwrap_or(super::DEFAULT_NODE_SIZE),
+            );
+            members.push(guid.clone());
+        }
+    }
+    for guid in &selection.notes {
+        if let Some(n) = doc.note(guid) {
+            grow(n.pos, n.size);
+            members.push(guid.clone());
+        }
+    }
+    if members.is_empty() {
+        return None;
+    }
+    let pad = 24.0;
+    Some(Group {
+        guid: String::new(),
+        title: "Group".to_owned(),
+        color: Color::Blue,
+        rect: [
+            min[0] - pad,
+            min[1] - pad - f64::from(STRIP),
+            max[0] - min[0] + 2.0 * pad,
+            max[1] - min[1] + 2.0 * pad + f64::from(STRIP),
+        ],
+        members,
+        collapsed: false,
+    })
+}
