@@ -47,6 +47,12 @@ pub const TABLE: &[(KeyboardShortcut, Action, bool)] = &[
         Action::Redo,
         false,
     ),
+    (
+        KeyboardShortcut::new(CMD_SHIFT, Key::G),
+        Action::Ungroup,
+        false,
+    ),
+    (KeyboardShortcut::new(CMD, Key::G), Action::Group, false),
     (KeyboardShortcut::new(CMD, Key::N), Action::New, true),
     (KeyboardShortcut::new(CMD, Key::O), Action::Open, true),
     (KeyboardShortcut::new(CMD, Key::S), Action::Save, true),
@@ -97,6 +103,11 @@ pub const TABLE: &[(KeyboardShortcut, Action, bool)] = &[
     (
         KeyboardShortcut::new(Modifiers::NONE, Key::F9),
         Action::Breakpoint,
+        false,
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::N),
+        Action::AddNote,
         false,
     ),
     (
