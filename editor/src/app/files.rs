@@ -14,9 +14,8 @@ use crate::Session;
 /// What the user asked for that would replace or close the document.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pending {
-    New,
-    /// Open this file, or ask which.
-    Open(Option<PathBuf>),
+    /// Close the current tab (the window, if it is the last).
+    CloseTab,
     Close,
 }
 
@@ -35,9 +34,18 @@ pub struct Files {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathPrompt {
-    pub saving: bool,
+    pub purpose: Purpose,
     pub text: String,
     pub why: String,
+}
+
+/// What a path is asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Purpose {
+    Open,
+    SaveAs,
+    /// Write the branch under this node to a new subtree file.
+    ExportSubtree(String),
 }
 
 /// Outcome of a native dialog.

@@ -11,7 +11,7 @@ mod shortcuts;
 mod toasts;
 
 pub use cx::{Request, UiCx};
-pub use files::{Files, Pending};
+pub use files::{Files, Pending, Purpose};
 pub use gestures::Gestures;
 pub use prefs::{Prefs, Theme};
 pub use shortcuts::Action;
@@ -28,6 +28,14 @@ use crate::preview::Preview;
 use crate::Session;
 use files::Picked;
 
+/// A document open in a tab that is not the active one. The active tab's state lives in
+/// `ArborApp`'s own fields; switching tabs swaps them.
+pub struct Tab {
+    pub session: Session,
+    pub selection: Selection,
+    pub canvas: Canvas,
+}
+
 /// The editor.
 pub struct ArborApp {
     pub session: Session,
@@ -43,6 +51,8 @@ pub struct ArborApp {
     pub preview: Preview,
     pub prefs: Prefs,
     pub files: Files,
+    /// The other open documents.
+    pub tabs: Vec<Tab>,
     report: Report,
     report_generation: Option<u64>,
     requests: Vec<Request>,
@@ -69,6 +79,7 @@ impl ArborApp {
             preview: Preview::default(),
             prefs: Prefs::default(),
             files: Files::default(),
+            tabs: Vec::new(),
             report: Report::default(),
             report_generation: None,
             requests: Vec::new(),
@@ -112,6 +123,9 @@ impl ArborApp {
         self.clipboard(ctx);
 
         egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu_bar(ui));
+        if !self.tabs.is_empty() {
+            egui::TopBottomPanel::top("tabs").show(ctx, |ui| self.tab_bar(ui));
+        }
         let time = ctx.input(|i| i.time);
         let ArborApp {
             session,
@@ -196,8 +210,38 @@ impl ArborApp {
     /// Does what a shortcut or menu item asks.
     pub fn act(&mut self, ctx: &egui::Context, action: Action) {
         match action {
-            Action::New => self.request(Pending::New),
-            Action::Open => self.request(Pending::Open(None)),
+            Action::New => {
+                let session = files::new_session(self.session.types());
+                self.show_in_tab(session);
+            }
+            Action::Open => match self.pick(false) {
+                Picked::Path(path) => self.open(&path),
+                Picked::Cancelled => {}
+                Picked::Unavailable => self.prompt_path(Purpose::Open),
+            },
+            Action::CloseTab => self.request(Pending::CloseTab),
+            Action::InlineSubtree => {
+                let Some(guid) = self.single_node() else {
+                    self.toasts.info("Select one Subtree node to inline");
+                    return;
+                };
+                match self.session.inline_subtree(&guid) {
+                    Ok(inlined) => self.selection = inlined,
+                    Err(e) => self.toasts.error(format!("Cannot inline: {e}")),
+                }
+            }
+            Action::ExportSubtree => {
+                let Some(guid) = self.single_node() else {
+                    self.toasts
+                        .info("Select the top node of the branch to export");
+                    return;
+                };
+                match self.pick(true) {
+                    Picked::Path(path) => self.export_subtree(&guid, &path),
+                    Picked::Cancelled => {}
+                    Picked::Unavailable => self.prompt_path(Purpose::ExportSubtree(guid)),
+                }
+            }
             Action::Save => {
                 self.save();
             }
@@ -370,7 +414,7 @@ impl ArborApp {
                 })
             };
         let mut chosen = Vec::new();
-        let mut open_recent = None;
+        let mut open_recent: Option<PathBuf> = None;
         egui::menu::bar(ui, |ui| {
             ui.menu_button("File", |ui| {
                 chosen.extend(item(ui, "New", Action::New, true));
@@ -389,6 +433,8 @@ impl ArborApp {
                 ui.separator();
                 chosen.extend(item(ui, "Save", Action::Save, true));
                 chosen.extend(item(ui, "Save As…", Action::SaveAs, true));
+                ui.separator();
+                chosen.extend(item(ui, "Close Tab", Action::CloseTab, true));
             });
             ui.menu_button("Edit", |ui| {
                 let undo = self
@@ -421,6 +467,10 @@ impl ArborApp {
                     Action::Ungroup,
                     !self.selection.groups.is_empty(),
                 ));
+                ui.separator();
+                let one = self.selection.nodes.len() == 1;
+                chosen.extend(item(ui, "Inline Subtree", Action::InlineSubtree, one));
+                chosen.extend(item(ui, "Export as Subtree…", Action::ExportSubtree, one));
                 chosen.extend(item(ui, "Auto Layout", Action::AutoLayout, true));
             });
             ui.menu_button("View", |ui| {
@@ -457,7 +507,7 @@ impl ArborApp {
             self.act(&ctx, action);
         }
         if let Some(path) = open_recent {
-            self.request(Pending::Open(Some(path)));
+            self.open(&path);
         }
     }
 
@@ -473,28 +523,118 @@ impl ArborApp {
 
     fn proceed(&mut self, pending: Pending) {
         match pending {
-            Pending::New => {
-                self.session = files::new_session(self.session.types());
-                self.selection = Selection::default();
-                self.canvas.frame(&[]);
+            Pending::CloseTab => {
+                if !self.close_tab() {
+                    self.session = files::new_session(self.session.types());
+                    self.selection = Selection::default();
+                }
             }
-            Pending::Open(Some(path)) => self.open(&path),
-            Pending::Open(None) => match self.pick(false) {
-                Picked::Path(path) => self.open(&path),
-                Picked::Cancelled => {}
-                Picked::Unavailable => self.prompt_path(false),
-            },
-            Pending::Close => self.files.close_confirmed = true,
+            Pending::Close => {
+                if self.close_tab() {
+                    self.ask_before_closing();
+                } else {
+                    self.files.close_confirmed = true;
+                }
+            }
         }
     }
 
-    /// Opens a file; on failure the current document stays and the problems are shown.
+    /// Drops the active tab and activates the next one; false if it was the last.
+    fn close_tab(&mut self) -> bool {
+        if self.tabs.is_empty() {
+            return false;
+        }
+        let next = self.tabs.remove(0);
+        self.session = next.session;
+        self.selection = next.selection;
+        self.canvas = next.canvas;
+        self.preview = Preview::default();
+        true
+    }
+
+    /// Shows `session` in a new tab, or in this one if it holds only an untouched blank
+    /// document.
+    pub fn show_in_tab(&mut self, session: Session) {
+        let blank = self.session.path().is_none()
+            && !self.session.is_modified()
+            && self.session.document().node_count() <= 1;
+        if !blank {
+            let old = Tab {
+                session: std::mem::take(&mut self.session),
+                selection: std::mem::take(&mut self.selection),
+                canvas: std::mem::take(&mut self.canvas),
+            };
+            self.tabs.insert(0, old);
+        }
+        self.session = session;
+        self.selection = Selection::default();
+        self.canvas = Canvas::default();
+        self.preview = Preview::default();
+    }
+
+    /// Makes background tab `i` the active one.
+    pub fn switch_to(&mut self, i: usize) {
+        let Some(tab) = self.tabs.get_mut(i) else {
+            return;
+        };
+        std::mem::swap(&mut self.session, &mut tab.session);
+        std::mem::swap(&mut self.selection, &mut tab.selection);
+        std::mem::swap(&mut self.canvas, &mut tab.canvas);
+        self.preview = Preview::default();
+    }
+
+    fn tab_bar(&mut self, ui: &mut egui::Ui) {
+        let mut switch = None;
+        ui.horizontal(|ui| {
+            let name = files::title(&self.session).replace(" — Arbor", "");
+            let _ = ui.selectable_label(true, name);
+            for (i, tab) in self.tabs.iter().enumerate() {
+                let name = files::title(&tab.session).replace(" — Arbor", "");
+                if ui.selectable_label(false, name).clicked() {
+                    switch = Some(i);
+                }
+            }
+        });
+        if let Some(i) = switch {
+            self.switch_to(i);
+        }
+    }
+
+    fn single_node(&self) -> Option<String> {
+        if self.selection.nodes.len() == 1 {
+            self.selection.nodes.iter().next().cloned()
+        } else {
+            None
+        }
+    }
+
+    fn export_subtree(&mut self, guid: &str, path: &Path) {
+        match self.session.export_subtree(guid, path) {
+            Ok(()) => self.toasts.info(format!(
+                "Wrote {} and replaced the branch by a Subtree node. Undo restores the branch; the file stays on disk.",
+                path.display()
+            )),
+            Err(e) => self.toasts.error(format!("Not exported: {e}")),
+        }
+    }
+
+    /// Opens a file in a new tab (or switches to it if it is open already); on failure
+    /// nothing changes and the problems are shown.
     pub fn open(&mut self, path: &Path) {
-        match self.session.open_file(path) {
-            Ok(()) => {
+        let target = path.canonicalize().ok();
+        let same =
+            |p: Option<&Path>| target.is_some() && p.and_then(|p| p.canonicalize().ok()) == target;
+        if same(self.session.path()) {
+            return;
+        }
+        if let Some(i) = self.tabs.iter().position(|t| same(t.session.path())) {
+            self.switch_to(i);
+            return;
+        }
+        match Session::open(path) {
+            Ok(session) => {
                 self.prefs.remember(path);
-                self.selection = Selection::default();
-                self.canvas.frame(&[]);
+                self.show_in_tab(session);
             }
             Err(e) => self.files.error = Some(format!("Could not open {}:\n\n{e}", path.display())),
         }
@@ -522,7 +662,7 @@ impl ArborApp {
             Picked::Path(path) => self.save_to(&path),
             Picked::Cancelled => false,
             Picked::Unavailable => {
-                self.prompt_path(true);
+                self.prompt_path(Purpose::SaveAs);
                 false
             }
         }
@@ -565,15 +705,17 @@ impl ArborApp {
         files::pick(saving, self.session.path())
     }
 
-    fn prompt_path(&mut self, saving: bool) {
-        let text = self
-            .session
-            .path()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
+    fn prompt_path(&mut self, purpose: Purpose) {
+        let folder = self.session.path().and_then(Path::parent);
+        let text = match &purpose {
+            Purpose::ExportSubtree(_) => {
+                folder.map(|d| d.join("subtree.json").display().to_string())
+            }
+            _ => self.session.path().map(|p| p.display().to_string()),
+        };
         self.files.path_prompt = Some(files::PathPrompt {
-            saving,
-            text,
+            purpose,
+            text: text.unwrap_or_default(),
             why: "The system file dialog is not available on this desktop (no file-chooser portal service). Type a path instead:".to_owned(),
         });
     }
@@ -593,20 +735,37 @@ impl ArborApp {
             .map(Path::to_path_buf)
             .unwrap_or_default();
         let path: PathBuf = base.join(rel);
-        self.request(Pending::Open(Some(path)));
+        self.open(&path);
     }
 
-    /// Closing the window with unsaved changes asks first.
+    /// Closing the window with unsaved changes asks first, document by document.
     fn close_request(&mut self, ctx: &egui::Context) {
         if ctx.input(|i| i.viewport().close_requested())
-            && self.session.is_modified()
             && !self.files.close_confirmed
+            && self.any_modified()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.files.confirm = Some(Pending::Close);
+            self.ask_before_closing();
         }
         if self.files.close_confirmed {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn any_modified(&self) -> bool {
+        self.session.is_modified() || self.tabs.iter().any(|t| t.session.is_modified())
+    }
+
+    /// Shows the next document with unsaved changes and asks about it; closes the window
+    /// when none is left.
+    fn ask_before_closing(&mut self) {
+        if self.session.is_modified() {
+            self.files.confirm = Some(Pending::Close);
+        } else if let Some(i) = self.tabs.iter().position(|t| t.session.is_modified()) {
+            self.switch_to(i);
+            self.files.confirm = Some(Pending::Close);
+        } else {
+            self.files.close_confirmed = true;
         }
     }
 
@@ -659,7 +818,11 @@ impl ArborApp {
         }
         if let Some(mut prompt) = self.files.path_prompt.take() {
             let mut done = None;
-            let title = if prompt.saving { "Save as" } else { "Open" };
+            let title = match prompt.purpose {
+                Purpose::Open => "Open",
+                Purpose::SaveAs => "Save as",
+                Purpose::ExportSubtree(_) => "Export as subtree",
+            };
             egui::Window::new(title)
                 .collapsible(false)
                 .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
@@ -683,12 +846,14 @@ impl ArborApp {
             match done {
                 Some(true) => {
                     let path = PathBuf::from(prompt.text.trim());
-                    if prompt.saving {
-                        if !self.save_to(&path) {
-                            self.files.path_prompt = Some(prompt);
+                    match prompt.purpose.clone() {
+                        Purpose::SaveAs => {
+                            if !self.save_to(&path) {
+                                self.files.path_prompt = Some(prompt);
+                            }
                         }
-                    } else {
-                        self.open(&path);
+                        Purpose::Open => self.open(&path),
+                        Purpose::ExportSubtree(guid) => self.export_subtree(&guid, &path),
                     }
                 }
                 Some(false) => {}

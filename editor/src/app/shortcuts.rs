@@ -26,6 +26,9 @@ pub enum Action {
     Group,
     Ungroup,
     AddNote,
+    CloseTab,
+    InlineSubtree,
+    ExportSubtree,
 }
 
 const CMD: Modifiers = Modifiers::COMMAND;
@@ -56,6 +59,7 @@ pub const TABLE: &[(KeyboardShortcut, Action, bool)] = &[
     (KeyboardShortcut::new(CMD, Key::N), Action::New, true),
     (KeyboardShortcut::new(CMD, Key::O), Action::Open, true),
     (KeyboardShortcut::new(CMD, Key::S), Action::Save, true),
+    (KeyboardShortcut::new(CMD, Key::W), Action::CloseTab, true),
     (KeyboardShortcut::new(CMD, Key::Z), Action::Undo, false),
     (KeyboardShortcut::new(CMD, Key::Y), Action::Redo, false),
     (KeyboardShortcut::new(CMD, Key::A), Action::SelectAll, false),
