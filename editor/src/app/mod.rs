@@ -348,7 +348,34 @@ impl ArborApp {
                 self.selection.notes.insert(guid.clone());
                 self.canvas.annotations.editing_note = Some(guid);
             }
-            Action::PlayPause | Action::Step => {}
+            Action::PlayPause => {
+                if self.preview.is_playing() {
+                    self.preview.pause();
+                } else {
+                    self.preview.play();
+                }
+            }
+            Action::Step => {
+                let ArborApp {
+                    session,
+                    selection,
+                    toasts,
+                    gestures,
+                    preview,
+                    report,
+                    requests,
+                    ..
+                } = self;
+                let mut cx = UiCx {
+                    session,
+                    selection,
+                    toasts,
+                    gestures,
+                    requests,
+                    report,
+                };
+                preview.step(&mut cx);
+            }
         }
     }
 

@@ -1,36 +1,536 @@
-//! The live preview: runs a sample agent on the document's tree (placeholder).
+//! The live preview: runs a sample agent (or a plain one, for trees of built-in nodes) on
+//! the document's tree, shows its world, blackboard and log, and tells the canvas what
+//! each node did.
+//!
+//! # Brief overview
+//! - [`Runner`] (runner.rs): which [`Simulation`] runs the tree ([`sample_for`] picks it
+//!   from the document's manifests or name) and loading the document into it.
+//! - [`TickRecorder`] / [`LiveState`] (live.rs): trace events to per-node statuses
+//!   ([`NodeLive`]), keyed by document GUID.
+//! - [`Timeline`] (timeline.rs): the last ticks, for scrubbing back.
+//! - controls.rs, blackboard_view.rs and worlds/: the panel's parts.
+//!
+//! Each frame the app calls [`Preview::update`] before drawing:
+//! 1. A different document (another tree GUID) gets a fresh simulation of its sample,
+//!    which starts playing; the first document does too, so the editor opens on a running
+//!    villager.
+//! 2. When [`Session::generation`] changed, the document's tree is handed to the
+//!    simulation again: a hot reload that keeps the world and the compatible blackboard
+//!    values (an edit that changes nothing the runtime sees, like moving a node, is
+//!    skipped). A tree that does not load leaves the last good one running, and the panel
+//!    lists the problems.
+//! 3. While playing, ticks are run at `speed` ticks per second of wall-clock time
+//!    (catching up at most [`MAX_CATCH_UP`] ticks per frame), each with the sample's own
+//!    `dt`. A tick that enters a node with a breakpoint pauses the preview and asks the app
+//!    to select and frame that node.
 
-use crate::app::UiCx;
+mod blackboard_view;
+mod controls;
+mod live;
+mod runner;
+mod timeline;
+mod worlds;
 
-/// What the canvas shows of a node while the preview runs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NodeLive {
-    /// The node's last status, if it was visited recently.
-    pub status: Option<arbor_runtime::Status>,
-    /// Seconds since the node was last visited (for the fade).
-    pub age: f32,
-    /// Last result of each attached decorator, top first.
-    pub decorators: Vec<Option<bool>>,
+pub use controls::status_color;
+pub use live::{LiveState, NodeLive, NodeMap, Outcome, TickRecord, TickRecorder};
+pub use runner::{choices, create, sample_for, Choice, Loaded, PlainSim, Runner, NONE};
+pub use timeline::Timeline;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arbor_runtime::Status;
+use arbor_samples::Simulation;
+
+use crate::app::{Request, UiCx};
+use crate::Session;
+
+use blackboard_view::BlackboardView;
+
+/// Most ticks run in one frame: enough for the top speed at 30 frames per second; a
+/// slower frame drops the rest rather than freezing the editor to catch up.
+pub const MAX_CATCH_UP: u32 = 8;
+/// Speeds the panel offers, in ticks per second.
+pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
+/// A frame longer than this counts as this long (the window was hidden, a debugger
+/// stopped the process).
+const MAX_FRAME_SECONDS: f64 = 0.25;
+
+/// How a message in the panel should look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Info,
+    Warning,
+    Error,
 }
 
-#[derive(Default)]
-pub struct Preview;
+/// See the module documentation.
+pub struct Preview {
+    runner: Option<Runner>,
+    /// The tree GUID of the document being run: another one means another file.
+    doc_guid: Option<String>,
+    doc_path: Option<PathBuf>,
+    generation: Option<u64>,
+    playing: bool,
+    speed: f64,
+    last_time: Option<f64>,
+    /// Preview time: wall-clock seconds spent playing (plus one tick's worth per step).
+    clock: f64,
+    /// Ticks owed, fractional.
+    backlog: f64,
+    /// Ticks since the last reset.
+    seq: u64,
+    last_root: Option<Status>,
+    map: Arc<NodeMap>,
+    live: LiveState,
+    timeline: Timeline,
+    breakpoints: HashSet<String>,
+    /// Why the document's tree does not load (first lines of each problem).
+    problems: Vec<String>,
+    warnings: Vec<String>,
+    note: Option<(Tone, String)>,
+    blackboard: BlackboardView,
+}
+
+impl Default for Preview {
+    fn default() -> Self {
+        Preview {
+            runner: None,
+            doc_guid: None,
+            doc_path: None,
+            generation: None,
+            playing: false,
+            speed: 8.0,
+            last_time: None,
+            clock: 0.0,
+            backlog: 0.0,
+            seq: 0,
+            last_root: None,
+            map: Arc::default(),
+            live: LiveState::default(),
+            timeline: Timeline::default(),
+            breakpoints: HashSet::new(),
+            problems: Vec::new(),
+            warnings: Vec::new(),
+            note: None,
+            blackboard: BlackboardView::default(),
+        }
+    }
+}
 
 impl Preview {
-    /// Called once per frame before drawing: hot reload, ticking.
-    pub fn update(&mut self, _cx: &mut UiCx<'_>, _time: f64) {}
-
-    pub fn ui(&mut self, ui: &mut egui::Ui, _cx: &mut UiCx<'_>) {
-        ui.label("Preview");
+    /// Called once per frame before drawing, with the frame's time in seconds: follows the
+    /// document (new file, hot reload) and runs the ticks due.
+    pub fn update(&mut self, cx: &mut UiCx<'_>, time: f64) {
+        let dt = self
+            .last_time
+            .map_or(0.0, |last| (time - last).clamp(0.0, MAX_FRAME_SECONDS));
+        self.last_time = Some(time);
+        self.sync(cx.session);
+        if !self.playing {
+            return;
+        }
+        self.clock += dt;
+        self.backlog += dt * self.speed;
+        let due = self.backlog.floor();
+        let ticks = if due > f64::from(MAX_CATCH_UP) {
+            self.backlog = 0.0;
+            MAX_CATCH_UP
+        } else {
+            self.backlog -= due;
+            due as u32
+        };
+        for _ in 0..ticks {
+            if !self.tick_once(cx.requests) {
+                break;
+            }
+        }
     }
 
-    pub fn node_live(&self, _guid: &str) -> Option<NodeLive> {
-        None
+    /// The panel: controls, timeline, messages, then world, blackboard and log side by side.
+    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
+        if self.playing {
+            ui.ctx().request_repaint();
+        }
+        self.controls_ui(ui, cx);
+        self.timeline_ui(ui);
+        self.problems_ui(ui);
+        ui.separator();
+        let Some(runner) = self.runner.as_mut() else {
+            ui.label("Nothing to run yet.");
+            return;
+        };
+        let editable = !self.playing;
+        let mut edit = None;
+        egui::SidePanel::right("arbor_preview_log")
+            .resizable(true)
+            .default_width(260.0)
+            .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
+        egui::SidePanel::right("arbor_preview_blackboard")
+            .resizable(true)
+            .default_width(300.0)
+            .show_inside(ui, |ui| {
+                edit = self.blackboard.ui(ui, runner.sim().blackboard(), editable);
+            });
+        egui::CentralPanel::default().show_inside(ui, |ui| {
+            if let Some(message) = worlds::world_ui(ui, runner.sim_mut()) {
+                self.note = Some((Tone::Warning, message));
+            }
+        });
+        if let Some((key, text)) = edit {
+            let result = self.set_blackboard(&key, &text);
+            self.blackboard.edited(&key, result);
+        }
     }
 
-    pub fn has_breakpoint(&self, _guid: &str) -> bool {
-        false
+    /// What the canvas shows of a node: the statuses of the latest tick, or of the tick
+    /// the timeline is scrubbed to. `None`: not in the running tree, or not visited yet.
+    pub fn node_live(&self, guid: &str) -> Option<NodeLive> {
+        if self.timeline.scrubbed().is_some() {
+            return self.timeline.node_live(guid);
+        }
+        self.live.node_live(guid, self.clock, self.seq)
     }
 
-    pub fn toggle_breakpoint(&mut self, _guid: &str) {}
+    pub fn has_breakpoint(&self, guid: &str) -> bool {
+        self.breakpoints.contains(guid)
+    }
+
+    pub fn toggle_breakpoint(&mut self, guid: &str) {
+        if !self.breakpoints.remove(guid) {
+            self.breakpoints.insert(guid.to_owned());
+        }
+    }
+
+    /// GUIDs of the nodes with a breakpoint.
+    pub fn breakpoints(&self) -> impl Iterator<Item = &str> {
+        self.breakpoints.iter().map(String::as_str)
+    }
+
+    pub fn clear_breakpoints(&mut self) {
+        self.breakpoints.clear();
+    }
+
+    // ---- Playing ------------------------------------------------------------------------
+
+    pub fn is_playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Plays from the present (leaving a scrubbed tick).
+    pub fn play(&mut self) {
+        self.timeline.go_live();
+        self.playing = true;
+    }
+
+    pub fn pause(&mut self) {
+        self.playing = false;
+        self.backlog = 0.0;
+    }
+
+    /// Pauses and runs exactly one tick. Returns false when no tick ran (no tree, the
+    /// simulation has finished or waits for the player).
+    pub fn step(&mut self, cx: &mut UiCx<'_>) -> bool {
+        self.pause();
+        self.timeline.go_live();
+        self.sync(cx.session);
+        // One tick's worth of preview time, so the previous tick's statuses fade a little.
+        self.clock += 1.0 / self.speed;
+        self.tick_once(cx.requests)
+    }
+
+    /// Starts the simulation again from its seed: fresh world and agent, empty timeline.
+    pub fn reset(&mut self) {
+        if let Some(runner) = &mut self.runner {
+            runner.sim_mut().reset();
+        }
+        self.clear_run();
+        self.note = Some((Tone::Info, "Reset: a fresh world and agent".to_owned()));
+    }
+
+    /// Ticks per second.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    pub fn set_speed(&mut self, speed: f64) {
+        self.speed = speed.clamp(*SPEED_RANGE.start(), *SPEED_RANGE.end());
+    }
+
+    /// Ticks run since the last reset.
+    pub fn ticks(&self) -> u64 {
+        self.seq
+    }
+
+    /// What the root returned in the latest tick.
+    pub fn last_status(&self) -> Option<Status> {
+        self.last_root
+    }
+
+    // ---- The simulation -----------------------------------------------------------------
+
+    /// The name of the simulation running ([`NONE`] or a sample's), once there is one.
+    pub fn sample(&self) -> Option<&'static str> {
+        self.runner.as_ref().map(Runner::name)
+    }
+
+    /// Switches to another simulation (by [`Simulation::name`]) on the session's tree.
+    pub fn select_sample(&mut self, name: &str, session: &Session) {
+        self.start(name, session);
+    }
+
+    pub fn simulation(&self) -> Option<&dyn Simulation> {
+        self.runner.as_ref().map(Runner::sim)
+    }
+
+    pub fn simulation_mut(&mut self) -> Option<&mut dyn Simulation> {
+        self.runner.as_mut().map(Runner::sim_mut)
+    }
+
+    /// Why the document's current tree does not load (empty when it does).
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    /// The latest message for the user (a reload that dropped keys, a breakpoint).
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_ref().map(|(_, text)| text.as_str())
+    }
+
+    /// Writes a blackboard value as a stimulus to the agent (a host input, rule 2), not a
+    /// change to the document. Only while paused, so the value is seen by the next tick.
+    /// `text` is JSON (`12`, `true`, `"red"`, `[1, 2]`), or `{"value": v, "ttl": n}` for a
+    /// value that expires; anything that is not JSON is taken as a string.
+    pub fn set_blackboard(&mut self, key: &str, text: &str) -> Result<(), String> {
+        if self.playing {
+            return Err("pause the preview to edit the blackboard".to_owned());
+        }
+        let bb = self
+            .runner
+            .as_mut()
+            .and_then(|r| r.sim_mut().blackboard_mut())
+            .ok_or_else(|| "no tree is running".to_owned())?;
+        let json = serde_json::from_str(text.trim())
+            .unwrap_or_else(|_| serde_json::Value::String(text.to_owned()));
+        let (value, ttl) = split_ttl(json);
+        bb.set_json(key, &value, ttl).map_err(|e| e.to_string())
+    }
+
+    // ---- The timeline -------------------------------------------------------------------
+
+    pub fn timeline(&self) -> &Timeline {
+        &self.timeline
+    }
+
+    /// Shows the statuses of tick `seq` (pausing the preview).
+    pub fn scrub_to(&mut self, seq: u64) {
+        self.pause();
+        self.timeline.scrub_to(seq);
+    }
+
+    /// Back to the present.
+    pub fn go_live(&mut self) {
+        self.timeline.go_live();
+    }
+
+    // ---- Internals ----------------------------------------------------------------------
+
+    /// Follows the session: another document starts afresh; an edit reloads.
+    fn sync(&mut self, session: &Session) {
+        let doc = session.document();
+        if self.runner.is_none() || self.doc_guid.as_deref() != Some(doc.guid()) {
+            self.start(sample_for(doc), session);
+            self.playing = true;
+            return;
+        }
+        if self.doc_path.as_deref() != session.path() {
+            // Saved elsewhere: subtree paths now resolve from another folder.
+            self.doc_path = session.path().map(ToOwned::to_owned);
+            if let Some(runner) = &mut self.runner {
+                runner.forget_last();
+            }
+            self.generation = None;
+        }
+        if self.generation != Some(session.generation()) {
+            self.generation = Some(session.generation());
+            if let Some(runner) = &mut self.runner {
+                let loaded = runner.load(doc, session.path());
+                self.after_load(loaded);
+                self.quiet_if_empty(session);
+            }
+        }
+    }
+
+    /// A fresh simulation `name` on the session's tree.
+    fn start(&mut self, name: &str, session: &Session) {
+        let doc = session.document();
+        let seed = self.runner.as_ref().map_or(1, |r| r.sim().seed());
+        let mut runner = Runner::new(name, seed);
+        self.speed = default_speed(runner.sim().default_dt());
+        let loaded = runner.load(doc, session.path());
+        let title = runner.sim().title();
+        self.runner = Some(runner);
+        self.doc_guid = Some(doc.guid().to_owned());
+        self.doc_path = session.path().map(ToOwned::to_owned);
+        self.generation = Some(session.generation());
+        self.clear_run();
+        self.after_load(loaded);
+        self.quiet_if_empty(session);
+        if self.problems.is_empty() && self.note.is_none() {
+            self.note = Some((Tone::Info, format!("Running “{}” with {title}", doc.name())));
+        }
+    }
+
+    /// An empty document does not load (no root), but that is no problem worth red text.
+    fn quiet_if_empty(&mut self, session: &Session) {
+        if session.document().node_count() == 0 {
+            self.problems.clear();
+            self.note = Some((
+                Tone::Info,
+                "The tree is empty: add nodes and set a root to run it.".to_owned(),
+            ));
+        }
+    }
+
+    fn clear_run(&mut self) {
+        self.live = LiveState::default();
+        self.timeline.clear();
+        self.seq = 0;
+        self.last_root = None;
+        self.backlog = 0.0;
+        self.note = None;
+    }
+
+    fn after_load(&mut self, loaded: Loaded) {
+        match loaded {
+            Loaded::Unchanged => return,
+            Loaded::Failed { problems, kept } => {
+                self.problems = problems;
+                self.note = Some(if kept {
+                    (
+                        Tone::Warning,
+                        "The edited tree does not load; the last good version keeps running."
+                            .to_owned(),
+                    )
+                } else {
+                    (Tone::Error, "The tree does not load.".to_owned())
+                });
+                return;
+            }
+            Loaded::Fresh { warnings } => {
+                self.warnings = warnings;
+                self.note = None;
+            }
+            Loaded::Reloaded {
+                dropped_keys,
+                warnings,
+            } => {
+                self.warnings = warnings;
+                self.note = (!dropped_keys.is_empty()).then(|| {
+                    (
+                        Tone::Warning,
+                        format!(
+                            "Reloaded; blackboard values dropped (key removed or retyped): {}",
+                            dropped_keys.join(", ")
+                        ),
+                    )
+                });
+            }
+        }
+        self.problems.clear();
+        self.map = Arc::new(
+            self.runner
+                .as_ref()
+                .and_then(|r| r.sim().tree())
+                .map(NodeMap::new)
+                .unwrap_or_default(),
+        );
+        self.live.rebase(&self.map);
+    }
+
+    /// Runs one tick and records it. Returns false when the preview should stop ticking
+    /// for now: nothing ran, a breakpoint was hit, or the simulation finished.
+    fn tick_once(&mut self, requests: &mut Vec<Request>) -> bool {
+        let Some(runner) = self.runner.as_mut() else {
+            return false;
+        };
+        let sim = runner.sim_mut();
+        let dt = sim.default_dt();
+        let mut recorder = TickRecorder::new(&self.map, &self.breakpoints);
+        let Some(root) = sim.tick(dt, &mut recorder) else {
+            if sim.finished() {
+                self.playing = false;
+                self.note = Some((Tone::Info, format!("Finished: {}", sim.summary())));
+            }
+            return false;
+        };
+        self.seq += 1;
+        let hit = recorder.hit;
+        let record = recorder.finish(self.seq, self.clock, sim.now(), root, self.map.clone());
+        let finished = sim.finished().then(|| sim.summary());
+        self.live.apply(&record);
+        self.timeline.push(record);
+        self.last_root = Some(root);
+        if let Some(node) = hit {
+            self.pause();
+            let guid = self.map.shown_on(node).unwrap_or_default().to_owned();
+            self.note = Some((
+                Tone::Info,
+                format!("Paused at the breakpoint on “{}”", self.map.name(node)),
+            ));
+            requests.push(Request::Frame(vec![guid]));
+            return false;
+        }
+        if let Some(summary) = finished {
+            self.pause();
+            self.note = Some((Tone::Info, format!("Finished: {summary}")));
+            return false;
+        }
+        true
+    }
+}
+
+/// Twice the sample's own pace (one `dt` of simulated time per tick), within reason.
+fn default_speed(dt: f64) -> f64 {
+    if dt > 0.0 {
+        (2.0 / dt).clamp(2.0, 30.0).round()
+    } else {
+        10.0
+    }
+}
+
+/// `{"value": v, "ttl": n}` (the stimuli files' form) to `(v, Some(n))`; anything else is
+/// a plain value.
+fn split_ttl(json: serde_json::Value) -> (serde_json::Value, Option<f64>) {
+    match json {
+        serde_json::Value::Object(mut map)
+            if map.len() == 2 && map.contains_key("value") && map.contains_key("ttl") =>
+        {
+            let ttl = map.get("ttl").and_then(serde_json::Value::as_f64);
+            match ttl {
+                Some(ttl) => (map.remove("value").unwrap_or_default(), Some(ttl)),
+                None => (serde_json::Value::Object(map), None),
+            }
+        }
+        other => (other, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ttl_objects_are_split_and_other_values_kept() {
+        assert_eq!(
+            split_ttl(json!({"value": 3, "ttl": 2.5})),
+            (json!(3), Some(2.5))
+        );
+        assert_eq!(split_ttl(json!({"value": 3})), (json!({"value": 3}), None));
+        assert_eq!(split_ttl(json!([1, 2])), (json!([1, 2]), None));
+        assert_eq!(default_speed(0.25), 8.0);
+        assert_eq!(default_speed(1.0), 2.0);
+    }
 }

@@ -1,0 +1,352 @@
+//! Runner: which simulation runs the open tree, and loading it from the document (the
+//! first load, then a hot reload after every edit that changes what the runtime sees).
+//!
+//! The sample is chosen by the document's manifests (`../manifests/villager.json` names
+//! the villager's node types) or, failing that, by the tree's name; otherwise "none": a
+//! [`PlainSim`] that runs built-in nodes only (Scripted, Wait, …) on a `Registry<()>`.
+
+use std::any::Any;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use arbor_runtime::format::TreeFile;
+use arbor_runtime::{
+    Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeTypes, Observer, Registry, Status,
+    TraceEvent,
+};
+use arbor_samples::card_duel::{CardDuel, Opponent};
+use arbor_samples::{LoadOutcome, Log, Simulation, TreeView};
+
+use crate::document::Document;
+
+/// The name of the runner without a sample world.
+pub const NONE: &str = "none";
+
+/// A simulation the preview can run: its [`Simulation::name`] and menu title.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub name: &'static str,
+    pub title: &'static str,
+}
+
+/// "none" first, then every sample in menu order.
+pub fn choices() -> &'static [Choice] {
+    static CHOICES: OnceLock<Vec<Choice>> = OnceLock::new();
+    CHOICES.get_or_init(|| {
+        let mut out = vec![Choice {
+            name: NONE,
+            title: PlainSim::TITLE,
+        }];
+        out.extend(arbor_samples::all().iter().map(|s| Choice {
+            name: s.name(),
+            title: s.title(),
+        }));
+        out
+    })
+}
+
+/// The simulation for a document: the sample whose manifest it names, or whose name it
+/// has; else [`NONE`].
+pub fn sample_for(doc: &Document) -> &'static str {
+    let samples = || choices().iter().filter(|c| c.name != NONE);
+    for manifest in doc.manifests() {
+        let stem = Path::new(manifest).file_stem().and_then(|s| s.to_str());
+        if let Some(c) = samples().find(|c| Some(c.name) == stem) {
+            return c.name;
+        }
+    }
+    samples()
+        .find(|c| c.name.eq_ignore_ascii_case(doc.name().trim()))
+        .map_or(NONE, |c| c.name)
+}
+
+/// A fresh simulation called `name` (unknown names give "none"). The card duel is played
+/// by the user: the preview shows the player's move buttons.
+pub fn create(name: &str, seed: u64) -> Box<dyn Simulation> {
+    let Some(mut sim) = arbor_samples::by_name(name, seed) else {
+        return Box::new(PlainSim::new(seed));
+    };
+    if let Some(duel) = sim.as_any_mut().downcast_mut::<CardDuel>() {
+        duel.set_opponent(Opponent::Human);
+    }
+    sim
+}
+
+/// What loading the document did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    /// Nothing the runtime sees changed (a node moved, a note was edited): not reloaded.
+    Unchanged,
+    /// The first tree for this simulation.
+    Fresh { warnings: Vec<String> },
+    /// Hot reload: the world, clock and compatible blackboard values were kept.
+    Reloaded {
+        dropped_keys: Vec<String>,
+        warnings: Vec<String>,
+    },
+    /// The tree did not load. `kept`: an earlier tree is still loaded and runs on.
+    Failed { problems: Vec<String>, kept: bool },
+}
+
+/// A simulation and what it was last given to load.
+pub struct Runner {
+    sim: Box<dyn Simulation>,
+    /// The runtime-relevant part of the last tree handed to `load` (editor data removed),
+    /// to skip reloading after edits that change only the layout.
+    last: Option<TreeFile>,
+    has_tree: bool,
+}
+
+impl Runner {
+    pub fn new(name: &str, seed: u64) -> Runner {
+        Runner {
+            sim: create(name, seed),
+            last: None,
+            has_tree: false,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.sim.name()
+    }
+
+    pub fn sim(&self) -> &dyn Simulation {
+        &*self.sim
+    }
+
+    pub fn sim_mut(&mut self) -> &mut dyn Simulation {
+        &mut *self.sim
+    }
+
+    /// Whether a tree is loaded (the simulation can tick).
+    pub fn has_tree(&self) -> bool {
+        self.has_tree
+    }
+
+    /// Makes the next [`Runner::load`] load even an unchanged tree (the document moved to
+    /// another folder, so its subtree paths may mean other files).
+    pub fn forget_last(&mut self) {
+        self.last = None;
+    }
+
+    /// Loads the document's tree: the first time, or when it changed since.
+    pub fn load(&mut self, doc: &Document, path: Option<&Path>) -> Loaded {
+        let mut file = doc.to_tree_file();
+        let editor = file.editor.take();
+        if self.last.as_ref() == Some(&file) {
+            return Loaded::Unchanged;
+        }
+        self.last = Some(file.clone());
+        // Give the runtime the whole file, as it would read it from disk.
+        file.editor = editor;
+        match self.sim.load(&file, path) {
+            Ok(outcome) => {
+                self.has_tree = true;
+                loaded(outcome)
+            }
+            Err(e) => failed(&e, self.has_tree),
+        }
+    }
+}
+
+fn failed(e: &LoadError, kept: bool) -> Loaded {
+    let mut problems: Vec<String> = e.errors().map(problem_line).collect();
+    if problems.is_empty() {
+        problems = e.problems.iter().map(problem_line).collect();
+    }
+    Loaded::Failed { problems, kept }
+}
+
+fn loaded(outcome: LoadOutcome) -> Loaded {
+    let warnings = outcome.warnings.iter().map(problem_line).collect();
+    if outcome.reloaded {
+        Loaded::Reloaded {
+            dropped_keys: outcome.dropped_keys,
+            warnings,
+        }
+    } else {
+        Loaded::Fresh { warnings }
+    }
+}
+
+/// A problem as one line for the panel: the node and the message, without the file (it is
+/// the open document, or a subtree file named in the message).
+fn problem_line(p: &arbor_runtime::Problem) -> String {
+    match &p.node_label {
+        Some(label) => format!("{label}: {}", p.message()),
+        None => p.message(),
+    }
+}
+
+/// The "none" simulation: an agent on built-in nodes only, with no world. Log leaves write
+/// to its log, so a prototype tree still says what it does.
+pub struct PlainSim {
+    registry: Registry<()>,
+    tree: Option<Arc<CompiledTree<()>>>,
+    agent: Option<Agent<()>>,
+    seed: u64,
+    log: Log,
+}
+
+impl PlainSim {
+    const TITLE: &'static str = "None (built-in nodes only)";
+
+    pub fn new(seed: u64) -> PlainSim {
+        PlainSim {
+            registry: Registry::new(),
+            tree: None,
+            agent: None,
+            seed,
+            log: Log::new(200),
+        }
+    }
+}
+
+impl Simulation for PlainSim {
+    fn name(&self) -> &'static str {
+        NONE
+    }
+
+    fn title(&self) -> &'static str {
+        PlainSim::TITLE
+    }
+
+    fn tree_path(&self) -> PathBuf {
+        // There is no sample tree; the preview always loads the open document.
+        PathBuf::new()
+    }
+
+    fn node_types(&self) -> NodeTypes {
+        self.registry.types().clone()
+    }
+
+    fn default_dt(&self) -> f64 {
+        0.1
+    }
+
+    fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError> {
+        let compiled = Arc::new(self.registry.loader().load_tree(tree, path)?);
+        let warnings = compiled.warnings().to_vec();
+        self.tree = Some(compiled.clone());
+        let outcome = match &mut self.agent {
+            Some(agent) => {
+                // As the samples do: halt first, so nothing is left half-done.
+                agent.halt(&mut (), &mut ());
+                LoadOutcome {
+                    reloaded: true,
+                    dropped_keys: agent.reload(compiled),
+                    warnings,
+                }
+            }
+            None => {
+                self.agent = Some(Agent::new(compiled, self.seed));
+                LoadOutcome {
+                    reloaded: false,
+                    dropped_keys: Vec::new(),
+                    warnings,
+                }
+            }
+        };
+        Ok(outcome)
+    }
+
+    fn tick(&mut self, dt: f64, observer: &mut dyn Observer) -> Option<Status> {
+        let agent = self.agent.as_mut()?;
+        agent.advance(dt);
+        let now = agent.now();
+        let log = &mut self.log;
+        let mut tee = |event: TraceEvent<'_>| {
+            if let TraceEvent::Log { message, .. } = event {
+                log.push(now, message);
+            }
+            observer.event(event);
+        };
+        Some(agent.run_traced(&mut (), &mut tee))
+    }
+
+    fn reset(&mut self) {
+        self.agent = self.tree.clone().map(|t| Agent::new(t, self.seed));
+        self.log.clear();
+    }
+
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.reset();
+    }
+
+    fn now(&self) -> f64 {
+        self.agent.as_ref().map_or(0.0, Agent::now)
+    }
+
+    fn blackboard(&self) -> Option<&Blackboard> {
+        self.agent.as_ref().map(Agent::blackboard)
+    }
+
+    fn blackboard_mut(&mut self) -> Option<&mut Blackboard> {
+        self.agent.as_mut().map(Agent::blackboard_mut)
+    }
+
+    fn tree(&self) -> Option<&dyn TreeView> {
+        self.tree.as_deref().map(|t| t as &dyn TreeView)
+    }
+
+    fn is_running(&self, node: NodeId) -> bool {
+        self.agent.as_ref().is_some_and(|a| a.is_running(node))
+    }
+
+    fn log(&self) -> &Log {
+        &self.log
+    }
+
+    fn summary(&self) -> String {
+        match &self.agent {
+            Some(agent) => format!("{} ticks, t = {:.1} s", agent.ticks(), agent.now()),
+            None => "no tree loaded".to_owned(),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sample_follows_the_manifest_or_the_name() {
+        let villager = crate::document::io::load(&arbor_samples::trees_dir().join("villager.json"))
+            .expect("the sample opens");
+        assert_eq!(sample_for(&villager), "villager");
+        assert_eq!(sample_for(&Document::new("Guard")), "guard");
+        assert_eq!(sample_for(&Document::new("my tree")), NONE);
+        assert_eq!(choices()[0].name, NONE);
+        assert!(choices().iter().any(|c| c.name == "card_duel"));
+        let duel = create("card_duel", 1);
+        let duel = duel.as_any().downcast_ref::<CardDuel>().expect("a duel");
+        assert_eq!(duel.opponent(), Opponent::Human);
+        assert_eq!(create("nonsense", 1).name(), NONE);
+    }
+
+    #[test]
+    fn loads_once_per_runtime_change_and_keeps_the_last_good_tree() {
+        let mut runner = Runner::new(NONE, 1);
+        let empty = Document::new("t");
+        let Loaded::Failed { problems, kept } = runner.load(&empty, None) else {
+            panic!("an empty document has no root");
+        };
+        assert!(!kept);
+        assert!(problems[0].contains("missing root"), "{problems:?}");
+        assert!(!runner.has_tree());
+        assert_eq!(runner.load(&empty, None), Loaded::Unchanged);
+    }
+}

@@ -1,0 +1,108 @@
+//! Worlds: each sample's world drawn with egui's painter (one file per sample, each
+//! downcasting the running [`Simulation`] to its concrete type), and the simulation's log.
+
+mod card_duel;
+mod counting;
+mod guard;
+mod villager;
+
+use arbor_samples::card_duel::CardDuel;
+use arbor_samples::counting::Counting;
+use arbor_samples::guard::Guard;
+use arbor_samples::villager::Villager;
+use arbor_samples::Simulation;
+use egui::{Color32, Pos2, Rect};
+
+/// Draws the simulation's world. Returns a message for the user when one of its controls
+/// refused an action (the duel's move buttons).
+pub fn world_ui(ui: &mut egui::Ui, sim: &mut dyn Simulation) -> Option<String> {
+    let any = sim.as_any_mut();
+    if let Some(duel) = any.downcast_mut::<CardDuel>() {
+        return card_duel::ui(ui, duel);
+    }
+    if let Some(villager) = any.downcast_ref::<Villager>() {
+        villager::ui(ui, villager);
+    } else if let Some(guard) = any.downcast_ref::<Guard>() {
+        guard::ui(ui, guard);
+    } else if let Some(counting) = any.downcast_ref::<Counting>() {
+        counting::ui(ui, counting);
+    } else {
+        ui.label(sim.summary());
+        ui.weak("No world: the tree runs on built-in nodes only (Scripted, Wait, Log, …).");
+        ui.weak("Choose a sample above to run its host actions and conditions.");
+    }
+    None
+}
+
+/// The simulation's log, newest at the bottom, following new lines.
+pub fn log_ui(ui: &mut egui::Ui, sim: &dyn Simulation) {
+    ui.strong("Log");
+    let log = sim.log();
+    let total = log.lines().count();
+    let row_height = ui.text_style_height(&egui::TextStyle::Body);
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .stick_to_bottom(true)
+        .show_rows(ui, row_height, total, |ui, rows| {
+            for line in log.lines().skip(rows.start).take(rows.len()) {
+                // One line per row (show_rows needs equal heights); hovering shows it all.
+                let text = format!("{:>7.2}  {}", line.time, line.text);
+                ui.add(egui::Label::new(text).truncate());
+            }
+        });
+}
+
+/// Maps a sample's map coordinates (y down, like the screen) into a screen rectangle,
+/// keeping the aspect ratio and centring.
+pub(crate) struct Fit {
+    origin: Pos2,
+    scale: f32,
+}
+
+impl Fit {
+    pub fn new(rect: Rect, size: arbor_samples::Vec2) -> Fit {
+        let (w, h) = (size.x.max(1.0) as f32, size.y.max(1.0) as f32);
+        let scale = (rect.width() / w).min(rect.height() / h).max(0.01);
+        let used = egui::vec2(w * scale, h * scale);
+        Fit {
+            origin: rect.center() - used / 2.0,
+            scale,
+        }
+    }
+
+    pub fn pos(&self, p: arbor_samples::Vec2) -> Pos2 {
+        self.origin + egui::vec2(p.x as f32, p.y as f32) * self.scale
+    }
+
+    pub fn len(&self, d: f64) -> f32 {
+        d as f32 * self.scale
+    }
+
+    /// The whole map on screen.
+    pub fn rect(&self, size: arbor_samples::Vec2) -> Rect {
+        Rect::from_min_max(self.pos(arbor_samples::Vec2::new(0.0, 0.0)), self.pos(size))
+    }
+}
+
+pub(crate) fn rgb([r, g, b]: [u8; 3]) -> Color32 {
+    Color32::from_rgb(r, g, b)
+}
+
+/// A horizontal bar filled to `fraction` (0–1).
+pub(crate) fn bar(painter: &egui::Painter, rect: Rect, fraction: f32, fill: Color32) {
+    painter.rect_filled(rect, 2.0, Color32::from_gray(45));
+    let mut filled = rect;
+    filled.set_width(rect.width() * fraction.clamp(0.0, 1.0));
+    painter.rect_filled(filled, 2.0, fill);
+}
+
+/// Small text at `pos`, anchored by `align`.
+pub(crate) fn text(
+    painter: &egui::Painter,
+    pos: Pos2,
+    align: egui::Align2,
+    text: impl ToString,
+    color: Color32,
+) {
+    painter.text(pos, align, text, egui::FontId::proportional(11.0), color);
+}

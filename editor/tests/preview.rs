@@ -1,0 +1,284 @@
+//! The live preview, headless: it ticks the document's tree, follows edits (hot reload in
+//! the same frame), pauses at breakpoints, scrubs back through the timeline, and takes
+//! blackboard edits as stimuli to the agent rather than document changes.
+//!
+//! Frames are driven with a fake clock of 0.25 s per frame at 4 ticks per second, so each
+//! frame after the first runs exactly one tick.
+
+use std::path::Path;
+
+use arbor_editor::app::{Gestures, Request, Toasts, UiCx};
+use arbor_editor::commands::{RemoveItems, RemoveKey, SetParam};
+use arbor_editor::document::{Document, Owner, Selection};
+use arbor_editor::preview::Preview;
+use arbor_editor::Session;
+use arbor_runtime::{Report, Status};
+use serde_json::json;
+
+const FRAME: f64 = 0.25;
+
+/// The editor's per-frame state that a preview needs, outside the app.
+struct Harness {
+    session: Session,
+    preview: Preview,
+    selection: Selection,
+    toasts: Toasts,
+    gestures: Gestures,
+    requests: Vec<Request>,
+    report: Report,
+    time: f64,
+}
+
+impl Harness {
+    fn new(session: Session) -> Harness {
+        Harness {
+            session,
+            preview: Preview::default(),
+            selection: Selection::default(),
+            toasts: Toasts::default(),
+            gestures: Gestures::default(),
+            requests: Vec::new(),
+            report: Report::default(),
+            time: 0.0,
+        }
+    }
+
+    /// Runs `frames` frames of `update`, as the app does before drawing.
+    fn frames(&mut self, frames: usize) {
+        for _ in 0..frames {
+            let mut cx = UiCx {
+                session: &mut self.session,
+                selection: &mut self.selection,
+                toasts: &mut self.toasts,
+                gestures: &mut self.gestures,
+                requests: &mut self.requests,
+                report: &self.report,
+            };
+            self.preview.update(&mut cx, self.time);
+            self.time += FRAME;
+        }
+    }
+
+    /// The first frame (the preview starts), then one tick per frame.
+    fn start(&mut self) {
+        self.frames(1);
+        self.preview.set_speed(1.0 / FRAME);
+    }
+
+    fn step(&mut self) -> bool {
+        let mut cx = UiCx {
+            session: &mut self.session,
+            selection: &mut self.selection,
+            toasts: &mut self.toasts,
+            gestures: &mut self.gestures,
+            requests: &mut self.requests,
+            report: &self.report,
+        };
+        self.preview.step(&mut cx)
+    }
+
+    fn status(&self, guid: &str) -> Option<Status> {
+        self.preview.node_live(guid).and_then(|live| live.status)
+    }
+}
+
+fn guid(n: u32) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+/// A document of built-in nodes: `Sequence(1)[Scripted(2) a, Scripted(3) b]`, with an
+/// unused key `spare`.
+fn scripted(a: serde_json::Value, b: serde_json::Value) -> Session {
+    let text = json!({
+        "format": "arbor-tree", "version": 1, "guid": guid(0), "name": "prototype",
+        "blackboard": [{"key": "spare", "type": "int", "default": 1}],
+        "root": guid(1),
+        "nodes": [
+            {"guid": guid(1), "name": "Do both", "type": "Sequence", "children": [guid(2), guid(3)]},
+            {"guid": guid(2), "name": "First", "type": "Scripted", "params": {"returns": a}},
+            {"guid": guid(3), "name": "Second", "type": "Scripted", "params": {"returns": b}}
+        ]
+    });
+    let file = arbor_runtime::parse_str(&text.to_string(), None).expect("a valid tree file");
+    Session::new(Document::from_tree_file(file, None).expect("a valid document"))
+}
+
+fn sample(name: &str) -> Session {
+    let path = arbor_samples::trees_dir().join(format!("{name}.json"));
+    Session::open(Path::new(&path)).expect("the sample opens")
+}
+
+#[test]
+fn ticks_the_documents_tree_and_shows_an_edit_in_the_next_tick() {
+    let mut h = Harness::new(scripted(json!(["success"]), json!(["running"])));
+    h.start();
+    assert_eq!(h.preview.sample(), Some("none"), "built-in nodes only");
+    assert!(h.preview.is_playing(), "a newly shown tree plays");
+    h.frames(3);
+    assert_eq!(h.preview.ticks(), 3);
+    assert_eq!(h.preview.last_status(), Some(Status::Running));
+    assert_eq!(h.status(&guid(3)), Some(Status::Running));
+    assert_eq!(h.status(&guid(1)), Some(Status::Running));
+    // The first leaf completed in tick 1 and is skipped since (rule 10): it fades.
+    let first = h.preview.node_live(&guid(2)).expect("visited in tick 1");
+    assert_eq!(first.status, Some(Status::Success));
+    assert_eq!(first.ticks_ago, 2);
+    assert!(first.age > 0.4, "{}", first.age);
+
+    let edit = SetParam::new(
+        h.session.document(),
+        Owner::Node(guid(3)),
+        "returns",
+        Some(json!(["failure"])),
+    )
+    .expect("a valid edit");
+    h.session.apply(edit).expect("applies");
+    h.frames(1);
+    assert_eq!(h.preview.ticks(), 4, "the world went on: no reset");
+    assert_eq!(h.status(&guid(3)), Some(Status::Failure));
+    assert_eq!(h.status(&guid(1)), Some(Status::Failure));
+    assert_eq!(h.preview.node_live(&guid(3)).map(|l| l.ticks_ago), Some(0));
+
+    // Undo is an edit too.
+    h.session.undo();
+    h.frames(1);
+    assert_eq!(h.status(&guid(3)), Some(Status::Running));
+
+    // Removing a node: the Sequence now succeeds, and the removed node shows nothing.
+    let remove = RemoveItems::new(h.session.document(), &Selection::of_nodes([guid(3)]));
+    h.session.apply(remove).expect("applies");
+    h.frames(1);
+    assert_eq!(h.preview.last_status(), Some(Status::Success));
+    assert_eq!(h.preview.node_live(&guid(3)), None);
+}
+
+#[test]
+fn a_tree_that_stops_loading_keeps_the_last_good_one_running() {
+    let mut h = Harness::new(scripted(json!(["success"]), json!(["running"])));
+    h.start();
+    h.frames(2);
+    let remove_root = RemoveItems::new(h.session.document(), &Selection::of_nodes([guid(1)]));
+    h.session.apply(remove_root).expect("applies");
+    h.frames(2);
+    assert!(
+        h.preview.problems().iter().any(|p| p.contains("root")),
+        "{:?}",
+        h.preview.problems()
+    );
+    assert!(h.preview.note().is_some_and(|n| n.contains("last good")));
+    assert_eq!(h.preview.ticks(), 4, "the last good tree kept ticking");
+    h.session.undo();
+    h.frames(1);
+    assert!(h.preview.problems().is_empty());
+
+    // A reload that drops a blackboard value says which.
+    let remove_key = RemoveKey::new(h.session.document(), "spare").expect("declared");
+    h.session.apply(remove_key).expect("applies");
+    h.frames(1);
+    let note = h.preview.note().unwrap_or_default();
+    assert!(note.contains("dropped") && note.contains("spare"), "{note}");
+}
+
+#[test]
+fn a_breakpoint_pauses_and_frames_its_node() {
+    let mut h = Harness::new(scripted(json!(["success"]), json!(["running"])));
+    h.start();
+    h.preview.toggle_breakpoint(&guid(3));
+    assert!(h.preview.has_breakpoint(&guid(3)));
+    h.frames(3);
+    assert!(!h.preview.is_playing(), "paused when the node entered");
+    assert_eq!(h.preview.ticks(), 1, "no tick after the breakpoint");
+    assert_eq!(h.requests, [Request::Frame(vec![guid(3)])]);
+    assert!(h.preview.note().is_some_and(|n| n.contains("Second")));
+
+    // Resuming: the leaf keeps running, so it is not entered again.
+    h.preview.play();
+    h.frames(2);
+    assert_eq!(h.preview.ticks(), 3);
+    assert_eq!(h.requests.len(), 1);
+    h.preview.toggle_breakpoint(&guid(3));
+    assert!(!h.preview.has_breakpoint(&guid(3)));
+}
+
+#[test]
+fn scrubbing_the_timeline_shows_an_earlier_tick() {
+    // The second leaf runs, then succeeds, then fails (and fails from then on).
+    let mut h = Harness::new(scripted(
+        json!(["success"]),
+        json!(["running", "success", "failure"]),
+    ));
+    h.start();
+    h.frames(4);
+    assert_eq!(h.preview.timeline().range(), Some((1, 4)));
+    assert_eq!(h.status(&guid(3)), Some(Status::Failure));
+
+    h.preview.scrub_to(1);
+    assert!(!h.preview.is_playing(), "scrubbing pauses");
+    assert_eq!(h.status(&guid(3)), Some(Status::Running));
+    h.preview.scrub_to(2);
+    assert_eq!(h.status(&guid(3)), Some(Status::Success));
+    assert_eq!(h.status(&guid(1)), Some(Status::Success));
+    h.frames(2);
+    assert_eq!(h.preview.ticks(), 4, "paused while scrubbed");
+
+    h.preview.go_live();
+    assert_eq!(h.status(&guid(3)), Some(Status::Failure));
+    h.preview.play();
+    h.frames(1);
+    assert_eq!(h.preview.ticks(), 5);
+}
+
+#[test]
+fn a_blackboard_edit_is_a_stimulus_not_a_document_change() {
+    // MathTree (rule 35), target 20: tick 1 succeeds at the second AddTen with current 20.
+    let mut h = Harness::new(sample("counting"));
+    h.start();
+    assert_eq!(h.preview.sample(), Some("counting"));
+    h.frames(1);
+    assert_eq!(h.preview.last_status(), Some(Status::Success));
+    let add_ten_2a = "417c0dc1-0077-4030-92a9-b0e610f358a8";
+    assert_eq!(h.status(add_ten_2a), Some(Status::Failure));
+
+    assert!(
+        h.preview.set_blackboard("current", "10").is_err(),
+        "not while playing"
+    );
+    h.preview.pause();
+    let generation = h.session.generation();
+    let before = h.session.document().clone();
+    h.preview
+        .set_blackboard("current", "10")
+        .expect("an int key");
+    assert!(h.preview.set_blackboard("current", "\"ten\"").is_err());
+    assert!(h.preview.set_blackboard("nothing", "1").is_err());
+    assert_eq!(h.session.generation(), generation);
+    assert_eq!(*h.session.document(), before);
+
+    // Without the edit current would be 30 after the first AddTen, and it would fail.
+    assert!(h.step());
+    assert_eq!(h.status(add_ten_2a), Some(Status::Success));
+    let bb = h
+        .preview
+        .simulation()
+        .and_then(|s| s.blackboard())
+        .expect("running");
+    let current = bb.key("current").and_then(|k| bb.get_i64(k));
+    assert_eq!(current, Some(20));
+}
+
+#[test]
+fn the_villager_opens_playing() {
+    let mut h = Harness::new(sample("villager"));
+    h.frames(1);
+    assert_eq!(h.preview.sample(), Some("villager"));
+    assert!(h.preview.is_playing());
+    assert!(
+        h.preview.problems().is_empty(),
+        "{:?}",
+        h.preview.problems()
+    );
+    h.frames(8);
+    assert!(h.preview.ticks() > 0);
+    let root = h.session.document().root().expect("a root").to_owned();
+    assert_eq!(h.status(&root), Some(Status::Running), "Repeat forever");
+}
