@@ -109,7 +109,7 @@ impl Annotations {
                 painter.text(
                     r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
                     egui::Align2::LEFT_BOTTOM,
-                    format!("▸ {count} nodes (double-click to expand)"),
+                    format!("{count} nodes (double-click to expand)"),
                     text(12.0),
                     Color32::from_gray(235),
                 );

@@ -285,6 +285,21 @@ impl Canvas {
             );
             bounds = Some(bounds.map_or(r, |b| b.union(r)));
         }
+        if guids.is_empty() {
+            // Framing everything includes the notes and group frames around the tree.
+            let extra = doc.notes().iter().map(|n| (n.pos, n.size)).chain(
+                doc.groups()
+                    .iter()
+                    .map(|g| ([g.rect[0], g.rect[1]], [g.rect[2], g.rect[3]])),
+            );
+            for (p, size) in extra {
+                let r = Rect::from_min_size(
+                    Pos2::new(p[0] as f32, p[1] as f32),
+                    egui::vec2(size[0] as f32, size[1] as f32),
+                );
+                bounds = Some(bounds.map_or(r, |b| b.union(r)));
+            }
+        }
         if let Some(bounds) = bounds {
             camera::frame(&mut self.cache, ui, self.view, bounds);
         }

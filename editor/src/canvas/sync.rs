@@ -175,7 +175,7 @@ pub fn short(v: &Value) -> String {
     }
 }
 
-/// `Condition hungry == true ⟲ LowerPriority` and the like.
+/// `Condition hungry == true [abort LowerPriority]` and the like.
 pub fn decorator_label(d: &DecoratorDef) -> String {
     let p = &d.params;
     let s = |k: &str| p.get(k).map(short).unwrap_or_default();
@@ -208,10 +208,10 @@ pub fn decorator_label(d: &DecoratorDef) -> String {
         .and_then(Value::as_str)
         .filter(|a| *a != "None")
     {
-        label.push_str(&format!(" ⟲ {abort}"));
+        label.push_str(&format!(" [abort {abort}]"));
     }
     if d.kind == "Precondition" {
-        label.push_str(" ⟲ Self");
+        label.push_str(" [abort Self]");
     }
     label
 }

@@ -259,7 +259,7 @@ impl eng::NodeDataTrait for NodeView {
             );
         }
         if state.breakpoints.contains(&self.guid) {
-            ui.label(RichText::new("●").color(Color32::from_rgb(230, 60, 60)))
+            dot(ui, Color32::from_rgb(230, 60, 60))
                 .on_hover_text("Breakpoint: the preview pauses when this node enters (F9)");
         }
         Vec::new()
@@ -317,24 +317,31 @@ impl eng::NodeDataTrait for NodeView {
         }
         for (k, label) in self.decorators.iter().enumerate() {
             let result = live.and_then(|l| l.decorators.get(k).copied().flatten());
-            let (mark, color) = match result {
-                Some(true) => ("✔", status_color(Status::Success)),
-                Some(false) => ("✖", status_color(Status::Failure)),
-                None => ("◆", ui.visuals().weak_text_color()),
+            let color = match result {
+                Some(true) => status_color(Status::Success),
+                Some(false) => status_color(Status::Failure),
+                None => ui.visuals().weak_text_color(),
             };
-            ui.label(
-                RichText::new(format!("{mark} {label}"))
-                    .small()
-                    .color(color),
-            );
+            ui.horizontal(|ui| {
+                dot(ui, color);
+                ui.label(RichText::new(label).small().color(color));
+            });
         }
         if let Some(status) = live.and_then(|l| l.status) {
-            ui.label(
-                RichText::new(format!("● {status}"))
-                    .small()
-                    .strong()
-                    .color(status_color(status)),
-            );
+            let text = if live.is_some_and(|l| l.aborted) {
+                "aborted".to_owned()
+            } else {
+                status.to_string()
+            };
+            ui.horizontal(|ui| {
+                dot(ui, status_color(status));
+                ui.label(
+                    RichText::new(text)
+                        .small()
+                        .strong()
+                        .color(status_color(status)),
+                );
+            });
         }
         if !self.errors.is_empty() {
             ui.label(
@@ -402,6 +409,14 @@ impl eng::NodeDataTrait for NodeView {
             None => Some(Color32::from_gray(55)),
         }
     }
+}
+
+/// A small filled circle: egui's default fonts have no reliable bullet glyph.
+fn dot(ui: &mut egui::Ui, color: Color32) -> egui::Response {
+    let size = ui.text_style_height(&egui::TextStyle::Small) * 0.7;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), size / 2.0, color);
+    response
 }
 
 fn first_line(lines: &[String]) -> String {
