@@ -1,6 +1,44 @@
 //! Side panels: each a struct with `ui(&mut self, ui, cx)` (the egui demo's `View` pattern:
 //! window chrome stays with the app, contents here).
+//!
+//! # Brief overview
+//! - [`Inspector`]: the selected node (name, parameters, attached decorators) or the tree.
+//! - [`BlackboardPanel`]: the declared keys; renames rewrite references, deleting a used
+//!   key asks first.
+//! - [`ProblemsPanel`]: the validation report; a click frames the node concerned.
+//! - [`HistoryPanel`]: the undo history; a click goes to that step.
+//! - [`Palette`]: the node finder popup the app opens over the canvas.
+//! - [`widgets`]: the value widgets the inspector and the blackboard share.
+//!
+//! Panels read the session every frame and change it only with commands, each tagged with
+//! the gesture of the widget it came from, so typing in one field is one undo step.
 
-mod stub;
+mod blackboard;
+mod history;
+mod inspector;
+mod palette;
+mod problems;
+#[cfg(test)]
+mod testing;
+pub mod widgets;
 
-pub use stub::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
+pub use blackboard::BlackboardPanel;
+pub use history::HistoryPanel;
+pub use inspector::Inspector;
+pub use palette::Palette;
+pub use problems::{problem_node, ProblemsPanel};
+
+use crate::app::UiCx;
+use crate::commands::{Command, CommandError};
+
+/// Applies a command a panel built, through [`UiCx::apply`]; a refusal when building it
+/// becomes an error toast as well. Returns whether the document changed.
+fn apply<C: Into<Command>>(cx: &mut UiCx<'_>, cmd: Result<C, CommandError>) -> bool {
+    match cmd {
+        Ok(cmd) => cx.apply(cmd),
+        Err(e) => {
+            cx.toasts.error(e.to_string());
+            false
+        }
+    }
+}

@@ -1,0 +1,736 @@
+//! Inspector: edits the selected node (exactly one), or the tree itself when nothing is
+//! selected: names, parameters with a widget per declared kind, attached decorators.
+//!
+//! Every edit is a command through `session.apply`, tagged with the gesture of the widget
+//! it came from ([`crate::app::Gestures`]), so the keystrokes typed into one field while it
+//! keeps focus make one undo step. A refused command becomes an error toast.
+//!
+//! What the panel shows is read from the document every frame; the panel keeps no copy,
+//! so undo, redo and edits made elsewhere show at once.
+
+use arbor_runtime::format::{DecoratorDef, KeyDecl};
+use arbor_runtime::{Category, NodeType, Problem};
+use egui::collapsing_header::CollapsingState;
+use egui::{Align, Button, ComboBox, Grid, Id, Layout, RichText, TextEdit, Ui};
+use serde_json::{Map, Value};
+
+use super::apply;
+use super::widgets::{value_ui, Shape};
+use crate::app::{Request, UiCx};
+use crate::commands::{
+    AddDecorator, MoveDecorator, RemoveDecorator, SetParam, SetRoot, SetText, TextField,
+};
+use crate::document::Owner;
+
+/// See the module documentation.
+#[derive(Debug, Default)]
+pub struct Inspector {}
+
+/// A change to one parameter, found while drawing and applied after.
+struct ParamEdit {
+    name: String,
+    value: Option<Value>,
+    gesture: u64,
+}
+
+/// What a decorator's header buttons asked for.
+enum DecoratorAction {
+    Remove,
+    MoveTo(usize),
+}
+
+impl Inspector {
+    /// The id of a node's name field.
+    pub fn name_id(node: &str) -> Id {
+        Id::new(("inspector name", node))
+    }
+
+    /// The id of a parameter's widget.
+    pub fn param_id(owner: &Owner, param: &str) -> Id {
+        Id::new(("inspector param", owner, param))
+    }
+
+    /// The id of a decorator's name field.
+    pub fn decorator_name_id(node: &str, decorator: &str) -> Id {
+        Id::new(("inspector decorator name", node, decorator))
+    }
+
+    /// The id of the tree's name field (shown when nothing is selected).
+    pub fn tree_name_id() -> Id {
+        Id::new("inspector tree name")
+    }
+
+    /// The id of the tree's description field.
+    pub fn tree_description_id() -> Id {
+        Id::new("inspector tree description")
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
+        ui.heading("Inspector");
+        let selected: Vec<String> = cx.selection.nodes.iter().cloned().collect();
+        match selected.as_slice() {
+            [] => tree_ui(ui, cx),
+            [guid] if cx.session.document().contains(guid) => node_ui(ui, cx, guid),
+            [_] => tree_ui(ui, cx),
+            many => {
+                ui.label(format!("{} nodes selected", many.len()));
+            }
+        }
+    }
+}
+
+/// A text field bound to one [`TextField`] of the document; `hint` shows when it is empty.
+fn text_field(
+    ui: &mut Ui,
+    cx: &mut UiCx<'_>,
+    field: TextField,
+    text: &str,
+    hint: &str,
+    multiline: bool,
+) -> egui::Response {
+    let mut text = text.to_owned();
+    let edit = if multiline {
+        TextEdit::multiline(&mut text).desired_rows(3)
+    } else {
+        TextEdit::singleline(&mut text)
+    };
+    let r = ui.add(
+        edit.id(edit_id(&field))
+            .hint_text(hint)
+            .desired_width(f32::INFINITY),
+    );
+    // Every frame, so that gaining focus starts a new gesture.
+    let gesture = cx.gestures.for_response(&r);
+    if r.changed() {
+        let cmd = SetText::new(cx.session.document(), field, text).map(|c| c.gesture(gesture));
+        apply(cx, cmd);
+    }
+    r
+}
+
+fn edit_id(field: &TextField) -> Id {
+    match field {
+        TextField::TreeName => Inspector::tree_name_id(),
+        TextField::TreeDescription => Inspector::tree_description_id(),
+        TextField::NodeName(g) => Inspector::name_id(g),
+        TextField::DecoratorName { node, decorator } => {
+            Inspector::decorator_name_id(node, decorator)
+        }
+        other => Id::new(("inspector text", other)),
+    }
+}
+
+fn tree_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
+    let doc = cx.session.document();
+    let (name, description) = (doc.name().to_owned(), doc.description().to_owned());
+    let root = doc.root().map(|r| (r.to_owned(), doc.label(r)));
+    let (nodes, keys) = (doc.node_count(), doc.blackboard().len());
+    ui.label(RichText::new("Tree").strong());
+    Grid::new("inspector tree")
+        .num_columns(2)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            ui.label("Name");
+            text_field(ui, cx, TextField::TreeName, &name, "", false);
+            ui.end_row();
+            ui.label("Description");
+            text_field(ui, cx, TextField::TreeDescription, &description, "", true);
+            ui.end_row();
+            ui.label("Root");
+            match &root {
+                Some((guid, label)) => {
+                    if ui
+                        .link(label)
+                        .on_hover_text("Show the root on the canvas")
+                        .clicked()
+                    {
+                        cx.requests.push(Request::Frame(vec![guid.clone()]));
+                    }
+                }
+                None => {
+                    ui.colored_label(ui.visuals().warn_fg_color, "none")
+                        .on_hover_text("Select a node without a parent and use \"Set as root\"");
+                }
+            }
+            ui.end_row();
+        });
+    ui.weak(format!(
+        "{nodes} node{}, {keys} key{}",
+        plural(nodes),
+        plural(keys)
+    ));
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn problem_label(ui: &mut Ui, p: &Problem) {
+    let color = if p.is_error() {
+        ui.visuals().error_fg_color
+    } else {
+        ui.visuals().warn_fg_color
+    };
+    let icon = if p.is_error() { "⛔" } else { "⚠" };
+    ui.colored_label(color, format!("{icon} {}", p.message()));
+}
+
+fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
+    let doc = cx.session.document();
+    let Some(node) = doc.node(guid).cloned() else {
+        return;
+    };
+    let ty = cx.session.types().node(&node.kind).cloned();
+    let keys = doc.blackboard().to_vec();
+    let is_root = doc.root() == Some(guid);
+    let parent = doc.parent_of(guid).map(|p| doc.label(p));
+
+    // Problems first: the node's own and its decorators'.
+    let concerns = |g: &str| g == guid || node.decorators.iter().any(|d| d.guid == g);
+    for p in cx
+        .report
+        .problems
+        .iter()
+        .filter(|p| p.node.as_deref().is_some_and(concerns))
+    {
+        problem_label(ui, p);
+    }
+
+    Grid::new(("inspector node", guid))
+        .num_columns(2)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            ui.label("Name");
+            text_field(
+                ui,
+                cx,
+                TextField::NodeName(guid.to_owned()),
+                &node.name,
+                &node.kind,
+                false,
+            );
+            ui.end_row();
+            ui.label("Type");
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(&node.kind).strong());
+                match &ty {
+                    Some(t) => {
+                        ui.weak(t.category.as_str());
+                        if t.host {
+                            ui.colored_label(ui.visuals().warn_fg_color, "host")
+                                .on_hover_text("Implemented by the host program");
+                        }
+                    }
+                    None => {
+                        ui.colored_label(ui.visuals().error_fg_color, "unknown type");
+                    }
+                }
+            });
+            ui.end_row();
+        });
+    if let Some(t) = ty.as_ref().filter(|t| !t.description.is_empty()) {
+        ui.add(egui::Label::new(RichText::new(&t.description).weak()).wrap());
+    }
+
+    ui.horizontal_wrapped(|ui| {
+        if is_root {
+            ui.weak("Root of the tree");
+        } else {
+            let r = ui.add_enabled(parent.is_none(), Button::new("Set as root"));
+            let r = match &parent {
+                Some(p) => r.on_disabled_hover_text(format!(
+                    "Only a node without a parent can be the root (this one is under \"{p}\")"
+                )),
+                None => r.on_hover_text("Make this node the root of the tree"),
+            };
+            if r.clicked() {
+                let cmd = SetRoot::new(cx.session.document(), Some(guid));
+                apply(cx, cmd);
+            }
+        }
+        if ui
+            .button("Toggle breakpoint (F9)")
+            .on_hover_text("Pause the preview when this node starts")
+            .clicked()
+        {
+            cx.requests.push(Request::ToggleBreakpoint(guid.to_owned()));
+        }
+        if ty.as_ref().is_some_and(|t| t.category == Category::Subtree)
+            && ui.button("Open subtree").clicked()
+        {
+            cx.requests.push(Request::OpenSubtree(guid.to_owned()));
+        }
+    });
+
+    ui.separator();
+    ui.label(RichText::new("Parameters").strong());
+    params_ui(
+        ui,
+        cx,
+        &Owner::Node(guid.to_owned()),
+        ty.as_ref(),
+        &node.params,
+        &keys,
+    );
+
+    ui.separator();
+    decorators_ui(ui, cx, guid, &node.decorators, &keys);
+}
+
+/// The parameter grid of a node or decorator: declared parameters with their widgets,
+/// then any parameter the type does not declare (as JSON, removable).
+fn params_ui(
+    ui: &mut Ui,
+    cx: &mut UiCx<'_>,
+    owner: &Owner,
+    ty: Option<&NodeType>,
+    params: &Map<String, Value>,
+    keys: &[KeyDecl],
+) {
+    let declared = ty.map_or(&[][..], |t| t.params.as_slice());
+    // `KeyValue` parameters take the type of the key the `key` parameter names.
+    let key_type = params
+        .get("key")
+        .and_then(Value::as_str)
+        .and_then(|k| keys.iter().find(|d| d.key == k))
+        .map(|d| d.ty);
+    let mut edit = None;
+    if declared.is_empty() && params.is_empty() {
+        ui.weak("No parameters");
+    }
+    Grid::new(("inspector params", owner))
+        .num_columns(3)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            for spec in declared {
+                let current = params.get(&spec.name);
+                let missing = current.is_none() && spec.is_required();
+                let name = if missing {
+                    RichText::new(&spec.name).color(ui.visuals().error_fg_color)
+                } else {
+                    RichText::new(&spec.name)
+                };
+                let label = ui.label(name);
+                if !spec.description.is_empty() {
+                    label.on_hover_text(&spec.description);
+                }
+                let shape = Shape::of_param(spec, keys, key_type);
+                let id = Inspector::param_id(owner, &spec.name);
+                if let Some(c) =
+                    value_ui(ui, cx.gestures, id, shape, current, spec.default.as_ref())
+                {
+                    edit = Some(ParamEdit {
+                        name: spec.name.clone(),
+                        value: Some(c.value),
+                        gesture: c.gesture,
+                    });
+                }
+                // Removing a required parameter without a default would only make the
+                // node invalid, so there is no reset for those.
+                let resettable = spec.default.is_some() || spec.optional;
+                if current.is_some() && resettable {
+                    let hover = match &spec.default {
+                        Some(d) => format!("Reset to the default ({d})"),
+                        None => "Remove (the parameter is optional)".to_owned(),
+                    };
+                    if ui.small_button("↺").on_hover_text(hover).clicked() {
+                        edit = Some(ParamEdit {
+                            name: spec.name.clone(),
+                            value: None,
+                            gesture: cx.gestures.fresh(),
+                        });
+                    }
+                } else {
+                    ui.label("");
+                }
+                ui.end_row();
+            }
+            let undeclared = params
+                .iter()
+                .filter(|(name, _)| !declared.iter().any(|s| s.name == **name));
+            for (name, value) in undeclared {
+                ui.colored_label(ui.visuals().warn_fg_color, name)
+                    .on_hover_text("Not declared by this node type");
+                let id = Inspector::param_id(owner, name);
+                if let Some(c) = value_ui(ui, cx.gestures, id, Shape::Json, Some(value), None) {
+                    edit = Some(ParamEdit {
+                        name: name.clone(),
+                        value: Some(c.value),
+                        gesture: c.gesture,
+                    });
+                }
+                if ui.small_button("×").on_hover_text("Remove").clicked() {
+                    edit = Some(ParamEdit {
+                        name: name.clone(),
+                        value: None,
+                        gesture: cx.gestures.fresh(),
+                    });
+                }
+                ui.end_row();
+            }
+        });
+    if let Some(e) = edit {
+        let cmd = SetParam::new(cx.session.document(), owner.clone(), &e.name, e.value)
+            .map(|c| c.gesture(e.gesture));
+        apply(cx, cmd);
+    }
+}
+
+fn decorators_ui(
+    ui: &mut Ui,
+    cx: &mut UiCx<'_>,
+    guid: &str,
+    decorators: &[DecoratorDef],
+    keys: &[KeyDecl],
+) {
+    ui.label(RichText::new("Decorators").strong());
+    if decorators.is_empty() {
+        ui.weak("None");
+    }
+    let count = decorators.len();
+    let mut action = None;
+    for (i, d) in decorators.iter().enumerate() {
+        let ty = cx.session.types().decorator(&d.kind).cloned();
+        let owner = Owner::Decorator {
+            node: guid.to_owned(),
+            decorator: d.guid.clone(),
+        };
+        let state_id = ui.make_persistent_id(("decorator", &d.guid));
+        CollapsingState::load_with_default_open(ui.ctx(), state_id, true)
+            .show_header(ui, |ui| {
+                ui.label(RichText::new(&d.kind).strong());
+                if !d.name.is_empty() && d.name != d.kind {
+                    ui.weak(&d.name);
+                }
+                if ty.is_none() {
+                    ui.colored_label(ui.visuals().error_fg_color, "unknown type");
+                }
+                ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+                    if ui
+                        .small_button("×")
+                        .on_hover_text("Remove this decorator")
+                        .clicked()
+                    {
+                        action = Some((d.guid.clone(), DecoratorAction::Remove));
+                    }
+                    let down = ui
+                        .add_enabled(i + 1 < count, Button::new("⏷").small())
+                        .on_hover_text("Move down (checked later)");
+                    if down.clicked() {
+                        action = Some((d.guid.clone(), DecoratorAction::MoveTo(i + 1)));
+                    }
+                    let up = ui
+                        .add_enabled(i > 0, Button::new("⏶").small())
+                        .on_hover_text("Move up (checked earlier)");
+                    if up.clicked() {
+                        action = Some((d.guid.clone(), DecoratorAction::MoveTo(i - 1)));
+                    }
+                });
+            })
+            .body(|ui| {
+                if let Some(t) = ty.as_ref().filter(|t| !t.description.is_empty()) {
+                    ui.add(egui::Label::new(RichText::new(&t.description).weak()).wrap());
+                }
+                ui.horizontal(|ui| {
+                    ui.label("Name");
+                    text_field(
+                        ui,
+                        cx,
+                        TextField::DecoratorName {
+                            node: guid.to_owned(),
+                            decorator: d.guid.clone(),
+                        },
+                        &d.name,
+                        &d.kind,
+                        false,
+                    );
+                });
+                params_ui(ui, cx, &owner, ty.as_ref(), &d.params, keys);
+            });
+    }
+    if let Some((decorator, action)) = action {
+        let doc = cx.session.document();
+        match action {
+            DecoratorAction::Remove => {
+                let cmd = RemoveDecorator::new(doc, guid, &decorator);
+                apply(cx, cmd);
+            }
+            DecoratorAction::MoveTo(to) => {
+                let cmd = MoveDecorator::new(doc, guid, &decorator, to);
+                apply(cx, cmd);
+            }
+        }
+    }
+
+    let mut add = None;
+    ComboBox::from_id_salt(("add decorator", guid))
+        .selected_text("Add decorator…")
+        .show_ui(ui, |ui| {
+            for t in cx.session.types().decorators() {
+                let r = ui.selectable_label(false, &t.name);
+                let r = if t.description.is_empty() {
+                    r
+                } else {
+                    r.on_hover_text(&t.description)
+                };
+                if r.clicked() {
+                    add = Some(t.name.clone());
+                }
+            }
+        });
+    if let Some(kind) = add {
+        let cmd = AddDecorator::new(cx.session.document(), cx.session.types(), guid, &kind);
+        apply(cx, cmd);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::AddKey;
+    use crate::document::{sample, Selection};
+    use crate::panels::testing::{central, Harness};
+    use crate::Session;
+    use arbor_runtime::ValueType;
+    use egui::{Key, Modifiers, Pos2};
+    use serde_json::json;
+
+    fn harness_on(node: &str, h: &mut Harness) {
+        h.selection = Selection::of_nodes([node]);
+    }
+
+    #[test]
+    fn keystrokes_in_the_name_field_make_one_undo_step() {
+        let (doc, [_, b, ..]) = sample();
+        let mut h = Harness::new(Session::new(doc));
+        harness_on(&b, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        h.click_id(Inspector::name_id(&b), &mut draw);
+        assert!(h.has_focus(Inspector::name_id(&b)));
+        h.key(Key::End, Modifiers::NONE, &mut draw);
+        for text in ["a", "b", "c"] {
+            h.type_text(text, &mut draw);
+        }
+        let name = |h: &Harness| h.session.document().node(&b).unwrap().name.clone();
+        assert_eq!(name(&h), "Waitabc");
+        assert_eq!(h.session.history().len(), 1, "one step for one focus");
+        assert_eq!(
+            h.session.undo_text().unwrap(),
+            "Undo Rename \"Wait\" to \"Waitabc\""
+        );
+
+        // Leaving the field and coming back starts a new step.
+        h.click_at(Pos2::new(1200.0, 1000.0), &mut draw);
+        h.click_id(Inspector::name_id(&b), &mut draw);
+        h.key(Key::End, Modifiers::NONE, &mut draw);
+        h.type_text("d", &mut draw);
+        assert_eq!(name(&h), "Waitabcd");
+        assert_eq!(h.session.history().len(), 2);
+        assert!(h.session.undo());
+        assert_eq!(name(&h), "Waitabc");
+        assert!(h.session.undo());
+        assert_eq!(name(&h), "Wait", "the original name is back");
+        h.frame(&mut draw);
+        assert!(h.toasts.texts().is_empty());
+    }
+
+    #[test]
+    fn a_drag_on_a_number_is_one_step_and_problems_show_first() {
+        let (doc, [_, b, ..]) = sample();
+        let mut h = Harness::new(Session::new(doc));
+        harness_on(&b, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        // Wait needs `seconds`: the runtime's problem is listed in the inspector.
+        let report = h.session.validate();
+        let problem = report.for_node(&b).next().expect("Wait without seconds");
+        assert!(h.shows(&problem.message()));
+        let value = h.text_rect_in_row("0.0", "seconds").center();
+        h.drag(value, egui::vec2(60.0, 0.0), 6, &mut draw);
+        let seconds = h.session.document().node(&b).unwrap().params["seconds"].clone();
+        assert!(seconds.as_f64().is_some_and(|s| s > 0.0), "{seconds}");
+        assert_eq!(h.session.history().len(), 1, "a drag is one step");
+        h.frame(&mut draw);
+        assert!(!h.shows(&problem.message()), "fixed");
+    }
+
+    #[test]
+    fn decorators_are_added_set_reordered_reset_and_removed() {
+        let (doc, [_, b, ..]) = sample();
+        let mut h = Harness::new(Session::new(doc));
+        harness_on(&b, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        let kinds = |h: &Harness| -> Vec<String> {
+            let doc = h.session.document();
+            let node = doc.node(&b).unwrap();
+            node.decorators.iter().map(|d| d.kind.clone()).collect()
+        };
+        h.frame(&mut draw);
+        for kind in ["Condition", "Inverter"] {
+            h.click_text("Add decorator…", &mut draw);
+            h.click_text(kind, &mut draw);
+        }
+        assert_eq!(kinds(&h), ["Condition", "Inverter"]);
+        let d = h.session.document().node(&b).unwrap().decorators[0]
+            .guid
+            .clone();
+        let owner = Owner::Decorator {
+            node: b.clone(),
+            decorator: d,
+        };
+        let abort = |h: &Harness| {
+            h.session
+                .document()
+                .params(&owner)
+                .unwrap()
+                .get("abort")
+                .cloned()
+        };
+
+        // The abort type is the `abort` enum parameter.
+        h.frame(&mut draw);
+        let combo = h.text_rect_in_row("None", "abort").center();
+        h.click_at(combo, &mut draw);
+        h.click_text("Both", &mut draw);
+        assert_eq!(abort(&h), Some(json!("Both")));
+        let reset = h.text_rect_in_row("↺", "abort").center();
+        h.click_at(reset, &mut draw);
+        assert_eq!(abort(&h), None, "reset removes the parameter");
+
+        let up = h.text_rect_in_row("⏶", "Inverter").center();
+        h.click_at(up, &mut draw);
+        assert_eq!(kinds(&h), ["Inverter", "Condition"]);
+        let remove = h.text_rect_in_row("×", "Inverter").center();
+        h.click_at(remove, &mut draw);
+        assert_eq!(kinds(&h), ["Condition"]);
+        assert_eq!(h.session.history().len(), 6);
+    }
+
+    #[test]
+    fn a_key_parameter_offers_the_declared_keys() {
+        let mut doc = crate::document::Document::new("t");
+        let mut session = {
+            let mut s = Session::new(std::mem::take(&mut doc));
+            s.apply(AddKey::new("hp", ValueType::Int, None)).unwrap();
+            s.apply(AddKey::new("zone", ValueType::String, None))
+                .unwrap();
+            s
+        };
+        let cond = session.add_node("Condition", [0.0, 0.0]).unwrap();
+        let mut h = Harness::new(session);
+        harness_on(&cond, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        let combo = h.text_rect_in_row("(choose a key)", "key").center();
+        h.click_at(combo, &mut draw);
+        assert!(h.shows("zone: string"));
+        h.click_text("hp: int", &mut draw);
+        let params = |h: &Harness| h.session.document().node(&cond).unwrap().params.clone();
+        assert_eq!(params(&h)["key"], json!("hp"));
+        // `equals` now takes the key's type: a number, dragged.
+        h.frame(&mut draw);
+        let equals = h.text_rect_in_row("0", "equals").center();
+        h.drag(equals, egui::vec2(30.0, 0.0), 3, &mut draw);
+        assert!(params(&h)["equals"].is_i64(), "{}", params(&h)["equals"]);
+    }
+
+    #[test]
+    fn root_breakpoint_tree_and_multiple_selection() {
+        let (doc, [a, _, _, _, e]) = sample();
+        let mut h = Harness::new(Session::new(doc));
+        harness_on(&e, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        h.click_text("Toggle breakpoint (F9)", &mut draw);
+        assert_eq!(h.requests, [Request::ToggleBreakpoint(e.clone())]);
+        h.click_text("Set as root", &mut draw);
+        assert_eq!(h.session.document().root(), Some(e.as_str()));
+        assert!(!h.shows("Set as root"));
+
+        h.selection = Selection::of_nodes([&a, &e]);
+        h.frame(&mut draw);
+        assert!(h.shows("2 nodes selected"));
+
+        h.selection = Selection::default();
+        h.frame(&mut draw);
+        h.click_id(Inspector::tree_name_id(), &mut draw);
+        h.key(Key::End, Modifiers::NONE, &mut draw);
+        h.type_text("!", &mut draw);
+        assert_eq!(h.session.document().name(), "sample!");
+        h.requests.clear();
+        h.click_text("Log", &mut draw);
+        assert_eq!(
+            h.requests,
+            [Request::Frame(vec![e.clone()])],
+            "the root's link"
+        );
+    }
+
+    #[test]
+    fn status_lists_and_key_maps_are_edited_in_place() {
+        let mut s = Session::default();
+        s.apply(AddKey::new("hp", ValueType::Int, None)).unwrap();
+        let scripted = s.add_node("Scripted", [0.0, 0.0]).unwrap();
+        let subtree = s.add_node("Subtree", [0.0, 100.0]).unwrap();
+        let mut h = Harness::new(s);
+        harness_on(&scripted, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        let param = |h: &Harness, node: &str, name: &str| {
+            h.session
+                .document()
+                .node(node)
+                .unwrap()
+                .params
+                .get(name)
+                .cloned()
+        };
+        h.settle(&mut draw);
+        // AddNode fills in the declared defaults.
+        assert_eq!(param(&h, &scripted, "returns"), Some(json!(["success"])));
+        h.click_text("+ status", &mut draw);
+        assert_eq!(
+            param(&h, &scripted, "returns"),
+            Some(json!(["success", "success"]))
+        );
+        h.settle(&mut draw);
+        // The last "success" painted is the second entry's combo.
+        h.click_text("success", &mut draw);
+        h.click_text("running", &mut draw);
+        assert_eq!(
+            param(&h, &scripted, "returns"),
+            Some(json!(["success", "running"]))
+        );
+        h.settle(&mut draw);
+        let remove = h.text_rect_in_row("×", "success").center();
+        h.click_at(remove, &mut draw);
+        assert_eq!(param(&h, &scripted, "returns"), Some(json!(["running"])));
+
+        harness_on(&subtree, &mut h);
+        h.settle(&mut draw);
+        let owner = Owner::Node(subtree.clone());
+        let entry = Inspector::param_id(&owner, "remap").with("new entry");
+        h.click_id(entry, &mut draw);
+        h.type_text("health", &mut draw);
+        h.key(Key::Enter, Modifiers::NONE, &mut draw);
+        assert_eq!(
+            param(&h, &subtree, "remap"),
+            Some(json!({"health": "health"}))
+        );
+        h.settle(&mut draw);
+        assert!(h.shows("health (undeclared)"));
+        h.click_text("health (undeclared)", &mut draw);
+        h.click_text("hp: int", &mut draw);
+        assert_eq!(param(&h, &subtree, "remap"), Some(json!({"health": "hp"})));
+    }
+}

@@ -1,0 +1,499 @@
+//! Value widgets shared by the inspector (parameters) and the blackboard panel (key
+//! defaults): one widget per kind of value ([`Shape`]), each reporting a [`Change`] with the
+//! gesture it belongs to, so the caller builds one command per change and the keystrokes
+//! typed into one field merge into one undo step.
+//!
+//! A value may be absent (a parameter left to its default, a key without a default): the
+//! widget then shows the fallback greyed, and any edit sets an explicit value. Values of the
+//! wrong type (a hand-edited file) are shown with a red mark that says what was expected;
+//! the widget still edits them.
+//!
+//! Text-like widgets (text, JSON) take the id they are given, so that a caller (or a test)
+//! can find them with `ctx.read_response(id)` and give them focus.
+
+use arbor_runtime::format::KeyDecl;
+use arbor_runtime::{ParamKind, ParamSpec, ValueType};
+use egui::{Button, ComboBox, DragValue, Id, RichText, TextEdit, Ui};
+use serde_json::{Map, Value};
+
+use crate::app::Gestures;
+
+/// The statuses a `Statuses` list may hold, as the runtime spells them.
+pub const STATUSES: [&str; 3] = ["success", "failure", "running"];
+
+/// Width of a value field, so that the rows of a grid line up.
+pub const FIELD_WIDTH: f32 = 150.0;
+
+/// Which widget edits a value.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape<'a> {
+    Bool,
+    Int,
+    Float,
+    /// A string: plain text, a path, an event or trigger name.
+    Text,
+    /// Any JSON value, typed as JSON text; only valid JSON is committed.
+    Json,
+    /// One of these strings.
+    Enum(&'a [String]),
+    /// The name of one of these declared keys.
+    Key(&'a [KeyDecl]),
+    /// A non-empty list of statuses.
+    Statuses,
+    /// An object mapping names (a subtree's keys) to these declared keys.
+    KeyMap(&'a [KeyDecl]),
+}
+
+impl Shape<'static> {
+    /// The widget for a value of a blackboard key's type.
+    pub fn of_type(ty: ValueType) -> Shape<'static> {
+        match ty {
+            ValueType::Bool => Shape::Bool,
+            ValueType::Int => Shape::Int,
+            ValueType::Float => Shape::Float,
+            ValueType::String => Shape::Text,
+            ValueType::Json => Shape::Json,
+        }
+    }
+}
+
+impl<'a> Shape<'a> {
+    /// The widget for a declared parameter. `key_type` is the type of the key that the
+    /// owner's `key` parameter names, which types a `KeyValue` parameter; without one (no
+    /// key chosen yet, or an undeclared key) any JSON value is accepted.
+    pub fn of_param(
+        spec: &'a ParamSpec,
+        keys: &'a [KeyDecl],
+        key_type: Option<ValueType>,
+    ) -> Shape<'a> {
+        match spec.kind {
+            ParamKind::Bool => Shape::Bool,
+            ParamKind::Int => Shape::Int,
+            ParamKind::Float => Shape::Float,
+            ParamKind::String | ParamKind::Path | ParamKind::Event | ParamKind::Trigger => {
+                Shape::Text
+            }
+            ParamKind::Key => Shape::Key(keys),
+            ParamKind::KeyValue => key_type.map_or(Shape::Json, Shape::of_type),
+            ParamKind::Statuses => Shape::Statuses,
+            ParamKind::Enum => Shape::Enum(&spec.values),
+            ParamKind::KeyMap => Shape::KeyMap(keys),
+        }
+    }
+
+    /// What is wrong with `value` for this widget, if anything.
+    fn mismatch(self, value: &Value) -> Option<String> {
+        let plain = |ty: ValueType| ty.coerce(value).err();
+        match self {
+            Shape::Bool => plain(ValueType::Bool),
+            Shape::Int => plain(ValueType::Int),
+            Shape::Float => plain(ValueType::Float),
+            Shape::Text | Shape::Key(_) => plain(ValueType::String),
+            Shape::Json => None,
+            Shape::Enum(values) => match value.as_str() {
+                Some(s) if values.iter().any(|v| v == s) => None,
+                _ => Some(format!(
+                    "expected one of {}, found {value}",
+                    values.join(", ")
+                )),
+            },
+            Shape::Statuses => match value.as_array() {
+                Some(list)
+                    if list
+                        .iter()
+                        .all(|s| s.as_str().is_some_and(|s| STATUSES.contains(&s))) =>
+                {
+                    None
+                }
+                _ => Some(format!("expected a list of statuses, found {value}")),
+            },
+            Shape::KeyMap(_) => match value.as_object() {
+                Some(map) if map.values().all(Value::is_string) => None,
+                _ => Some(format!("expected an object of key names, found {value}")),
+            },
+        }
+    }
+}
+
+/// An edit made through a widget this frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    pub value: Value,
+    /// The gesture the edit belongs to: the same for every keystroke while a field keeps
+    /// focus and for every frame of a drag; fresh for a click (a checkbox, a combo entry).
+    pub gesture: u64,
+}
+
+/// The text being typed into a JSON field while it is not valid JSON yet, and the value
+/// the field showed when typing began (a draft is dropped when the document's value
+/// changes under it, e.g. on undo).
+#[derive(Clone, Debug)]
+struct JsonDraft {
+    text: String,
+    seen: Option<Value>,
+}
+
+/// Draws the widget for `shape` showing `current` (or `fallback`, greyed, when absent);
+/// returns the edit made this frame, if any.
+pub fn value_ui(
+    ui: &mut Ui,
+    gestures: &mut Gestures,
+    id: Id,
+    shape: Shape<'_>,
+    current: Option<&Value>,
+    fallback: Option<&Value>,
+) -> Option<Change> {
+    ui.horizontal(|ui| {
+        if current.is_none() {
+            // Greyed: the value shown is the default, not one stored in the document.
+            ui.visuals_mut().override_text_color = Some(ui.visuals().weak_text_color());
+        }
+        let problem = current.and_then(|v| shape.mismatch(v));
+        let shown = current.or(fallback);
+        let change = match shape {
+            Shape::Bool => bool_ui(ui, gestures, shown),
+            Shape::Int => int_ui(ui, gestures, id, shown),
+            Shape::Float => float_ui(ui, gestures, id, shown),
+            Shape::Text => text_ui(ui, gestures, id, current, fallback),
+            Shape::Json => json_ui(ui, gestures, id, current, fallback),
+            Shape::Enum(values) => enum_ui(ui, id, values, shown).map(|value| Change {
+                value,
+                gesture: gestures.fresh(),
+            }),
+            Shape::Key(keys) => {
+                key_combo(ui, id, keys, shown.and_then(Value::as_str)).map(|name| Change {
+                    value: Value::String(name),
+                    gesture: gestures.fresh(),
+                })
+            }
+            Shape::Statuses => statuses_ui(ui, id, shown).map(|value| Change {
+                value,
+                gesture: gestures.fresh(),
+            }),
+            Shape::KeyMap(keys) => key_map_ui(ui, id, keys, shown).map(|value| Change {
+                value,
+                gesture: gestures.fresh(),
+            }),
+        };
+        if let Some(problem) = problem {
+            ui.colored_label(ui.visuals().error_fg_color, "⚠")
+                .on_hover_text(problem);
+        }
+        change
+    })
+    .inner
+}
+
+fn bool_ui(ui: &mut Ui, gestures: &mut Gestures, shown: Option<&Value>) -> Option<Change> {
+    let mut b = shown.and_then(Value::as_bool).unwrap_or(false);
+    let r = ui.checkbox(&mut b, "");
+    r.changed().then(|| Change {
+        value: Value::Bool(b),
+        gesture: gestures.fresh(),
+    })
+}
+
+fn int_ui(ui: &mut Ui, gestures: &mut Gestures, id: Id, shown: Option<&Value>) -> Option<Change> {
+    let mut i = shown
+        .and_then(|v| ValueType::Int.coerce(v).ok())
+        .and_then(|v| v.as_i64())
+        .unwrap_or(0);
+    let r = ui.push_id(id, |ui| ui.add(DragValue::new(&mut i))).inner;
+    // Every frame, so that gaining focus (typing into the value) starts a new gesture.
+    let gesture = gestures.for_response(&r);
+    r.changed().then(|| Change {
+        value: Value::from(i),
+        gesture,
+    })
+}
+
+fn float_ui(ui: &mut Ui, gestures: &mut Gestures, id: Id, shown: Option<&Value>) -> Option<Change> {
+    let mut f = shown.and_then(Value::as_f64).unwrap_or(0.0);
+    let r = ui
+        .push_id(id, |ui| ui.add(DragValue::new(&mut f).speed(0.1)))
+        .inner;
+    let gesture = gestures.for_response(&r);
+    if !r.changed() {
+        return None;
+    }
+    // JSON has no NaN or infinity; a drag cannot produce them, typed text might.
+    serde_json::Number::from_f64(f).map(|n| Change {
+        value: Value::Number(n),
+        gesture,
+    })
+}
+
+fn text_ui(
+    ui: &mut Ui,
+    gestures: &mut Gestures,
+    id: Id,
+    current: Option<&Value>,
+    fallback: Option<&Value>,
+) -> Option<Change> {
+    let mut text = match current {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let hint = fallback.and_then(Value::as_str).unwrap_or_default();
+    let r = ui.add(
+        TextEdit::singleline(&mut text)
+            .id(id)
+            .hint_text(hint)
+            .desired_width(FIELD_WIDTH),
+    );
+    let gesture = gestures.for_response(&r);
+    r.changed().then_some(Change {
+        value: Value::String(text),
+        gesture,
+    })
+}
+
+fn json_ui(
+    ui: &mut Ui,
+    gestures: &mut Gestures,
+    id: Id,
+    current: Option<&Value>,
+    fallback: Option<&Value>,
+) -> Option<Change> {
+    let draft = ui
+        .data(|d| d.get_temp::<JsonDraft>(id))
+        .filter(|d| d.seen.as_ref() == current);
+    let mut text = match &draft {
+        Some(d) => d.text.clone(),
+        None => current.map(Value::to_string).unwrap_or_default(),
+    };
+    let error = match serde_json::from_str::<Value>(&text) {
+        Err(e) if !(text.is_empty() && current.is_none()) => Some(e.to_string()),
+        _ => None,
+    };
+    let hint = fallback.map(Value::to_string).unwrap_or_default();
+    let mut edit = TextEdit::singleline(&mut text)
+        .id(id)
+        .hint_text(hint)
+        .desired_width(FIELD_WIDTH);
+    if error.is_some() {
+        edit = edit.text_color(ui.visuals().error_fg_color);
+    }
+    let mut r = ui.add(edit);
+    if let Some(error) = &error {
+        r = r.on_hover_text(format!("Not valid JSON (not saved): {error}"));
+    }
+    let gesture = gestures.for_response(&r);
+    if r.changed() {
+        let parsed = serde_json::from_str::<Value>(&text).ok();
+        let seen = parsed.clone().or_else(|| current.cloned());
+        ui.data_mut(|d| d.insert_temp(id, JsonDraft { text, seen }));
+        return parsed.map(|value| Change { value, gesture });
+    }
+    if !r.has_focus() {
+        // Leaving the field drops an invalid draft: the document's value shows again.
+        ui.data_mut(|d| d.remove::<JsonDraft>(id));
+    }
+    None
+}
+
+fn enum_ui(ui: &mut Ui, id: Id, values: &[String], shown: Option<&Value>) -> Option<Value> {
+    let shown = shown.and_then(Value::as_str);
+    let mut chosen = None;
+    ComboBox::from_id_salt(id)
+        .selected_text(shown.unwrap_or("—"))
+        .width(FIELD_WIDTH)
+        .show_ui(ui, |ui| {
+            for v in values {
+                if ui.selectable_label(shown == Some(v.as_str()), v).clicked() {
+                    chosen = Some(Value::String(v.clone()));
+                }
+            }
+        });
+    chosen
+}
+
+/// A combo of the declared keys, each with its type; returns the chosen key's name.
+pub fn key_combo(ui: &mut Ui, id: Id, keys: &[KeyDecl], current: Option<&str>) -> Option<String> {
+    let selected = match current {
+        None => RichText::new("(choose a key)").weak(),
+        Some(name) => match keys.iter().find(|k| k.key == name) {
+            Some(k) => RichText::new(format!("{name}: {}", k.ty)),
+            None => {
+                RichText::new(format!("{name} (undeclared)")).color(ui.visuals().error_fg_color)
+            }
+        },
+    };
+    let mut chosen = None;
+    ComboBox::from_id_salt(id)
+        .selected_text(selected)
+        .width(FIELD_WIDTH)
+        .show_ui(ui, |ui| {
+            if keys.is_empty() {
+                ui.weak("No keys: declare one in the Blackboard panel");
+            }
+            for k in keys {
+                let r = ui.selectable_label(
+                    current == Some(k.key.as_str()),
+                    format!("{}: {}", k.key, k.ty),
+                );
+                let r = if k.description.is_empty() {
+                    r
+                } else {
+                    r.on_hover_text(&k.description)
+                };
+                if r.clicked() {
+                    chosen = Some(k.key.clone());
+                }
+            }
+        });
+    chosen
+}
+
+fn statuses_ui(ui: &mut Ui, id: Id, shown: Option<&Value>) -> Option<Value> {
+    let mut list: Vec<String> = shown
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|v| v.as_str().unwrap_or("?").to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut changed = false;
+    ui.vertical(|ui| {
+        let len = list.len();
+        let mut remove = None;
+        for (i, status) in list.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                ComboBox::from_id_salt(id.with(i))
+                    .selected_text(status.as_str())
+                    .width(90.0)
+                    .show_ui(ui, |ui| {
+                        for s in STATUSES {
+                            if ui.selectable_label(status == s, s).clicked() && status != s {
+                                *status = s.to_owned();
+                                changed = true;
+                            }
+                        }
+                    });
+                // The runtime needs at least one status.
+                let r = ui
+                    .add_enabled(len > 1, Button::new("×").small())
+                    .on_hover_text("Remove this status");
+                if r.clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if let Some(i) = remove {
+            list.remove(i);
+            changed = true;
+        }
+        if ui.small_button("+ status").clicked() {
+            list.push(STATUSES[0].to_owned());
+            changed = true;
+        }
+    });
+    changed.then(|| Value::Array(list.into_iter().map(Value::String).collect()))
+}
+
+fn key_map_ui(ui: &mut Ui, id: Id, keys: &[KeyDecl], shown: Option<&Value>) -> Option<Value> {
+    let map: Map<String, Value> = shown
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut next = map.clone();
+    let mut changed = false;
+    ui.vertical(|ui| {
+        for (entry, key) in &map {
+            ui.horizontal(|ui| {
+                ui.label(entry);
+                // "→" has no glyph in egui's default fonts.
+                ui.label("➡");
+                if let Some(k) = key_combo(ui, id.with(("entry", entry)), keys, key.as_str()) {
+                    next.insert(entry.clone(), Value::String(k));
+                    changed = true;
+                }
+                if ui
+                    .small_button("×")
+                    .on_hover_text("Remove this mapping")
+                    .clicked()
+                {
+                    next.remove(entry);
+                    changed = true;
+                }
+            });
+        }
+        // The name of a new subtree key, kept in egui's memory while it is typed.
+        let draft_id = id.with("new entry");
+        let mut draft: String = ui.data(|d| d.get_temp(draft_id)).unwrap_or_default();
+        ui.horizontal(|ui| {
+            let r = ui.add(
+                TextEdit::singleline(&mut draft)
+                    .id(draft_id)
+                    .hint_text("subtree key")
+                    .desired_width(100.0),
+            );
+            let name = draft.trim().to_owned();
+            let ok = !name.is_empty() && !next.contains_key(&name);
+            let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let add = ui
+                .add_enabled(ok, Button::new("+ map").small())
+                .on_hover_text("Map this subtree key to the key of the same name here");
+            if ok && (add.clicked() || enter) {
+                // Same name on both sides is the usual case; the combo changes it.
+                next.insert(name.clone(), Value::String(name));
+                changed = true;
+                draft.clear();
+            }
+        });
+        ui.data_mut(|d| d.insert_temp(draft_id, draft));
+    });
+    changed.then_some(Value::Object(next))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn params_get_the_widget_of_their_kind() {
+        let keys = [];
+        let spec = |kind| ParamSpec::new("p", kind, "");
+        assert!(matches!(
+            Shape::of_param(&spec(ParamKind::Path), &keys, None),
+            Shape::Text
+        ));
+        assert!(matches!(
+            Shape::of_param(&spec(ParamKind::KeyValue), &keys, Some(ValueType::Int)),
+            Shape::Int
+        ));
+        assert!(matches!(
+            Shape::of_param(&spec(ParamKind::KeyValue), &keys, None),
+            Shape::Json
+        ));
+        let e = spec(ParamKind::Enum).values(&["A", "B"]);
+        assert!(matches!(Shape::of_param(&e, &keys, None), Shape::Enum(v) if v.len() == 2));
+    }
+
+    #[test]
+    fn wrong_values_are_named() {
+        assert!(Shape::Int.mismatch(&json!(2.0)).is_none());
+        assert!(Shape::Int.mismatch(&json!("2")).is_some());
+        let values = ["A".to_owned()];
+        assert!(Shape::Enum(&values).mismatch(&json!("A")).is_none());
+        assert!(Shape::Enum(&values).mismatch(&json!("B")).is_some());
+        assert!(Shape::Statuses
+            .mismatch(&json!(["success", "running"]))
+            .is_none());
+        assert!(Shape::Statuses.mismatch(&json!(["ok"])).is_some());
+        assert!(Shape::KeyMap(&[]).mismatch(&json!({"a": 1})).is_some());
+    }
+
+    #[test]
+    fn the_panels_icons_have_glyphs_in_the_default_fonts() {
+        let ctx = egui::Context::default();
+        let _ = ctx.run(egui::RawInput::default(), |_| {});
+        let font = egui::FontId::proportional(14.0);
+        for icon in ["↺", "⏶", "⏷", "×", "⛔", "⚠", "🗑", "▶", "…", "›", "➡"] {
+            assert!(ctx.fonts(|f| f.has_glyphs(&font, icon)), "{icon}");
+        }
+    }
+}
