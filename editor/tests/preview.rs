@@ -236,7 +236,15 @@ fn a_blackboard_edit_is_a_stimulus_not_a_document_change() {
     assert_eq!(h.preview.sample(), Some("counting"));
     h.frames(1);
     assert_eq!(h.preview.last_status(), Some(Status::Success));
-    let add_ten_2a = "417c0dc1-0077-4030-92a9-b0e610f358a8";
+    // AddTen (2A) is a Subtree node: its status comes from the subtree's nodes.
+    let add_ten_2a = h
+        .session
+        .document()
+        .nodes()
+        .find(|n| n.name == "AddTen (2A)")
+        .map(|n| n.guid.clone())
+        .expect("the counting tree has AddTen (2A)");
+    let add_ten_2a = add_ten_2a.as_str();
     assert_eq!(h.status(add_ten_2a), Some(Status::Failure));
 
     assert!(

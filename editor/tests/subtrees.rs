@@ -160,3 +160,50 @@ fn export_writes_fresh_guids_and_inline_twice_never_collides() {
         .load_tree(&session.document().to_tree_file(), Some(&path));
     assert!(tree.is_ok(), "{:?}", tree.err().map(|e| e.to_string()));
 }
+
+#[test]
+fn export_keeps_what_the_tree_does_including_its_blackboard() {
+    // The exported branch writes and reads keys of this tree: its Subtree node must remap
+    // them, or the subtree would count on private copies.
+    let dir = tempdir("export_keys");
+    let tree = json!({
+        "format": "arbor-tree", "version": 1, "guid": guid(1), "name": "count twice",
+        "blackboard": [{"key": "n", "type": "int", "default": 0}],
+        "root": guid(2),
+        "nodes": [
+            {"guid": guid(2), "name": "root", "type": "Sequence", "children": [guid(3), guid(6)]},
+            {"guid": guid(3), "name": "add", "type": "Sequence", "children": [guid(4), guid(5)]},
+            {"guid": guid(4), "name": "inc", "type": "Increment", "params": {"key": "n", "by": 1}},
+            {"guid": guid(5), "name": "ok", "type": "Scripted"},
+            {"guid": guid(6), "name": "is one?", "type": "Condition", "params": {"key": "n", "equals": 1}}
+        ]
+    });
+    let path = dir.join("tree.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let registry = Registry::<()>::new();
+    let before = trace(registry.loader().load_file(&path).expect("loads"), 1, "add");
+
+    let mut session = Session::open(&path).expect("opens");
+    session
+        .export_subtree(&guid(3), &dir.join("add.json"))
+        .expect("export");
+    let node = session
+        .document()
+        .nodes()
+        .find(|n| n.kind == "Subtree")
+        .expect("a Subtree node");
+    assert_eq!(node.params["remap"], json!({"n": "n"}));
+    let after = trace(
+        registry
+            .loader()
+            .load_tree(&session.document().to_tree_file(), Some(&path))
+            .expect("loads"),
+        1,
+        "add",
+    );
+    assert_eq!(after, before, "the condition still sees the increment");
+    assert!(
+        before.contains(&"tick is one? Some(Success)".to_owned()),
+        "{before:#?}"
+    );
+}

@@ -50,6 +50,8 @@ pub struct Canvas {
     pub annotations: Annotations,
     /// Nodes moved by the drag in progress: on release they may join or leave groups.
     dragged_nodes: BTreeSet<String>,
+    /// The node selection handed to egui_node_graph2 this frame, to tell its own changes.
+    pushed_selection: BTreeSet<String>,
 }
 
 impl Default for Canvas {
@@ -64,6 +66,7 @@ impl Default for Canvas {
             palette_request: None,
             annotations: Annotations::default(),
             dragged_nodes: BTreeSet::new(),
+            pushed_selection: BTreeSet::new(),
         }
     }
 }
@@ -243,6 +246,7 @@ impl Canvas {
             .iter()
             .filter_map(|g| self.cache.ids.get(g).copied())
             .collect();
+        self.pushed_selection = cx.selection.nodes.clone();
         self.user.zoom = zoom;
         self.user.drawn.clear();
         self.user.live.clear();
@@ -472,7 +476,14 @@ impl Canvas {
             }
             Some(guid) => *cx.selection = Selection::of_nodes([guid]),
             None => {
-                if from_view != cx.selection.nodes {
+                // egui_node_graph2 clears its selection on any click outside the graph (in
+                // the inspector, say): take its changes only when they happened over the
+                // canvas, and only when it changed something (a note or group click this
+                // frame must not be overridden).
+                let over = ui
+                    .input(|i| i.pointer.hover_pos())
+                    .is_some_and(|p| self.view.contains(p));
+                if over && from_view != self.pushed_selection {
                     if from_view.is_empty() {
                         *cx.selection = Selection::default();
                     } else {

@@ -3,7 +3,9 @@
 //!
 //! - [`replace_with_subtree`]: a branch is replaced by a `Subtree` node referring to a file
 //!   (written beforehand with [`crate::document::extract_subtree`]), in the branch's place:
-//!   same parent, same slot among the children, same position; root if the branch was.
+//!   same parent, same slot among the children, same position; root if the branch was. Its
+//!   `remap` maps every key the branch uses to the key of the same name here, so the tree
+//!   behaves exactly as before.
 //! - [`inline_subtree`]: a `Subtree` node is replaced by a copy of the referenced tree
 //!   (its root's branch), under new GUIDs. `remap` is applied: a subtree key mapped to a
 //!   key of this tree is renamed to it in the copy; the other keys the copy uses are
@@ -38,7 +40,22 @@ pub fn replace_with_subtree(
     let mut node = NodeDef::new("Subtree");
     node.name = doc.label(top);
     node.params.insert("path".into(), json!(path));
-    node.params.insert("remap".into(), json!({}));
+    // The branch keeps working on this tree's keys: every key it uses is remapped to
+    // itself. With an empty remap the subtree's keys would be private copies and the
+    // export would silently change what the tree does.
+    let branch: std::collections::HashSet<&str> = doc.subtree(top).into_iter().collect();
+    let mut remap = serde_json::Map::new();
+    for decl in doc.blackboard() {
+        if doc
+            .key_usages(types, &decl.key)
+            .iter()
+            .any(|u| branch.contains(u.owner.node()))
+        {
+            remap.insert(decl.key.clone(), json!(decl.key));
+        }
+    }
+    node.params
+        .insert("remap".into(), serde_json::Value::Object(remap));
     let add = AddNode::with_node(node, doc.position(top).unwrap_or([0.0, 0.0]));
     let new = add.guid().to_owned();
 
