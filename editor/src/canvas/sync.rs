@@ -58,7 +58,25 @@ impl ViewCache {
         // The library keeps positions in a slotmap it does not re-export: reset it in place.
         self.state.node_positions = Default::default();
         for node in doc.nodes().filter(|n| !hidden.contains(&n.guid)) {
-            let view = node_view(doc, types, report, node, index.get(&node.guid).copied());
+            let mut view = node_view(doc, types, report, node, index.get(&node.guid).copied());
+            if node.kind == "Subtree" {
+                // The referenced tree and a compact remap replace the raw parameters.
+                let path = node
+                    .params
+                    .get("path")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?");
+                let keys: Vec<&str> = node
+                    .params
+                    .get("remap")
+                    .and_then(Value::as_object)
+                    .map(|m| m.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                view.summary = vec![subtree_summary(session.path(), node), path.to_owned()];
+                if !keys.is_empty() {
+                    view.summary.push(format!("remaps {}", keys.join(", ")));
+                }
+            }
             let takes_children = match view.category {
                 Some(Category::Composite | Category::Decorator) => true,
                 Some(_) => false,
@@ -145,6 +163,33 @@ fn node_view(
         decorators: node.decorators.iter().map(decorator_label).collect(),
         errors,
         warnings,
+    }
+}
+
+/// What a Subtree node refers to: the referenced tree's name and root type, read from its
+/// file (relative to this document's file), or why it cannot be read.
+fn subtree_summary(doc_path: Option<&std::path::Path>, node: &NodeDef) -> String {
+    let Some(rel) = node.params.get("path").and_then(Value::as_str) else {
+        return "no file yet".to_owned();
+    };
+    let Some(dir) = doc_path.and_then(std::path::Path::parent) else {
+        return format!("{rel} (save this tree to resolve it)");
+    };
+    let path = dir.join(rel);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(_) => return format!("{rel}: file not found"),
+    };
+    match arbor_runtime::parse_str(&text, Some(&path)) {
+        Ok(file) => {
+            let root = file
+                .root
+                .as_deref()
+                .and_then(|r| file.node(r))
+                .map_or("no root", |n| n.kind.as_str());
+            format!("tree \"{}\" · root {root}", file.name)
+        }
+        Err(_) => format!("{rel}: not a valid tree file"),
     }
 }
 
