@@ -13,6 +13,8 @@
 //!   not allocate.
 //! - [`Observer`] receives every lifecycle event of a tick ([`TraceEvent`]), for previews,
 //!   debuggers and tests; [`Recorder`] keeps them.
+//! - `btcpp` (feature `btcpp`): import BehaviorTree.CPP / Groot2 XML trees as tree files
+//!   and export them back (docs/interop.md).
 //!
 //! The execution semantics are specified rule by rule in SEMANTICS.md and explained in
 //! `docs/nodes.md`; code and tests cite the rule numbers.
@@ -48,6 +50,8 @@
 mod agent;
 mod args;
 mod blackboard;
+#[cfg(feature = "btcpp")]
+pub mod btcpp;
 mod compile;
 mod exec;
 pub mod format;

@@ -249,6 +249,10 @@ fn example_params(name: &str) -> Option<Value> {
         "SetTrigger" => json!({"trigger": "go"}),
         "Log" => json!({"message": "hello"}),
         "Random" => json!({"probability": 0.25}),
+        "IfThenElse" | "WhileDoElse" | "KeepRunningUntilFailure" => json!({}),
+        "Switch" => json!({"variable": "label", "case_1": "seen", "case_2": "unseen"}),
+        "Delay" => json!({"seconds": 0.5}),
+        "RunOnce" => json!({"then_skip": false}),
         _ => return None,
     };
     Some(params)
@@ -301,20 +305,24 @@ fn all_builtins_tree(types: &NodeTypes) -> TreeFile {
         });
         let mut node = NodeDef::new(ty.name.clone());
         node.params = object(params);
-        let child = match ty.category.children() {
-            ChildCount::None => None,
-            ChildCount::One | ChildCount::Many => {
-                let mut leaf = NodeDef::new("Scripted");
-                leaf.name = format!("child of {}", ty.name);
-                Some(leaf)
-            }
+        let wanted = match ty.children() {
+            ChildCount::None => 0,
+            ChildCount::One | ChildCount::Many => 1,
+            ChildCount::Range { min, .. } => min,
         };
-        if let Some(child) = &child {
-            node.children.push(child.guid.clone());
-        }
+        let children: Vec<NodeDef> = (1..=wanted)
+            .map(|k| {
+                let mut leaf = NodeDef::new("Scripted");
+                leaf.name = format!("child {k} of {}", ty.name);
+                leaf.params = object(json!({"returns": ["success"]}));
+                leaf
+            })
+            .collect();
+        node.children
+            .extend(children.iter().map(|child| child.guid.clone()));
         root.children.push(node.guid.clone());
         nodes.push(node);
-        nodes.extend(child);
+        nodes.extend(children);
     }
 
     let mut decorated = NodeDef::new("Log");

@@ -475,7 +475,7 @@ impl Document {
             return Err(format!("cannot connect \"{pl}\" to itself"));
         }
         if let Some(ty) = types.node(&p.kind) {
-            match ty.category.children() {
+            match ty.children() {
                 ChildCount::None => {
                     let what = match ty.category {
                         Category::Action => "an action",
@@ -490,6 +490,12 @@ impl Document {
                         "\"{pl}\" ({}) takes one child and already has \"{}\"",
                         p.kind,
                         self.label(&p.children[0])
+                    ));
+                }
+                ChildCount::Range { max, .. } if p.children.len() >= max => {
+                    return Err(format!(
+                        "\"{pl}\" ({}) takes at most {max} children and has them all",
+                        p.kind
                     ));
                 }
                 _ => {}
@@ -688,6 +694,21 @@ pub(crate) mod tests {
         doc.file.nodes = vec![top, mid, low];
         let err = doc.can_connect(&types, &l, &t).unwrap_err();
         assert!(err.contains("cycle"), "{err}");
+    }
+
+    #[test]
+    fn can_connect_stops_a_positional_composite_at_its_last_role() {
+        let types = NodeTypes::builtin();
+        let mut doc = Document::new("t");
+        let mut ite = NodeDef::new("IfThenElse");
+        let branches: Vec<NodeDef> = (0..4).map(|_| NodeDef::new("Wait")).collect();
+        ite.children = branches[..3].iter().map(|b| b.guid.clone()).collect();
+        let (i, extra) = (ite.guid.clone(), branches[3].guid.clone());
+        doc.file.nodes = std::iter::once(ite).chain(branches).collect();
+        let err = doc.can_connect(&types, &i, &extra).unwrap_err();
+        assert!(err.contains("takes at most 3 children"), "{err}");
+        doc.file.nodes[0].children.pop();
+        assert!(doc.can_connect(&types, &i, &extra).is_ok());
     }
 
     #[test]

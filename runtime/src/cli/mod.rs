@@ -1,10 +1,13 @@
-//! The `arbor` command-line tool: `check`, `run` and `manifest`. docs/cli.md documents it;
+//! The `arbor` command-line tool: `check`, `run`, `manifest`, and `import` / `export` of
+//! BehaviorTree.CPP XML. docs/cli.md documents it;
 //! the `--trace` output is a stable interface for other tools.
 //!
 //! Everything returns a `Result` and `main` maps it to an exit code (as ripgrep's thin
 //! `main`): 0 on success, 1 when a file has problems or a command fails, 2 on bad usage.
 
 mod check;
+mod export;
+mod import;
 mod run;
 mod stimuli;
 mod trace_line;
@@ -19,7 +22,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "arbor",
     version,
-    about = "Check and run Arbor behavior-tree files."
+    about = "Check and run Arbor behavior-tree files; import and export BehaviorTree.CPP XML."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,6 +44,10 @@ enum Command {
     Run(run::RunArgs),
     /// Print the built-in node types as a node-types manifest (JSON).
     Manifest,
+    /// Import a BehaviorTree.CPP / Groot2 XML file as Arbor tree files.
+    Import(import::ImportArgs),
+    /// Export a tree file (and its subtrees) as BehaviorTree.CPP v4 XML.
+    Export(export::ExportArgs),
 }
 
 /// Runs the tool with these arguments (the first is the program name).
@@ -60,6 +67,8 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             print!("{}", crate::NodeTypes::builtin().manifest_where(|_| true));
             Ok(true)
         }
+        Command::Import(args) => import::run(&args),
+        Command::Export(args) => export::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

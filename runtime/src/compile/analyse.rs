@@ -14,7 +14,7 @@ use crate::args::{Arg, Args};
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
 use crate::nodes::{Kind, Lower, LowerCx, Names};
-use crate::spec::{Category, ChildCount, NodeTypes};
+use crate::spec::{Category, NodeTypes};
 
 /// One node after checking.
 pub(crate) struct Lowered {
@@ -147,11 +147,7 @@ impl Analyser<'_> {
             return lowered;
         };
         let found = graph.children[i].len().max(node.children.len());
-        let expected = match ty.category.children() {
-            ChildCount::None if found > 0 => Some("no children"),
-            ChildCount::One if found != 1 => Some("exactly one child"),
-            _ => None,
-        };
+        let expected = ty.children().violation(found);
         if let Some(expected) = expected {
             problems.push(site.problem(
                 ".children",

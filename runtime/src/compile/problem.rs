@@ -75,7 +75,7 @@ pub enum ProblemKind {
     #[error("{kind} takes {expected}; found {found}")]
     ChildCount {
         kind: String,
-        expected: &'static str,
+        expected: String,
         found: usize,
     },
     #[error("{0} has no children and will always succeed")]

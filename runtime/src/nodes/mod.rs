@@ -31,6 +31,13 @@ pub(crate) enum Kind {
     Parallel {
         need: u32,
     },
+    IfThenElse,
+    WhileDoElse,
+    Switch {
+        variable: Key,
+        /// `case_1` … `case_6`; `None` where not given.
+        cases: Arc<[Option<control::switch::Case>]>,
+    },
     Inverter,
     Succeeder,
     ForceFailure,
@@ -45,6 +52,13 @@ pub(crate) enum Kind {
     },
     Timeout {
         seconds: f64,
+    },
+    KeepRunningUntilFailure,
+    Delay {
+        seconds: f64,
+    },
+    RunOnce {
+        then_skip: bool,
     },
     /// Ticks its one child: the referenced tree's root, spliced in at load.
     Subtree,
@@ -93,7 +107,9 @@ impl Kind {
                 *key = map(*key);
                 equals.map_keys(map);
             }
-            Kind::Increment { key, .. } | Kind::SetBlackboard { key, .. } => *key = map(*key),
+            Kind::Increment { key, .. }
+            | Kind::SetBlackboard { key, .. }
+            | Kind::Switch { variable: key, .. } => *key = map(*key),
             _ => {}
         }
     }
@@ -178,6 +194,21 @@ impl ParamError {
     }
 }
 
+/// The `seconds` parameter of the timed nodes (Wait, Timeout, Delay): finite and not
+/// negative, so that `now - start >= seconds` is a meaningful test.
+pub(crate) fn seconds_param(args: &Args) -> Result<f64, ParamError> {
+    let seconds = args
+        .f64("seconds")
+        .map_err(|m| ParamError::new("seconds", m))?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(ParamError::new(
+            "seconds",
+            format!("must be a finite number of seconds, 0 or more; found {seconds}"),
+        ));
+    }
+    Ok(seconds)
+}
+
 /// What `lower` may look up: the file's key types and the tree's event/trigger names.
 pub(crate) struct LowerCx<'a> {
     pub key_types: &'a [ValueType],
@@ -219,6 +250,12 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         (control::sequence::spec(), control::sequence::lower),
         (control::selector::spec(), control::selector::lower),
         (control::parallel::spec(), control::parallel::lower),
+        (control::if_then_else::spec(), control::if_then_else::lower),
+        (
+            control::while_do_else::spec(),
+            control::while_do_else::lower,
+        ),
+        (control::switch::spec(), control::switch::lower),
         (decorator::inverter::spec(), decorator::inverter::lower),
         (decorator::succeeder::spec(), decorator::succeeder::lower),
         (
@@ -229,6 +266,12 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         (decorator::retry::spec(), decorator::retry::lower),
         (decorator::limiter::spec(), decorator::limiter::lower),
         (decorator::timeout::spec(), decorator::timeout::lower),
+        (
+            decorator::keep_running_until_failure::spec(),
+            decorator::keep_running_until_failure::lower,
+        ),
+        (decorator::delay::spec(), decorator::delay::lower),
+        (decorator::run_once::spec(), decorator::run_once::lower),
         (decorator::subtree::spec(), decorator::subtree::lower),
         (action::wait::spec(), action::wait::lower),
         (action::scripted::spec(), action::scripted::lower),

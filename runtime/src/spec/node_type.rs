@@ -49,6 +49,40 @@ pub enum ChildCount {
     None,
     One,
     Many,
+    /// Between `min` and `max` children, inclusive: the positional composites (IfThenElse,
+    /// WhileDoElse, Switch), whose children have roles.
+    Range {
+        min: usize,
+        max: usize,
+    },
+}
+
+impl ChildCount {
+    /// Can a node that already has `count` children take one more?
+    pub fn accepts_another(self, count: usize) -> bool {
+        match self {
+            ChildCount::None => false,
+            ChildCount::One => count == 0,
+            ChildCount::Many => true,
+            ChildCount::Range { max, .. } => count < max,
+        }
+    }
+
+    /// What is expected, when `found` children are not allowed; `None` when they are.
+    pub fn violation(self, found: usize) -> Option<String> {
+        match self {
+            ChildCount::None if found > 0 => Some("no children".to_owned()),
+            ChildCount::One if found != 1 => Some("exactly one child".to_owned()),
+            ChildCount::Range { min, max } if found < min || found > max => {
+                Some(if max == min + 1 {
+                    format!("{min} or {max} children")
+                } else {
+                    format!("{min} to {max} children")
+                })
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The kind of value a parameter holds; decides the inspector widget and the loader's check.
@@ -162,6 +196,9 @@ pub struct NodeType {
     /// Provided by the host program rather than built in.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub host: bool,
+    /// A narrower child count than the category's, as `[min, max]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child_range: Option<[usize; 2]>,
 }
 
 impl NodeType {
@@ -172,7 +209,24 @@ impl NodeType {
             description: description.to_owned(),
             params: Vec::new(),
             host: false,
+            child_range: None,
         }
+    }
+
+    /// How many children this type takes: its category's rule, narrowed by `child_range`.
+    pub fn children(&self) -> ChildCount {
+        match self.child_range {
+            Some([min, max]) if self.category == Category::Composite => {
+                ChildCount::Range { min, max }
+            }
+            _ => self.category.children(),
+        }
+    }
+
+    /// Narrows a composite to between `min` and `max` children.
+    pub fn child_range(mut self, min: usize, max: usize) -> NodeType {
+        self.child_range = Some([min, max]);
+        self
     }
 
     /// A host action type (a leaf the program implements).

@@ -5,7 +5,7 @@
 use crate::args::Args;
 use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
-use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::nodes::{seconds_param, ty, Kind, LowerCx, ParamError};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -24,16 +24,9 @@ pub(crate) fn spec() -> NodeType {
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
-    let seconds = args
-        .f64("seconds")
-        .map_err(|m| ParamError::new("seconds", m))?;
-    if !seconds.is_finite() || seconds < 0.0 {
-        return Err(ParamError::new(
-            "seconds",
-            format!("must be a finite number of seconds, 0 or more; found {seconds}"),
-        ));
-    }
-    Ok(Kind::Wait { seconds })
+    Ok(Kind::Wait {
+        seconds: seconds_param(args)?,
+    })
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(

@@ -1,10 +1,13 @@
 //! Decorator nodes: nodes with exactly one child (Part D of SEMANTICS.md).
 
+pub(crate) mod delay;
 pub(crate) mod force_failure;
 pub(crate) mod inverter;
+pub(crate) mod keep_running_until_failure;
 pub(crate) mod limiter;
 pub(crate) mod repeat;
 pub(crate) mod retry;
+pub(crate) mod run_once;
 pub(crate) mod subtree;
 pub(crate) mod succeeder;
 pub(crate) mod timeout;

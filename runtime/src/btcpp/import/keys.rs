@@ -1,0 +1,344 @@
+//! Pass 3 of the import: blackboard keys. Every `{key}` a tree uses becomes a declared key
+//! of that tree; its type comes from the literals it meets (a Script's `:=`, a
+//! comparison, a model port's C++ type), `json` when they disagree or there are none.
+//! Keys connected by a SubTree remapping are one variable, so they get one type: Arbor's
+//! loader requires equal types on both sides of a `remap`.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::hosts::cpp_type;
+use super::{blackboard_ref, Cx, Doc, Draft, HostUse, PVal};
+use crate::btcpp::XmlProblem;
+use crate::format::KeyDecl;
+use crate::value::ValueType;
+
+impl Cx<'_> {
+    /// Declares every key each tree uses, typed, and turns Increments on keys that cannot
+    /// be numeric back into opaque Script nodes.
+    pub(super) fn declare_keys(&mut self, doc: &Doc, drafts: &mut [Draft]) -> Vec<Vec<KeyDecl>> {
+        let n = drafts.len();
+        // Per tree: keys in first-use order, and the types their literals suggest.
+        let mut keys: Vec<Vec<String>> = vec![Vec::new(); n];
+        let mut seen: Vec<HashMap<String, Vec<ValueType>>> = vec![HashMap::new(); n];
+        let add = |keys: &mut Vec<Vec<String>>,
+                   seen: &mut Vec<HashMap<String, Vec<ValueType>>>,
+                   t: usize,
+                   key: &str,
+                   ty: Option<ValueType>| {
+            let entry = seen[t].entry(key.to_owned()).or_insert_with(|| {
+                keys[t].push(key.to_owned());
+                Vec::new()
+            });
+            if let Some(ty) = ty {
+                entry.push(ty);
+            }
+        };
+        for (t, draft) in drafts.iter().enumerate() {
+            draft.walk(&mut |d| {
+                for (name, p) in &d.params {
+                    match p {
+                        PVal::Key(k) => {
+                            let ty = (d.kind == "Increment").then(|| {
+                                match d.params.iter().find(|(n, _)| n == "by") {
+                                    Some((_, PVal::Json(v))) if v.is_i64() => ValueType::Int,
+                                    _ => ValueType::Float,
+                                }
+                            });
+                            add(&mut keys, &mut seen, t, k, ty);
+                        }
+                        PVal::Typed { lit, key } => {
+                            add(&mut keys, &mut seen, t, key, Some(lit.value_type()))
+                        }
+                        PVal::Port(raw) => {
+                            if let Some(k) = blackboard_ref(raw) {
+                                let ty = d
+                                    .host
+                                    .as_ref()
+                                    .and_then(|h| self.models.get(h))
+                                    .and_then(|m| m.port(name))
+                                    .and_then(|p| p.ty.as_deref())
+                                    .map(cpp_type);
+                                add(&mut keys, &mut seen, t, k, ty);
+                            }
+                        }
+                        PVal::Remap(pairs) => {
+                            for (_, parent_key) in pairs {
+                                add(&mut keys, &mut seen, t, parent_key, None);
+                            }
+                        }
+                        PVal::Json(_) | PVal::Path(_) => {}
+                    }
+                }
+                for dec in &d.decorators {
+                    let ty = dec.test.value.value_type();
+                    add(&mut keys, &mut seen, t, &dec.test.key, Some(ty));
+                }
+            });
+        }
+        // Keys a SubTree call sets must exist in the subtree (BT.CPP allows remapping a
+        // port the subtree never reads; Arbor's loader refuses an undeclared one).
+        for c in &self.calls {
+            for (sub_key, _) in &c.remap {
+                add(&mut keys, &mut seen, c.sub, sub_key, None);
+            }
+        }
+        for (&sub, defaults) in &self.sub_defaults {
+            for (key, lits) in defaults {
+                for lit in lits {
+                    add(&mut keys, &mut seen, sub, key, Some(lit.value_type()));
+                }
+            }
+        }
+        // Subtree models declare ports (keys) too.
+        for (t, tree) in doc.trees.iter().enumerate() {
+            if let Some(m) = self.models.get(&tree.id) {
+                for p in &m.ports {
+                    add(
+                        &mut keys,
+                        &mut seen,
+                        t,
+                        &p.name,
+                        p.ty.as_deref().map(cpp_type),
+                    );
+                }
+            }
+        }
+        // `_autoremap`: every key of the subtree is the parent's key of the same name.
+        // Repeated until nothing changes, so that keys travel up chains of autoremapped
+        // subtrees whatever the order of the calls.
+        let mut pairs: Vec<(usize, String, usize, String)> = Vec::new();
+        for c in &self.calls {
+            for (s, p) in &c.remap {
+                pairs.push((c.parent, p.clone(), c.sub, s.clone()));
+            }
+        }
+        loop {
+            let mut changed = false;
+            for c in self.calls.iter().filter(|c| c.autoremap) {
+                for key in keys[c.sub].clone() {
+                    let explicit = c.remap.iter().any(|(s, _)| *s == key);
+                    let pair = (c.parent, key.clone(), c.sub, key.clone());
+                    if explicit || pairs.contains(&pair) {
+                        continue;
+                    }
+                    add(&mut keys, &mut seen, c.parent, &key, None);
+                    pairs.push(pair);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // Remap the autoremapped keys explicitly in the drafts too: Arbor's Subtree only
+        // shares what `remap` names.
+        for (t, draft) in drafts.iter_mut().enumerate() {
+            let autos: Vec<(usize, Vec<String>)> = self
+                .calls
+                .iter()
+                .filter(|c| c.parent == t && c.autoremap)
+                .map(|c| (c.sub, keys[c.sub].clone()))
+                .collect();
+            if autos.is_empty() {
+                continue;
+            }
+            let ids = &self.tree_ids;
+            draft.walk_mut(&mut |d| {
+                if d.kind != "Subtree" || !d.kept.contains_key("_autoremap") {
+                    return;
+                }
+                let sub = d.params.iter().find_map(|(n, p)| match p {
+                    PVal::Path(id) if n == "path" => ids.iter().position(|t| t == id),
+                    _ => None,
+                });
+                let Some(sub_keys) = sub.and_then(|s| autos.iter().find(|(a, _)| *a == s)) else {
+                    return;
+                };
+                for (n, p) in &mut d.params {
+                    if let (true, PVal::Remap(remap)) = (n == "remap", p) {
+                        for key in &sub_keys.1 {
+                            if !remap.iter().any(|(s, _)| s == key) {
+                                remap.push((key.clone(), key.clone()));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        // Types: remapped keys are one variable, so they get one type.
+        let mut uf = UnionFind::default();
+        for (pt, pk, st, sk) in &pairs {
+            uf.union((*pt, pk.clone()), (*st, sk.clone()));
+        }
+        let mut class_types: HashMap<(usize, String), Vec<ValueType>> = HashMap::new();
+        for (t, map) in seen.iter().enumerate() {
+            for (k, tys) in map {
+                let root = uf.find((t, k.clone()));
+                class_types
+                    .entry(root)
+                    .or_default()
+                    .extend(tys.iter().copied());
+            }
+        }
+        let type_of = |t: usize, k: &str, uf: &mut UnionFind| -> ValueType {
+            let root = uf.find((t, k.to_owned()));
+            unify(class_types.get(&root).map(Vec::as_slice).unwrap_or(&[]))
+        };
+        let mut decls: Vec<Vec<KeyDecl>> = Vec::with_capacity(n);
+        for (t, tree_keys) in keys.iter().enumerate() {
+            let mut list = Vec::new();
+            for k in tree_keys {
+                let ty = type_of(t, k, &mut uf);
+                let default = self
+                    .sub_defaults
+                    .get(&t)
+                    .and_then(|d| d.get(k))
+                    .and_then(|lits| lits.first())
+                    .map(|lit| lit.to_json(ty));
+                list.push(KeyDecl {
+                    key: k.clone(),
+                    ty,
+                    default,
+                    description: String::new(),
+                    unknown: BTreeMap::new(),
+                });
+            }
+            decls.push(list);
+        }
+        for (&sub, defaults) in &self.sub_defaults {
+            for (key, lits) in defaults {
+                if lits.windows(2).any(|w| w[0] != w[1]) {
+                    let t = &doc.trees[sub];
+                    let message = format!(
+                        "SubTree calls give `{key}` of `{}` different literal values; Arbor \
+                         keeps one default per subtree file, the first ({})",
+                        t.id,
+                        lits[0].text()
+                    );
+                    self.warnings.push(t.root.problem(&t.origin, message));
+                }
+            }
+        }
+        // Increment needs a numeric key; otherwise the Script stays a script.
+        for (t, draft) in drafts.iter_mut().enumerate() {
+            let list = &decls[t];
+            let mut demoted = Vec::new();
+            draft.walk_mut(&mut |d| {
+                if d.kind != "Increment" {
+                    return;
+                }
+                let key = d.params.iter().find_map(|(n, p)| match p {
+                    PVal::Key(k) if n == "key" => Some(k.clone()),
+                    _ => None,
+                });
+                let numeric = key
+                    .and_then(|k| list.iter().find(|decl| decl.key == k))
+                    .is_some_and(|decl| matches!(decl.ty, ValueType::Int | ValueType::Float));
+                if !numeric {
+                    let code = d.code.clone().unwrap_or_default();
+                    d.kind = String::new();
+                    d.host = Some("Script".to_owned());
+                    d.origin = None;
+                    d.params = vec![("code".to_owned(), PVal::Port(code.clone()))];
+                    demoted.push((d.line, d.column, code));
+                }
+            });
+            for (line, column, code) in demoted {
+                let origin = doc.trees[t].origin.clone();
+                let usage = self
+                    .hosts
+                    .entry("Script".to_owned())
+                    .or_insert_with(|| HostUse {
+                        line,
+                        column,
+                        origin: origin.clone(),
+                        ..HostUse::default()
+                    });
+                usage.builtin = true;
+                usage.child_counts.push(0);
+                if !usage.ports.contains_key("code") {
+                    usage.order.push("code".to_owned());
+                }
+                usage.ports.entry("code".to_owned()).or_default().push(code);
+                self.warnings.push(XmlProblem {
+                    origin,
+                    line,
+                    column,
+                    message: "`+=` on a key that is not always a number; kept as a Script"
+                        .to_owned(),
+                });
+            }
+        }
+        decls
+    }
+}
+
+/// One type for literals seen with a key: their common type, float for ints and floats,
+/// `json` when they disagree or none were seen.
+fn unify(types: &[ValueType]) -> ValueType {
+    let mut it = types.iter().copied();
+    let Some(mut ty) = it.next() else {
+        return ValueType::Json;
+    };
+    for t in it {
+        ty = match (ty, t) {
+            (a, b) if a == b => a,
+            (ValueType::Int, ValueType::Float) | (ValueType::Float, ValueType::Int) => {
+                ValueType::Float
+            }
+            _ => return ValueType::Json,
+        };
+    }
+    ty
+}
+
+/// Union-find over (tree, key) pairs.
+#[derive(Default)]
+struct UnionFind {
+    parent: HashMap<(usize, String), (usize, String)>,
+}
+
+impl UnionFind {
+    fn find(&mut self, x: (usize, String)) -> (usize, String) {
+        let mut root = x.clone();
+        while let Some(p) = self.parent.get(&root) {
+            if *p == root {
+                break;
+            }
+            root = p.clone();
+        }
+        // Path compression keeps chains short for trees with many subtrees.
+        let mut cur = x;
+        while cur != root {
+            let next = self
+                .parent
+                .get(&cur)
+                .cloned()
+                .unwrap_or_else(|| root.clone());
+            self.parent.insert(cur, root.clone());
+            cur = next;
+        }
+        root
+    }
+
+    fn union(&mut self, a: (usize, String), b: (usize, String)) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.parent.insert(ra, rb);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_types_unify() {
+        use ValueType::*;
+        assert_eq!(unify(&[]), Json);
+        assert_eq!(unify(&[Int, Int]), Int);
+        assert_eq!(unify(&[Int, Float]), Float);
+        assert_eq!(unify(&[Bool, String]), Json);
+    }
+}

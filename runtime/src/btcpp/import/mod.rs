@@ -1,0 +1,1429 @@
+//! BT.CPP XML -> Arbor tree files.
+//!
+//! Passes, each over the whole document so that every problem is reported:
+//! 1. `load`: parse (with `<include>`s), find the trees, the models and the main tree;
+//! 2. `map_element`: each element becomes a `Draft` node: a mapped Arbor node (the table
+//!    in `mapping`), or an opaque host node that keeps its attributes; pre-conditions
+//!    become attached decorators where the semantics match;
+//! 3. `declare_keys`: every `{key}` becomes a declared blackboard key of its tree, with a
+//!    type inferred from the literals it meets (`json` when they disagree), unified across
+//!    SubTree remappings since Arbor requires equal types on both sides;
+//! 4. `host_types`: custom and opaque nodes become host node types whose ports are
+//!    parameters (`key` when every use is `{key}`, a typed value otherwise);
+//! 5. `build`: tree files with fresh GUIDs, tidy positions and the `editor.btcpp` data.
+//!
+//! Nothing here panics on any input: errors carry the element's line and column.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value as Json};
+
+mod hosts;
+mod keys;
+
+use hosts::typed_port;
+pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
+
+use super::layout;
+use super::mapping::{self, Conv, Entry};
+use super::meta::{self, Meta};
+use super::model::{self, NodeModel};
+use super::script::{self, Join, Lit, Stmt, Test};
+use super::xml::{self, Element};
+use super::{ImportError, XmlProblem};
+use crate::format::{DecoratorDef, KeyDecl, NodeDef, TreeFile};
+use crate::spec::{Category, NodeType, NodeTypes, ParamKind};
+use crate::value::ValueType;
+
+/// How to name the imported files.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// The main tree is `<stem>.json`, another tree `<stem>.<ID>.json`, the manifest of
+    /// custom node types `<stem>.types.json`.
+    pub stem: String,
+    /// The folder `<include path=…>` is relative to; `None` skips includes with a warning.
+    pub base_dir: Option<PathBuf>,
+    /// How the document is named in messages.
+    pub origin: String,
+}
+
+impl ImportOptions {
+    pub fn new(stem: impl Into<String>) -> ImportOptions {
+        ImportOptions {
+            stem: stem.into(),
+            base_dir: None,
+            origin: "<memory>".to_owned(),
+        }
+    }
+}
+
+/// One imported tree.
+#[derive(Clone, Debug)]
+pub struct ImportedFile {
+    /// The file name, relative to the folder of the main file.
+    pub file_name: String,
+    /// The `<BehaviorTree ID>` it came from.
+    pub tree_id: String,
+    pub tree: TreeFile,
+}
+
+/// The result of an import.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// The main tree first, then the trees it uses (in order of first use), then trees it
+    /// does not use.
+    pub files: Vec<ImportedFile>,
+    /// Host node types declared by the import: custom nodes and BT.CPP nodes Arbor has no
+    /// equivalent for. The program that runs the tree registers types with these names
+    /// and parameters; until then [`super::stand_in_registry`] runs them.
+    pub types: Vec<NodeType>,
+    /// `<stem>.types.json`, listed in each file's `editor.manifests` when `types` is not
+    /// empty.
+    pub manifest_name: String,
+    /// What was approximated, kept as text, or skipped.
+    pub warnings: Vec<XmlProblem>,
+}
+
+impl Imported {
+    /// The main tree.
+    pub fn main(&self) -> &TreeFile {
+        &self.files[0].tree
+    }
+
+    /// The file of a BT.CPP tree.
+    pub fn file(&self, tree_id: &str) -> Option<&ImportedFile> {
+        self.files.iter().find(|f| f.tree_id == tree_id)
+    }
+
+    /// The host types as a node-types manifest (JSON), as written to `manifest_name`.
+    pub fn manifest(&self) -> String {
+        self.node_types().manifest_where(|t| t.host)
+    }
+
+    /// The built-in types plus the host types of this import: what the editor and
+    /// `check_tree` need to check the files.
+    pub fn node_types(&self) -> NodeTypes {
+        let mut types = NodeTypes::builtin();
+        for ty in &self.types {
+            types.insert(ty.clone());
+        }
+        types
+    }
+
+    /// Writes every file (and the manifest, if there are host types) into `dir`; returns
+    /// the paths written.
+    pub fn write_to(&self, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+        let mut written = Vec::new();
+        for f in &self.files {
+            let path = dir.join(&f.file_name);
+            std::fs::write(&path, f.tree.to_json_pretty())?;
+            written.push(path);
+        }
+        if !self.types.is_empty() {
+            let path = dir.join(&self.manifest_name);
+            std::fs::write(&path, self.manifest())?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+}
+
+/// Imports a document from text.
+pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, ImportError> {
+    let mut cx = Cx::new(options);
+    let doc = cx.load(text, &options.origin, options.base_dir.as_deref());
+    let Some(doc) = doc.filter(|_| cx.errors.is_empty()) else {
+        return Err(ImportError {
+            problems: cx.errors,
+        });
+    };
+    cx.import(doc)
+}
+
+/// Imports a file; `<include>` paths are relative to its folder.
+pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
+    let origin = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ImportError {
+        problems: vec![XmlProblem {
+            origin: origin.clone(),
+            line: 1,
+            column: 1,
+            message: format!("cannot read the file: {e}"),
+        }],
+    })?;
+    let options = ImportOptions {
+        stem: stem.to_owned(),
+        base_dir: Some(
+            path.parent()
+                .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+        ),
+        origin,
+    };
+    import_str(&text, &options)
+}
+
+/// The key named by a port value `{key}` (BT.CPP's blackboard pointer), if it is one.
+pub(crate) fn blackboard_ref(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_prefix('{')?.strip_suffix('}')?.trim();
+    (!inner.is_empty() && inner != "=").then_some(inner)
+}
+
+/// Pre-condition attributes, in the order BT.CPP evaluates them.
+const PRE_CONDITIONS: [&str; 4] = ["_failureIf", "_successIf", "_skipIf", "_while"];
+/// Post-condition scripts: kept for export, never run by Arbor.
+const POST_CONDITIONS: [&str; 4] = ["_onSuccess", "_onFailure", "_post", "_onHalted"];
+/// Elements of the explicit form `<Action ID="X"/>`.
+const EXPLICIT: [&str; 4] = ["Action", "Condition", "Decorator", "Control"];
+/// Most nested `<include>` levels followed.
+const MAX_INCLUDE_DEPTH: usize = 8;
+
+/// One `<BehaviorTree>`.
+struct TreeSrc {
+    id: String,
+    root: Element,
+    origin: String,
+}
+
+/// The loaded document(s).
+struct Doc {
+    trees: Vec<TreeSrc>,
+    main: usize,
+}
+
+/// Where a node sits, for pre-conditions whose meaning depends on the parent.
+#[derive(Clone, Copy, PartialEq)]
+enum Parent {
+    Root,
+    /// A Selector (Fallback or ReactiveFallback): a skipped child and a failed one are
+    /// treated alike (the next child is tried).
+    Selector,
+    Other,
+}
+
+/// A parameter value before key types are known.
+#[derive(Clone, Debug)]
+enum PVal {
+    Json(Json),
+    Key(String),
+    /// A literal for the key `key`: typed by that key's type.
+    Typed {
+        lit: Lit,
+        key: String,
+    },
+    /// A host node's port value: typed by the parameter kind chosen for the port.
+    Port(String),
+    /// A Subtree's path: the tree ID, resolved to its file name.
+    Path(String),
+    /// A Subtree's remapping, subtree key -> key of this tree.
+    Remap(Vec<(String, String)>),
+}
+
+/// An attached decorator before key types are known.
+#[derive(Clone, Debug)]
+struct DDec {
+    /// "Condition" (abort None) or "Precondition".
+    kind: &'static str,
+    /// The test that lets the node run.
+    test: Test,
+    /// The attribute it came from, for `editor.btcpp.decorators`.
+    origin: &'static str,
+}
+
+/// A node before key types and host types are known.
+#[derive(Clone, Debug)]
+struct Draft {
+    /// The Arbor type; for host nodes filled in by `host_types`.
+    kind: String,
+    /// For host nodes: the BT.CPP ID.
+    host: Option<String>,
+    name: String,
+    params: Vec<(String, PVal)>,
+    decorators: Vec<DDec>,
+    children: Vec<Draft>,
+    /// The BT.CPP ID, when it is not the canonical export of `kind`.
+    origin: Option<String>,
+    /// Attributes with no Arbor equivalent.
+    kept: BTreeMap<String, String>,
+    /// For Increment: the original code, in case the key's type rules Increment out.
+    code: Option<String>,
+    line: u32,
+    column: u32,
+}
+
+impl Draft {
+    fn new(kind: &str, name: &str, el: &Element) -> Draft {
+        Draft {
+            kind: kind.to_owned(),
+            host: None,
+            name: name.to_owned(),
+            params: Vec::new(),
+            decorators: Vec::new(),
+            children: Vec::new(),
+            origin: None,
+            kept: BTreeMap::new(),
+            code: None,
+            line: el.line,
+            column: el.column,
+        }
+    }
+
+    fn walk(&self, f: &mut impl FnMut(&Draft)) {
+        f(self);
+        for c in &self.children {
+            c.walk(f);
+        }
+    }
+
+    fn walk_mut(&mut self, f: &mut impl FnMut(&mut Draft)) {
+        f(self);
+        for c in &mut self.children {
+            c.walk_mut(f);
+        }
+    }
+}
+
+/// How a custom or opaque node type is used across the document.
+#[derive(Default)]
+struct HostUse {
+    child_counts: Vec<usize>,
+    /// Port -> every value seen, in document order.
+    ports: BTreeMap<String, Vec<String>>,
+    /// Ports in first-seen order.
+    order: Vec<String>,
+    /// The opaque form of a mapped or known BT.CPP node.
+    builtin: bool,
+    /// The element of the explicit form (`<Condition ID="X"/>`), if used.
+    explicit: Option<model::ModelKind>,
+    line: u32,
+    column: u32,
+    origin: String,
+}
+
+/// A SubTree call: the parent tree, the subtree, and how it connects them.
+struct Call {
+    parent: usize,
+    sub: usize,
+    /// Subtree key -> parent key.
+    remap: Vec<(String, String)>,
+    autoremap: bool,
+}
+
+/// The import in progress.
+struct Cx<'o> {
+    options: &'o ImportOptions,
+    errors: Vec<XmlProblem>,
+    warnings: Vec<XmlProblem>,
+    models: BTreeMap<String, NodeModel>,
+    /// Tree IDs, by index (filled by `load`).
+    tree_ids: Vec<String>,
+    hosts: BTreeMap<String, HostUse>,
+    calls: Vec<Call>,
+    /// Subtree -> key -> literal defaults from SubTree ports, in document order.
+    sub_defaults: BTreeMap<usize, BTreeMap<String, Vec<Lit>>>,
+    /// main_tree_to_execute of the first document.
+    main_attr: Option<(String, u32, u32, String)>,
+    /// The document has no `BTCPP_format="4"`: v3, where a `<SubTree>` port names a key
+    /// without braces.
+    v3: bool,
+}
+
+impl<'o> Cx<'o> {
+    fn new(options: &'o ImportOptions) -> Self {
+        Cx {
+            options,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            models: BTreeMap::new(),
+            tree_ids: Vec::new(),
+            hosts: BTreeMap::new(),
+            calls: Vec::new(),
+            sub_defaults: BTreeMap::new(),
+            main_attr: None,
+            v3: false,
+        }
+    }
+
+    fn warn(&mut self, origin: &str, el: &Element, message: impl Into<String>) {
+        self.warnings.push(el.problem(origin, message));
+    }
+
+    fn error(&mut self, origin: &str, el: &Element, message: impl Into<String>) {
+        self.errors.push(el.problem(origin, message));
+    }
+
+    // ---- pass 1: load ----------------------------------------------------------------
+
+    fn load(&mut self, text: &str, origin: &str, base: Option<&Path>) -> Option<Doc> {
+        let mut trees = Vec::new();
+        let mut seen = HashSet::new();
+        self.load_into(text, origin, base, 0, &mut trees, &mut seen);
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let mut ids = HashMap::new();
+        for (i, t) in trees.iter().enumerate() {
+            if let Some(first) = ids.insert(t.id.clone(), i) {
+                let message = format!(
+                    "tree `{}` is defined twice (first in {})",
+                    t.id, trees[first].origin
+                );
+                self.errors.push(t.root.problem(&t.origin, message));
+            }
+        }
+        if trees.is_empty() {
+            self.errors.push(XmlProblem {
+                origin: origin.to_owned(),
+                line: 1,
+                column: 1,
+                message: "no <BehaviorTree> in the document".to_owned(),
+            });
+            return None;
+        }
+        self.tree_ids = trees.iter().map(|t| t.id.clone()).collect();
+        let main = match self.main_attr.clone() {
+            Some((id, line, column, o)) => match self.tree_ids.iter().position(|t| *t == id) {
+                Some(i) => i,
+                None => {
+                    self.errors.push(XmlProblem {
+                        origin: o,
+                        line,
+                        column,
+                        message: format!("main_tree_to_execute names `{id}`, which is not defined"),
+                    });
+                    return None;
+                }
+            },
+            None => {
+                if trees.len() > 1 {
+                    self.warnings.push(XmlProblem {
+                        origin: origin.to_owned(),
+                        line: 1,
+                        column: 1,
+                        message: format!(
+                            "no main_tree_to_execute and {} trees; `{}` (the first) is the main one",
+                            trees.len(),
+                            trees[0].id
+                        ),
+                    });
+                }
+                0
+            }
+        };
+        Some(Doc { trees, main })
+    }
+
+    fn load_into(
+        &mut self,
+        text: &str,
+        origin: &str,
+        base: Option<&Path>,
+        depth: usize,
+        trees: &mut Vec<TreeSrc>,
+        seen: &mut HashSet<PathBuf>,
+    ) {
+        let root = match xml::parse(text, origin) {
+            Ok(root) => root,
+            Err(p) => return self.errors.push(p),
+        };
+        if root.tag != "root" {
+            return self.error(
+                origin,
+                &root,
+                format!(
+                    "the document element is <{}>; BT.CPP files start with <root>",
+                    root.tag
+                ),
+            );
+        }
+        if depth == 0 {
+            match root.attr("BTCPP_format") {
+                Some("4") => {}
+                Some("3") | None => {
+                    self.v3 = true;
+                    self.warn(
+                        origin,
+                        &root,
+                        "no BTCPP_format=\"4\": read as a BehaviorTree.CPP v3 file (v3 node names \
+                     are accepted); exports are written as v4",
+                    );
+                }
+                Some(other) => self.warn(
+                    origin,
+                    &root,
+                    format!("BTCPP_format=\"{other}\" is not known; read as version 4"),
+                ),
+            }
+            if let Some(main) = root.attr("main_tree_to_execute") {
+                self.main_attr = Some((
+                    main.trim().to_owned(),
+                    root.line,
+                    root.column,
+                    origin.to_owned(),
+                ));
+            }
+        }
+        for child in &root.children {
+            match child.tag.as_str() {
+                "BehaviorTree" => {
+                    let id = child
+                        .attr("ID")
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| format!("BehaviorTree_{}", trees.len()));
+                    let mut elements = child.children.iter();
+                    match (elements.next(), elements.next()) {
+                        (Some(first), None) => trees.push(TreeSrc {
+                            id,
+                            root: first.clone(),
+                            origin: origin.to_owned(),
+                        }),
+                        _ => self.error(
+                            origin,
+                            child,
+                            format!(
+                                "<BehaviorTree ID=\"{id}\"> must have exactly one child element"
+                            ),
+                        ),
+                    }
+                }
+                "TreeNodesModel" => match model::parse(child, origin, &mut self.warnings) {
+                    Ok(models) => self.models.extend(models),
+                    Err(p) => self.errors.push(p),
+                },
+                "include" => self.include(child, origin, base, depth, trees, seen),
+                other => self.warn(
+                    origin,
+                    child,
+                    format!("<{other}> is not part of a BT.CPP document; skipped"),
+                ),
+            }
+        }
+    }
+
+    fn include(
+        &mut self,
+        el: &Element,
+        origin: &str,
+        base: Option<&Path>,
+        depth: usize,
+        trees: &mut Vec<TreeSrc>,
+        seen: &mut HashSet<PathBuf>,
+    ) {
+        let Some(rel) = el.attr("path") else {
+            return self.error(origin, el, "<include> needs a path attribute");
+        };
+        if el.attr("ros_pkg").is_some() {
+            return self.warn(
+                origin,
+                el,
+                format!("<include path=\"{rel}\" ros_pkg=…> needs ROS to resolve; skipped"),
+            );
+        }
+        let Some(base) = base else {
+            return self.warn(
+                origin,
+                el,
+                format!("<include path=\"{rel}\"> skipped: the document has no folder"),
+            );
+        };
+        if depth >= MAX_INCLUDE_DEPTH {
+            return self.error(
+                origin,
+                el,
+                format!("includes nest more than {MAX_INCLUDE_DEPTH} files deep"),
+            );
+        }
+        let path = base.join(rel);
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        if !seen.insert(canonical) {
+            // Included twice (or a cycle): its trees are already there.
+            return;
+        }
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let shown = path.display().to_string();
+                let folder = path.parent().map(Path::to_path_buf);
+                self.load_into(&text, &shown, folder.as_deref(), depth + 1, trees, seen);
+            }
+            Err(e) => self.error(
+                origin,
+                el,
+                format!("cannot read the included file {}: {e}", path.display()),
+            ),
+        }
+    }
+
+    // ---- the whole import --------------------------------------------------------------
+
+    fn import(mut self, doc: Doc) -> Result<Imported, ImportError> {
+        let mut drafts = Vec::with_capacity(doc.trees.len());
+        for (i, t) in doc.trees.iter().enumerate() {
+            drafts.push(self.map_element(&t.root, i, &t.origin, Parent::Root, 1));
+        }
+        if !self.errors.is_empty() {
+            return Err(ImportError {
+                problems: self.errors,
+            });
+        }
+        let order = self.file_order(&doc, &drafts)?;
+        let keys = self.declare_keys(&doc, &mut drafts);
+        let types = self.host_types(&mut drafts);
+        if !self.errors.is_empty() {
+            return Err(ImportError {
+                problems: self.errors,
+            });
+        }
+        let names = self.file_names(&doc, &order);
+        let manifest_name = format!("{}.types.json", self.options.stem);
+        let mut files = Vec::new();
+        for &t in &order {
+            let tree = self.build(
+                &doc.trees[t],
+                &drafts[t],
+                &keys[t],
+                &names,
+                &types,
+                (!types.is_empty()).then_some(manifest_name.as_str()),
+            );
+            files.push(ImportedFile {
+                file_name: names[&t].clone(),
+                tree_id: doc.trees[t].id.clone(),
+                tree,
+            });
+        }
+        Ok(Imported {
+            files,
+            types: types.into_values().collect(),
+            manifest_name,
+            warnings: self.warnings,
+        })
+    }
+
+    // ---- pass 2: elements to drafts ------------------------------------------------------
+
+    fn map_element(
+        &mut self,
+        el: &Element,
+        tree: usize,
+        origin: &str,
+        parent: Parent,
+        depth: usize,
+    ) -> Draft {
+        let explicit = EXPLICIT.contains(&el.tag.as_str());
+        let id = if explicit || el.tag == "SubTree" || el.tag == "SubTreePlus" {
+            match el.attr("ID") {
+                Some(id) => id.to_owned(),
+                None => {
+                    self.error(origin, el, format!("<{}> needs an ID attribute", el.tag));
+                    el.tag.clone()
+                }
+            }
+        } else {
+            el.tag.clone()
+        };
+        // BT.CPP names an unnamed node after its ID; a v3 alias is named after the v4 ID,
+        // so that the export (which writes the v4 ID) needs no `name`.
+        let default_name = mapping::by_id(&id).map_or(id.as_str(), |e| e.id);
+        let name = el.attr("name").unwrap_or(default_name).to_owned();
+        // Ports in document order, and the underscore attributes.
+        let mut ports: Vec<(String, String)> = Vec::new();
+        let mut special: Vec<(String, String)> = Vec::new();
+        for (k, v) in &el.attrs {
+            match k.as_str() {
+                "ID" | "name" => {}
+                k if k.starts_with('_') => special.push((k.to_owned(), v.clone())),
+                _ => ports.push((k.clone(), v.clone())),
+            }
+        }
+
+        let is_subtree = el.tag == "SubTree"
+            || el.tag == "SubTreePlus"
+            || (!explicit && mapping::by_id(&id).is_none() && self.tree_ids.contains(&id));
+        let mut draft = if is_subtree {
+            self.map_subtree(el, &id, &name, tree, origin, &mut ports, &mut special)
+        } else {
+            match mapping::by_id(&id) {
+                Some(entry) => self.map_builtin(el, entry, &id, &name, origin, &mut ports),
+                None => self.host_draft(el, &id, &name, origin, &ports, false),
+            }
+        };
+        if draft.host.is_none() {
+            for (k, v) in ports {
+                self.warn(
+                    origin,
+                    el,
+                    format!(
+                        "attribute `{k}` of <{}> has no Arbor equivalent; kept for export only",
+                        el.tag
+                    ),
+                );
+                draft.kept.insert(k, v);
+            }
+        }
+        self.pre_post(&mut draft, el, origin, parent, special);
+
+        let parent_of_children = if draft.kind == "Selector" {
+            Parent::Selector
+        } else {
+            Parent::Other
+        };
+        if depth >= xml::MAX_DEPTH {
+            self.error(
+                origin,
+                el,
+                format!("the tree nests more than {} levels deep", xml::MAX_DEPTH),
+            );
+            return draft;
+        }
+        if !is_subtree {
+            for child in &el.children {
+                let c = self.map_element(child, tree, origin, parent_of_children, depth + 1);
+                draft.children.push(c);
+            }
+        }
+        if draft.origin.as_deref() == Some("Precondition") {
+            // The Precondition's child sits under the Sequence that stands in for it (no
+            // child at all is reported by `check_children`).
+            if draft.children.len() > 1 {
+                self.error(origin, el, "<Precondition> must have exactly one child");
+            }
+        }
+        self.check_children(&draft, el, origin);
+        draft
+    }
+
+    /// BT.CPP refuses a mapped node with the wrong number of children; so does Arbor.
+    fn check_children(&mut self, draft: &Draft, el: &Element, origin: &str) {
+        if draft.host.is_some() {
+            return;
+        }
+        let Some(ty) = super::builtin().node(&draft.kind) else {
+            return;
+        };
+        let n = draft.children.len();
+        let problem = match ty.category {
+            Category::Decorator if n != 1 => Some("exactly one child"),
+            Category::Action | Category::Condition | Category::Subtree if n != 0 => {
+                Some("no children")
+            }
+            Category::Composite if n == 0 => Some("at least one child"),
+            _ => None,
+        };
+        if let Some(expected) = problem {
+            self.error(
+                origin,
+                el,
+                format!("<{}> must have {expected}, found {n}", el.tag),
+            );
+        }
+    }
+
+    fn map_builtin(
+        &mut self,
+        el: &Element,
+        entry: &'static Entry,
+        id: &str,
+        name: &str,
+        origin: &str,
+        ports: &mut Vec<(String, String)>,
+    ) -> Draft {
+        let mut take = |port: &str| {
+            let i = ports.iter().position(|(k, _)| k == port)?;
+            Some(ports.remove(i).1)
+        };
+        let result: Result<Draft, String> = match entry.conv {
+            Conv::SetBlackboard => map_set_blackboard(el, name, &mut take),
+            Conv::Script => map_script(el, name, &mut take),
+            Conv::ScriptCondition => map_script_condition(el, name, &mut take),
+            Conv::Precondition => map_precondition(el, name, &mut take),
+            Conv::Switch(_) => {
+                let variable = take("variable").unwrap_or_default();
+                match blackboard_ref(&variable).map(str::to_owned) {
+                    None => Err("`variable` must name a blackboard key, as `{key}`".to_owned()),
+                    Some(key) => {
+                        mapping::import_params(entry, &mut take, el.children.len()).map(|params| {
+                            let mut d = Draft::new(entry.arbor, name, el);
+                            d.params.push(("variable".to_owned(), PVal::Key(key)));
+                            d.params
+                                .extend(params.into_iter().map(|(k, v)| (k, PVal::Json(v))));
+                            d
+                        })
+                    }
+                }
+            }
+            _ => mapping::import_params(entry, &mut take, el.children.len()).map(|params| {
+                let mut d = Draft::new(entry.arbor, name, el);
+                d.params = params
+                    .into_iter()
+                    .map(|(k, v)| (k, PVal::Json(v)))
+                    .collect();
+                d
+            }),
+        };
+        match result {
+            Ok(mut draft) => {
+                if !is_canonical(entry) {
+                    draft.origin = Some(entry.id.to_owned());
+                }
+                if entry.id != id {
+                    self.warn(
+                        origin,
+                        el,
+                        format!(
+                            "<{id}> is the BT.CPP v3 name of {}; exported as <{}>",
+                            entry.id, entry.id
+                        ),
+                    );
+                }
+                draft
+            }
+            Err(why) => {
+                // Put back what the conversion consumed: the opaque node keeps everything.
+                let all: Vec<(String, String)> = el
+                    .attrs
+                    .iter()
+                    .filter(|(k, _)| k != "ID" && k != "name" && !k.starts_with('_'))
+                    .cloned()
+                    .collect();
+                *ports = Vec::new();
+                let draft = self.host_draft(el, id, name, origin, &all, true);
+                let host_name = host_type_name(id);
+                self.warn(
+                    origin,
+                    el,
+                    format!("<{id}>: {why}; imported as the opaque node type `{host_name}`"),
+                );
+                draft
+            }
+        }
+    }
+
+    /// A custom node, or a BT.CPP node Arbor cannot express: a host node whose ports are
+    /// parameters (their kinds are chosen once every use is known).
+    fn host_draft(
+        &mut self,
+        el: &Element,
+        id: &str,
+        name: &str,
+        origin: &str,
+        ports: &[(String, String)],
+        builtin: bool,
+    ) -> Draft {
+        let usage = self.hosts.entry(id.to_owned()).or_insert_with(|| HostUse {
+            line: el.line,
+            column: el.column,
+            origin: origin.to_owned(),
+            ..HostUse::default()
+        });
+        usage.builtin |= builtin || mapping::is_btcpp_builtin(id);
+        usage.child_counts.push(el.children.len());
+        if let Some(kind) = model::ModelKind::parse(&el.tag).filter(|_| el.tag != "SubTree") {
+            usage.explicit = Some(kind);
+        }
+        let mut draft = Draft::new("", name, el);
+        draft.host = Some(id.to_owned());
+        for (k, v) in ports {
+            if !usage.ports.contains_key(k) {
+                usage.order.push(k.clone());
+            }
+            usage.ports.entry(k.clone()).or_default().push(v.clone());
+            draft.params.push((k.clone(), PVal::Port(v.clone())));
+        }
+        draft
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn map_subtree(
+        &mut self,
+        el: &Element,
+        id: &str,
+        name: &str,
+        tree: usize,
+        origin: &str,
+        ports: &mut Vec<(String, String)>,
+        special: &mut Vec<(String, String)>,
+    ) -> Draft {
+        let mut draft = Draft::new("Subtree", name, el);
+        let Some(sub) = self.tree_ids.iter().position(|t| t == id) else {
+            self.error(
+                origin,
+                el,
+                format!("<SubTree ID=\"{id}\">: no tree `{id}` is defined"),
+            );
+            return draft;
+        };
+        let mut autoremap = false;
+        special.retain(|(k, v)| {
+            let flag = matches!(
+                k.as_str(),
+                "_autoremap" | "__autoremap" | "__shared_blackboard"
+            );
+            if flag {
+                autoremap |= matches!(v.trim(), "true" | "1" | "TRUE" | "True");
+            }
+            !flag
+        });
+        let mut remap: Vec<(String, String)> = Vec::new();
+        let literal = |cx: &mut Self, port: &str, text: &str| {
+            cx.sub_defaults
+                .entry(sub)
+                .or_default()
+                .entry(port.to_owned())
+                .or_default()
+                .push(Lit::from_text(text));
+        };
+        // In v3 a <SubTree>'s ports name parent keys without braces (SubTreePlus, like v4,
+        // takes `{key}` or a literal).
+        let bare_keys = self.v3 && el.tag == "SubTree";
+        for (port, value) in std::mem::take(ports) {
+            if value.trim() == "{=}" {
+                remap.push((port.clone(), port));
+            } else if let Some(key) = blackboard_ref(&value) {
+                remap.push((port, key.to_owned()));
+            } else if bare_keys && !value.trim().is_empty() {
+                remap.push((port, value.trim().to_owned()));
+            } else {
+                literal(self, &port, &value);
+            }
+        }
+        // v2/v3: <remap internal="…" external="…"/> children.
+        for child in &el.children {
+            match (
+                child.tag.as_str(),
+                child.attr("internal"),
+                child.attr("external"),
+            ) {
+                ("remap", Some(internal), Some(external)) => {
+                    let external = blackboard_ref(external).unwrap_or(external);
+                    remap.push((internal.to_owned(), external.to_owned()));
+                }
+                _ => self.error(
+                    origin,
+                    child,
+                    format!(
+                        "<SubTree ID=\"{id}\"> must not have children (found <{}>)",
+                        child.tag
+                    ),
+                ),
+            }
+        }
+        // Ports of the subtree's model that this call does not set: BT.CPP uses their
+        // defaults (a `{key}` default remaps, a literal one sets the value).
+        if !autoremap {
+            if let Some(m) = self.models.get(id).cloned() {
+                for port in &m.ports {
+                    let set = remap.iter().any(|(s, _)| *s == port.name)
+                        || self
+                            .sub_defaults
+                            .get(&sub)
+                            .is_some_and(|d| d.contains_key(&port.name));
+                    if set {
+                        continue;
+                    }
+                    match port.default.as_deref() {
+                        Some(d) => match blackboard_ref(d) {
+                            Some(key) => remap.push((port.name.clone(), key.to_owned())),
+                            None => literal(self, &port.name, d),
+                        },
+                        None => self.warn(
+                            origin,
+                            el,
+                            format!(
+                                "<SubTree ID=\"{id}\"> does not set the port `{}` its model \
+                                 declares (BT.CPP refuses this); it stays private to the subtree",
+                                port.name
+                            ),
+                        ),
+                    }
+                }
+            }
+        }
+        self.calls.push(Call {
+            parent: tree,
+            sub,
+            remap: remap.clone(),
+            autoremap,
+        });
+        draft.params = vec![
+            ("path".to_owned(), PVal::Path(id.to_owned())),
+            ("remap".to_owned(), PVal::Remap(remap)),
+        ];
+        if autoremap {
+            // Recorded so that the export writes `_autoremap` again rather than a long
+            // explicit list.
+            draft
+                .kept
+                .insert("_autoremap".to_owned(), "true".to_owned());
+        }
+        draft
+    }
+
+    /// Pre-conditions become attached decorators where Arbor's semantics match; the rest,
+    /// and every post-condition, is kept as text for export.
+    fn pre_post(
+        &mut self,
+        draft: &mut Draft,
+        el: &Element,
+        origin: &str,
+        parent: Parent,
+        special: Vec<(String, String)>,
+    ) {
+        let mut specials: BTreeMap<String, String> = special.into_iter().collect();
+        let mut own = Vec::new();
+        for attr in PRE_CONDITIONS {
+            let Some(src) = specials.get(attr).cloned() else {
+                continue;
+            };
+            let mapped: Result<Vec<DDec>, String> = match attr {
+                // Fail if any test holds: each test's negation must hold.
+                "_failureIf" => parse(&src, Join::Any).map(|tests| {
+                    tests
+                        .iter()
+                        .map(|t| DDec {
+                            kind: "Condition",
+                            test: t.not(),
+                            origin: "_failureIf",
+                        })
+                        .collect()
+                }),
+                "_skipIf" if parent == Parent::Selector => parse(&src, Join::Any).map(|tests| {
+                    tests
+                        .iter()
+                        .map(|t| DDec {
+                            kind: "Condition",
+                            test: t.not(),
+                            origin: "_skipIf",
+                        })
+                        .collect()
+                }),
+                "_while" if parent == Parent::Selector => parse(&src, Join::All).map(|tests| {
+                    tests
+                        .into_iter()
+                        .map(|test| DDec {
+                            kind: "Precondition",
+                            test,
+                            origin: "_while",
+                        })
+                        .collect()
+                }),
+                "_skipIf" | "_while" => Err(
+                    "a skipped node is passed over, which Arbor expresses only under a \
+                     Selector (as a failure)"
+                        .to_owned(),
+                ),
+                _ => {
+                    Err("Arbor has no condition that succeeds without running the node".to_owned())
+                }
+            };
+            match mapped {
+                Ok(decs) => {
+                    specials.remove(attr);
+                    own.extend(decs);
+                }
+                Err(why) => self.warn(
+                    origin,
+                    el,
+                    format!("`{attr}=\"{src}\"` is kept for export but not evaluated: {why}"),
+                ),
+            }
+        }
+        // The node's own pre-conditions are checked before a Precondition node's `if`.
+        own.append(&mut draft.decorators);
+        draft.decorators = own;
+        for attr in POST_CONDITIONS {
+            if let Some(src) = specials.get(attr) {
+                self.warn(
+                    origin,
+                    el,
+                    format!("`{attr}=\"{src}\"` is kept for export but not run by Arbor"),
+                );
+            }
+        }
+        draft.kept.extend(specials);
+    }
+
+    /// Trees in file order: the main tree, the trees it uses (depth-first, in order of
+    /// first use), then the others. Recursive subtrees are refused (BT.CPP would recurse
+    /// forever; Arbor's loader refuses cycles too).
+    fn file_order(&mut self, doc: &Doc, drafts: &[Draft]) -> Result<Vec<usize>, ImportError> {
+        let uses: Vec<Vec<usize>> = (0..drafts.len())
+            .map(|t| {
+                let mut out: Vec<usize> = Vec::new();
+                for c in self.calls.iter().filter(|c| c.parent == t) {
+                    if !out.contains(&c.sub) {
+                        out.push(c.sub);
+                    }
+                }
+                out
+            })
+            .collect();
+        let mut order = Vec::new();
+        let mut state = vec![0u8; drafts.len()]; // 0 new, 1 on the path, 2 done
+        fn visit(
+            t: usize,
+            uses: &[Vec<usize>],
+            state: &mut [u8],
+            order: &mut Vec<usize>,
+            path: &mut Vec<usize>,
+        ) -> Result<(), Vec<usize>> {
+            match state[t] {
+                2 => return Ok(()),
+                1 => {
+                    let start = path.iter().position(|&p| p == t).unwrap_or(0);
+                    let mut cycle = path[start..].to_vec();
+                    cycle.push(t);
+                    return Err(cycle);
+                }
+                _ => {}
+            }
+            state[t] = 1;
+            path.push(t);
+            order.push(t);
+            for &s in &uses[t] {
+                visit(s, uses, state, order, path)?;
+            }
+            path.pop();
+            state[t] = 2;
+            Ok(())
+        }
+        let roots = std::iter::once(doc.main).chain(0..drafts.len());
+        for root in roots {
+            let before = order.len();
+            if let Err(cycle) = visit(root, &uses, &mut state, &mut order, &mut Vec::new()) {
+                let names: Vec<&str> = cycle.iter().map(|&t| doc.trees[t].id.as_str()).collect();
+                let t = &doc.trees[cycle[0]];
+                return Err(ImportError {
+                    problems: vec![t.root.problem(
+                        &t.origin,
+                        format!("recursive subtrees: {}", names.join(" -> ")),
+                    )],
+                });
+            }
+            if root != doc.main && order.len() > before {
+                let t = &doc.trees[root];
+                let message = format!(
+                    "tree `{}` is not used by the main tree `{}`; imported as its own file",
+                    t.id, doc.trees[doc.main].id
+                );
+                self.warnings.push(t.root.problem(&t.origin, message));
+            }
+        }
+        Ok(order)
+    }
+
+    fn file_names(&self, doc: &Doc, order: &[usize]) -> HashMap<usize, String> {
+        let mut names = HashMap::new();
+        let mut used = HashSet::new();
+        for &t in order {
+            let base = if t == doc.main {
+                self.options.stem.clone()
+            } else {
+                format!("{}.{}", self.options.stem, file_safe(&doc.trees[t].id))
+            };
+            let mut name = format!("{base}.json");
+            let mut n = 2;
+            while !used.insert(name.clone()) {
+                name = format!("{base}-{n}.json");
+                n += 1;
+            }
+            names.insert(t, name);
+        }
+        names
+    }
+
+    // ---- pass 5: tree files --------------------------------------------------------------
+
+    fn build(
+        &self,
+        src: &TreeSrc,
+        root: &Draft,
+        keys: &[KeyDecl],
+        names: &HashMap<usize, String>,
+        types: &BTreeMap<String, NodeType>,
+        manifest: Option<&str>,
+    ) -> TreeFile {
+        let mut file = TreeFile::new(&src.id);
+        // The file name only: an absolute path would make the output depend on where the
+        // XML happened to be.
+        let source = Path::new(&src.origin)
+            .file_name()
+            .map_or_else(|| src.origin.clone(), |n| n.to_string_lossy().into_owned());
+        file.description = format!(
+            "Imported from BehaviorTree.CPP: <BehaviorTree ID=\"{}\"> of {source}.",
+            src.id
+        );
+        file.blackboard = keys.to_vec();
+        let mut meta = Meta {
+            id: src.id.clone(),
+            ..Meta::default()
+        };
+        let key_type = |k: &str| {
+            keys.iter()
+                .find(|d| d.key == k)
+                .map_or(ValueType::Json, |d| d.ty)
+        };
+        let mut nodes = Vec::new();
+        let root_guid = self.emit(root, &mut nodes, &mut meta, &key_type, names, types);
+        file.root = Some(root_guid);
+        file.nodes = nodes;
+        for node in &file.nodes {
+            if let Some(m) = self
+                .hosts
+                .iter()
+                .find(|(id, _)| host_type_name(id) == node.kind)
+                .and_then(|(id, _)| self.models.get(id))
+            {
+                meta.models.insert(node.kind.clone(), m.clone());
+            }
+        }
+        let positions = layout::tidy(&file);
+        let mut editor = Map::new();
+        if let Some(m) = manifest {
+            editor.insert("manifests".into(), json!([m]));
+        }
+        editor.insert(
+            "positions".into(),
+            Json::Object(
+                positions
+                    .into_iter()
+                    .map(|(g, p)| (g, json!([p[0], p[1]])))
+                    .collect(),
+            ),
+        );
+        editor.insert(meta::KEY.into(), meta.to_json());
+        file.editor = Some(Json::Object(editor));
+        file
+    }
+
+    /// Appends `d` and its subtree in pre-order; returns its GUID.
+    fn emit(
+        &self,
+        d: &Draft,
+        nodes: &mut Vec<NodeDef>,
+        meta: &mut Meta,
+        key_type: &dyn Fn(&str) -> ValueType,
+        names: &HashMap<usize, String>,
+        types: &BTreeMap<String, NodeType>,
+    ) -> String {
+        let mut node = NodeDef::new(d.kind.clone());
+        node.name = d.name.clone();
+        let host = types.get(&d.kind);
+        for (name, value) in &d.params {
+            let json = match value {
+                PVal::Json(v) => v.clone(),
+                PVal::Key(k) => json!(k),
+                PVal::Typed { lit, key } => lit.to_json(key_type(key)),
+                PVal::Port(raw) => {
+                    let kind = host
+                        .and_then(|t| t.param_spec(name))
+                        .map_or(ParamKind::String, |p| p.kind);
+                    match kind {
+                        ParamKind::Key => json!(blackboard_ref(raw).unwrap_or(raw)),
+                        other => typed_port(other, raw).unwrap_or_else(|| json!(raw)),
+                    }
+                }
+                PVal::Path(id) => {
+                    let file = self
+                        .tree_ids
+                        .iter()
+                        .position(|t| t == id)
+                        .and_then(|i| names.get(&i))
+                        .cloned()
+                        .unwrap_or_default();
+                    json!(file)
+                }
+                PVal::Remap(pairs) => {
+                    Json::Object(pairs.iter().map(|(s, p)| (s.clone(), json!(p))).collect())
+                }
+            };
+            node.params.insert(name.clone(), json);
+        }
+        for dec in &d.decorators {
+            let mut def = DecoratorDef::new(dec.kind);
+            def.params.insert("key".into(), json!(dec.test.key));
+            def.params.insert(
+                "equals".into(),
+                dec.test.value.to_json(key_type(&dec.test.key)),
+            );
+            if dec.test.negated {
+                def.params.insert("invert".into(), json!(true));
+            }
+            meta.decorators
+                .insert(def.guid.clone(), dec.origin.to_owned());
+            node.decorators.push(def);
+        }
+        if let Some(origin) = &d.origin {
+            meta.origins.insert(node.guid.clone(), origin.clone());
+        }
+        if !d.kept.is_empty() {
+            meta.attributes.insert(node.guid.clone(), d.kept.clone());
+        }
+        let guid = node.guid.clone();
+        let index = nodes.len();
+        nodes.push(node);
+        let children: Vec<String> = d
+            .children
+            .iter()
+            .map(|c| self.emit(c, nodes, meta, key_type, names, types))
+            .collect();
+        nodes[index].children = children;
+        guid
+    }
+}
+
+/// Is `entry` the one export picks for its Arbor type by default?
+fn is_canonical(entry: &Entry) -> bool {
+    mapping::by_arbor(entry.arbor)
+        .next()
+        .is_some_and(|first| std::ptr::eq(first, entry))
+        || matches!(
+            entry.conv,
+            Conv::Dynamic(true) | Conv::Switch(_) | Conv::Always(_)
+        )
+}
+
+fn parse(src: &str, join: Join) -> Result<Vec<Test>, String> {
+    script::parse_tests(src, join).ok_or_else(|| {
+        "only `key`, `!key`, `key == value` and `key != value` (joined by one of && or ||) \
+         have an Arbor equivalent"
+            .to_owned()
+    })
+}
+
+fn map_set_blackboard(
+    el: &Element,
+    name: &str,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let key_text = take("output_key").ok_or("`output_key` is missing")?;
+    let key = blackboard_ref(&key_text)
+        .unwrap_or(key_text.trim())
+        .to_owned();
+    let value = take("value").ok_or("`value` is missing")?;
+    if blackboard_ref(&value).is_some() {
+        return Err("`value` copies another key; Arbor's SetBlackboard writes a constant".into());
+    }
+    let mut d = Draft::new("SetBlackboard", name, el);
+    d.params = vec![
+        ("key".into(), PVal::Key(key.clone())),
+        (
+            "value".into(),
+            PVal::Typed {
+                lit: Lit::from_text(&value),
+                key,
+            },
+        ),
+    ];
+    Ok(d)
+}
+
+fn map_script(
+    el: &Element,
+    name: &str,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let code = take("code").ok_or("`code` is missing")?;
+    let stmt = script::parse_stmt(&code).ok_or(
+        "only `key := value` and `key += number` have an Arbor equivalent; the script is kept as text",
+    )?;
+    let d = match stmt {
+        Stmt::Assign { key, value } => {
+            let mut d = Draft::new("SetBlackboard", name, el);
+            d.params = vec![
+                ("key".into(), PVal::Key(key.clone())),
+                ("value".into(), PVal::Typed { lit: value, key }),
+            ];
+            d
+        }
+        Stmt::Add { key, by } => {
+            let mut d = Draft::new("Increment", name, el);
+            d.params = vec![
+                ("key".into(), PVal::Key(key)),
+                ("by".into(), PVal::Json(by.to_json(by.value_type()))),
+            ];
+            d.code = Some(code.clone());
+            d
+        }
+    };
+    Ok(d)
+}
+
+fn map_script_condition(
+    el: &Element,
+    name: &str,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let code = take("code").ok_or("`code` is missing")?;
+    let tests = parse(&code, Join::All)?;
+    let [test] = tests.as_slice() else {
+        return Err("a condition of several tests has no Arbor leaf equivalent".into());
+    };
+    // A Condition leaf tests equality; `!=` is the same leaf under an Inverter, which
+    // would change the shape, so only `key` and `key == value` map.
+    if test.negated {
+        return Err("a negated test has no Arbor leaf equivalent".into());
+    }
+    let mut d = Draft::new("Condition", name, el);
+    d.params = vec![
+        ("key".into(), PVal::Key(test.key.clone())),
+        (
+            "equals".into(),
+            PVal::Typed {
+                lit: test.value.clone(),
+                key: test.key.clone(),
+            },
+        ),
+    ];
+    Ok(d)
+}
+
+fn map_precondition(
+    el: &Element,
+    name: &str,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let otherwise = take("else").unwrap_or_else(|| "FAILURE".to_owned());
+    if otherwise.trim() != "FAILURE" {
+        return Err(format!(
+            "`else=\"{otherwise}\"`: a failed Arbor condition always fails the node"
+        ));
+    }
+    let src = take("if").ok_or("`if` is missing")?;
+    let tests = parse(&src, Join::All)?;
+    let mut d = Draft::new("Sequence", name, el);
+    d.decorators = tests
+        .into_iter()
+        .map(|test| DDec {
+            kind: "Condition",
+            test,
+            origin: "if",
+        })
+        .collect();
+    Ok(d)
+}
+
+fn file_safe(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blackboard_refs() {
+        assert_eq!(blackboard_ref("{goal}"), Some("goal"));
+        assert_eq!(blackboard_ref(" { goal } "), Some("goal"));
+        assert_eq!(blackboard_ref("{=}"), None);
+        assert_eq!(blackboard_ref("{}"), None);
+        assert_eq!(blackboard_ref("goal"), None);
+    }
+}

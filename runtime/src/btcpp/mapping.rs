@@ -1,0 +1,507 @@
+//! The one table of BehaviorTree.CPP node IDs and their Arbor counterparts, with the port
+//! conversions that need no context (docs/interop.md prints the same table).
+//!
+//! Import looks an element up by its BT.CPP ID (v3 names are aliases); export looks an
+//! Arbor node up by its type and takes the first entry whose conversion accepts it, unless
+//! the node's recorded origin (`editor.btcpp.origins`) names another entry of the same
+//! Arbor type. Conversions that need the blackboard or the tree around the node
+//! (SetBlackboard, Script, ScriptCondition, Precondition, SubTree) are carried out in
+//! `import.rs` and `export.rs`; this file says which entries they are.
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::format::NodeDef;
+use crate::spec::Category;
+use crate::status::Status;
+
+/// How an entry's ports become Arbor parameters and back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Conv {
+    /// No ports, no parameters.
+    Plain,
+    /// Sequence/Selector: no ports; the Arbor `dynamic` flag is fixed.
+    Dynamic(bool),
+    /// An integer port to an integer parameter; -1 means forever on both sides, 0 and
+    /// other negative values have no Arbor equivalent (Repeat, RetryUntilSuccessful).
+    Count {
+        port: &'static str,
+        param: &'static str,
+    },
+    /// Milliseconds to seconds (Timeout, Delay, Sleep).
+    Msec {
+        port: &'static str,
+        param: &'static str,
+    },
+    /// A boolean port with a default (RunOnce `then_skip`).
+    Flag {
+        port: &'static str,
+        param: &'static str,
+        default: bool,
+    },
+    /// `success_count` / `failure_count` to `need` (see `parallel_need`).
+    Parallel,
+    /// SwitchN: `variable` and `case_1` … `case_N` (N + 1 children).
+    Switch(usize),
+    /// AlwaysSuccess / AlwaysFailure: a Scripted leaf returning this status.
+    Always(Status),
+    /// `value` + `output_key` -> SetBlackboard (import.rs, export.rs).
+    SetBlackboard,
+    /// `code` -> SetBlackboard or Increment when it is one recognised statement.
+    Script,
+    /// `code` -> a Condition leaf when it is one recognised test.
+    ScriptCondition,
+    /// `if` + `else="FAILURE"` -> a Sequence with Condition decorators over the child.
+    Precondition,
+    /// `<SubTree ID=…>` -> Subtree.
+    SubTree,
+}
+
+/// One row of the table.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    /// The BT.CPP v4 registration ID.
+    pub id: &'static str,
+    /// Older names accepted on import (BT.CPP v3).
+    pub aliases: &'static [&'static str],
+    /// The Arbor node type.
+    pub arbor: &'static str,
+    pub conv: Conv,
+}
+
+const fn entry(id: &'static str, arbor: &'static str, conv: Conv) -> Entry {
+    Entry {
+        id,
+        aliases: &[],
+        arbor,
+        conv,
+    }
+}
+
+/// Export takes, for each Arbor type, the first entry that accepts the node; so the
+/// canonical BT.CPP form of a type comes first.
+pub(crate) const TABLE: &[Entry] = &[
+    entry("Sequence", "Sequence", Conv::Dynamic(false)),
+    entry("ReactiveSequence", "Sequence", Conv::Dynamic(true)),
+    Entry {
+        id: "SequenceWithMemory",
+        aliases: &["SequenceStar"],
+        arbor: "Sequence",
+        conv: Conv::Dynamic(false),
+    },
+    entry("Precondition", "Sequence", Conv::Precondition),
+    entry("Fallback", "Selector", Conv::Dynamic(false)),
+    entry("ReactiveFallback", "Selector", Conv::Dynamic(true)),
+    Entry {
+        id: "Parallel",
+        aliases: &[],
+        arbor: "Parallel",
+        conv: Conv::Parallel,
+    },
+    entry("IfThenElse", "IfThenElse", Conv::Plain),
+    entry("WhileDoElse", "WhileDoElse", Conv::Plain),
+    entry("Switch2", "Switch", Conv::Switch(2)),
+    entry("Switch3", "Switch", Conv::Switch(3)),
+    entry("Switch4", "Switch", Conv::Switch(4)),
+    entry("Switch5", "Switch", Conv::Switch(5)),
+    entry("Switch6", "Switch", Conv::Switch(6)),
+    entry("Inverter", "Inverter", Conv::Plain),
+    entry("ForceSuccess", "Succeeder", Conv::Plain),
+    entry("ForceFailure", "ForceFailure", Conv::Plain),
+    entry(
+        "Repeat",
+        "Repeat",
+        Conv::Count {
+            port: "num_cycles",
+            param: "count",
+        },
+    ),
+    Entry {
+        id: "RetryUntilSuccessful",
+        // v3 shipped with this misspelling.
+        aliases: &["RetryUntilSuccesful"],
+        arbor: "Retry",
+        conv: Conv::Count {
+            port: "num_attempts",
+            param: "attempts",
+        },
+    },
+    entry(
+        "KeepRunningUntilFailure",
+        "KeepRunningUntilFailure",
+        Conv::Plain,
+    ),
+    entry(
+        "Timeout",
+        "Timeout",
+        Conv::Msec {
+            port: "msec",
+            param: "seconds",
+        },
+    ),
+    entry(
+        "Delay",
+        "Delay",
+        Conv::Msec {
+            port: "delay_msec",
+            param: "seconds",
+        },
+    ),
+    entry(
+        "RunOnce",
+        "RunOnce",
+        Conv::Flag {
+            port: "then_skip",
+            param: "then_skip",
+            default: true,
+        },
+    ),
+    entry("AlwaysSuccess", "Scripted", Conv::Always(Status::Success)),
+    entry("AlwaysFailure", "Scripted", Conv::Always(Status::Failure)),
+    entry(
+        "Sleep",
+        "Wait",
+        Conv::Msec {
+            port: "msec",
+            param: "seconds",
+        },
+    ),
+    entry("SetBlackboard", "SetBlackboard", Conv::SetBlackboard),
+    entry("Script", "SetBlackboard", Conv::Script),
+    entry("Script", "Increment", Conv::Script),
+    entry("ScriptCondition", "Condition", Conv::ScriptCondition),
+    Entry {
+        id: "SubTree",
+        // v3's SubTreePlus is v4's SubTree (with `__autoremap`, now `_autoremap`).
+        aliases: &["SubTreePlus"],
+        arbor: "Subtree",
+        conv: Conv::SubTree,
+    },
+];
+
+/// The entry for a BT.CPP ID or v3 alias.
+pub(crate) fn by_id(id: &str) -> Option<&'static Entry> {
+    TABLE.iter().find(|e| e.id == id || e.aliases.contains(&id))
+}
+
+/// The entries for an Arbor type, canonical first.
+pub(crate) fn by_arbor(arbor: &str) -> impl Iterator<Item = &'static Entry> + '_ {
+    TABLE.iter().filter(move |e| e.arbor == arbor)
+}
+
+/// BT.CPP built-in nodes with no Arbor equivalent. They are imported as opaque node types
+/// (kept with all their attributes, exported unchanged) and left out of the exported
+/// `<TreeNodesModel>`, since BT.CPP and Groot2 know them already.
+pub(crate) const OPAQUE_BUILTINS: &[(&str, Category)] = &[
+    ("ParallelAll", Category::Composite),
+    ("TryCatch", Category::Composite),
+    ("AsyncSequence", Category::Composite),
+    ("AsyncFallback", Category::Composite),
+    ("ManualSelector", Category::Composite),
+    ("LoopInt", Category::Decorator),
+    ("LoopBool", Category::Decorator),
+    ("LoopDouble", Category::Decorator),
+    ("LoopString", Category::Decorator),
+    ("ConsumeQueue", Category::Decorator),
+    ("SkipUnlessUpdated", Category::Decorator),
+    ("WaitValueUpdate", Category::Decorator),
+    ("BlackboardCheckInt", Category::Decorator),
+    ("BlackboardCheckDouble", Category::Decorator),
+    ("BlackboardCheckString", Category::Decorator),
+    ("BlackboardCheckBool", Category::Decorator),
+    ("UnsetBlackboard", Category::Action),
+    ("PopFromQueue", Category::Action),
+    ("AlwaysRunning", Category::Action),
+    ("WasEntryUpdated", Category::Condition),
+];
+
+/// Every BT.CPP built-in ID (mapped or not), for leaving them out of exported models.
+pub(crate) fn is_btcpp_builtin(id: &str) -> bool {
+    by_id(id).is_some() || OPAQUE_BUILTINS.iter().any(|(b, _)| *b == id)
+}
+
+/// The category of an unmapped BT.CPP built-in (also used when a mapped one had to be
+/// imported opaquely).
+pub(crate) fn builtin_category(id: &str) -> Option<Category> {
+    if let Some((_, c)) = OPAQUE_BUILTINS.iter().find(|(b, _)| *b == id) {
+        return Some(*c);
+    }
+    let entry = by_id(id)?;
+    if entry.conv == Conv::Precondition {
+        // Arbor writes it as a Sequence, but in BT.CPP it is a decorator.
+        return Some(Category::Decorator);
+    }
+    super::builtin().node(entry.arbor).map(|t| t.category)
+}
+
+/// Arbor parameters of an entry with a context-free conversion, from the element's
+/// attributes; `Err` says why this element cannot be mapped (it is then imported
+/// opaquely). `take` removes a consumed attribute.
+pub(crate) fn import_params(
+    entry: &Entry,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+    children: usize,
+) -> Result<Map<String, Json>, String> {
+    let mut params = Map::new();
+    match entry.conv {
+        Conv::Plain => {}
+        Conv::Dynamic(dynamic) => {
+            // Writers omit the default; `dynamic: true` is what matters.
+            if dynamic {
+                params.insert("dynamic".into(), json!(true));
+            }
+        }
+        Conv::Count { port, param } => {
+            let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
+            let n = int_port(port, &text)?;
+            if n == 0 || n < -1 {
+                return Err(format!(
+                    "`{port}=\"{n}\"` has no Arbor equivalent (only -1 and 1 or more)"
+                ));
+            }
+            params.insert(param.into(), json!(n));
+        }
+        Conv::Msec { port, param } => {
+            let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
+            let ms = int_port(port, &text)?;
+            if ms < 0 {
+                return Err(format!("`{port}` must not be negative"));
+            }
+            params.insert(param.into(), json!(ms as f64 / 1000.0));
+        }
+        Conv::Flag {
+            port,
+            param,
+            default,
+        } => {
+            let value = match take(port) {
+                None => default,
+                Some(text) => bool_port(port, &text)?,
+            };
+            if value != default {
+                params.insert(param.into(), json!(value));
+            }
+        }
+        Conv::Parallel => {
+            let success = take("success_count")
+                .or_else(|| take("success_threshold"))
+                .map(|t| int_port("success_count", &t))
+                .transpose()?
+                .unwrap_or(-1);
+            let failure = take("failure_count")
+                .or_else(|| take("failure_threshold"))
+                .map(|t| int_port("failure_count", &t))
+                .transpose()?
+                .unwrap_or(1);
+            let (need, exact) = parallel_need(success, failure, children)?;
+            params.insert("need".into(), json!(need));
+            if !exact {
+                return Err(format!(
+                    "`failure_count=\"{failure}\"` fails earlier than Arbor's Parallel can \
+                     (it fails once more than n - need children fail)"
+                ));
+            }
+        }
+        Conv::Switch(n) => {
+            if children != n + 1 {
+                return Err(format!(
+                    "{} needs {} children ({} cases and the default), found {children}",
+                    entry.id,
+                    n + 1,
+                    n
+                ));
+            }
+            for k in 1..=n {
+                let name = format!("case_{k}");
+                if let Some(text) = take(&name) {
+                    if super::import::blackboard_ref(&text).is_some() {
+                        return Err(format!(
+                            "`{name}` reads the blackboard; Arbor cases are fixed"
+                        ));
+                    }
+                    params.insert(name, json!(text));
+                }
+            }
+        }
+        Conv::Always(status) => {
+            params.insert("returns".into(), json!([status.as_str()]));
+        }
+        Conv::SetBlackboard
+        | Conv::Script
+        | Conv::ScriptCondition
+        | Conv::Precondition
+        | Conv::SubTree => {
+            unreachable!("context conversions are done in import.rs")
+        }
+    }
+    Ok(params)
+}
+
+/// BT.CPP Parallel thresholds to Arbor's `need`: negative thresholds count from the end
+/// (-1 = all children). Returns `need` and whether Arbor's Parallel fails exactly when
+/// BT.CPP's does: Arbor fails once more than `n - need` children failed, BT.CPP once
+/// `failure_count` did or success became impossible; they agree when
+/// `failure_count >= n - need + 1`. (Arbor also ticks failed children again; see
+/// docs/interop.md.)
+pub(crate) fn parallel_need(
+    success: i64,
+    failure: i64,
+    children: usize,
+) -> Result<(i64, bool), String> {
+    let n = children as i64;
+    let resolve = |t: i64| if t < 0 { (n + t + 1).max(0) } else { t };
+    let (s, f) = (resolve(success), resolve(failure));
+    if s > n || f > n {
+        return Err(format!(
+            "thresholds success_count={success}, failure_count={failure} exceed the {n} children"
+        ));
+    }
+    let need = s.max(1).min(n.max(1));
+    Ok((need, f > n - need))
+}
+
+/// The Arbor node of an entry with a context-free conversion, as attributes; `Err` says
+/// why the node cannot be written this way.
+pub(crate) fn export_attrs(
+    entry: &Entry,
+    node: &NodeDef,
+    children: usize,
+) -> Result<Vec<(String, String)>, String> {
+    let p = &node.params;
+    let mut attrs = Vec::new();
+    match entry.conv {
+        Conv::Plain => {
+            if matches!(entry.id, "IfThenElse" | "WhileDoElse") && !(2..=3).contains(&children) {
+                return Err(format!(
+                    "{} needs 2 or 3 children in BT.CPP, found {children}",
+                    entry.id
+                ));
+            }
+        }
+        Conv::Dynamic(dynamic) => {
+            let is = p.get("dynamic").and_then(Json::as_bool).unwrap_or(false);
+            if is != dynamic {
+                return Err(String::new());
+            }
+        }
+        Conv::Count { port, param } => {
+            let n = p.get(param).and_then(Json::as_i64).unwrap_or(0);
+            // Arbor: count <= 0 repeats forever, attempts -1 retries forever.
+            let n = if n <= 0 { -1 } else { n };
+            attrs.push((port.to_owned(), n.to_string()));
+        }
+        Conv::Msec { port, param } => {
+            let seconds = p.get(param).and_then(Json::as_f64).unwrap_or(0.0);
+            let ms = (seconds * 1000.0).round();
+            if (ms / 1000.0 - seconds).abs() > 1e-9 {
+                return Err(format!(
+                    "{seconds} s is not a whole number of milliseconds (BT.CPP's unit)"
+                ));
+            }
+            attrs.push((port.to_owned(), format!("{}", ms as i64)));
+        }
+        Conv::Flag {
+            port,
+            param,
+            default,
+        } => {
+            let value = p.get(param).and_then(Json::as_bool).unwrap_or(default);
+            if value != default {
+                attrs.push((port.to_owned(), value.to_string()));
+            }
+        }
+        Conv::Parallel => {
+            if children == 0 {
+                return Err("a Parallel needs children in BT.CPP".to_owned());
+            }
+            let n = children as i64;
+            let need = p
+                .get("need")
+                .and_then(Json::as_i64)
+                .unwrap_or(1)
+                .clamp(1, n);
+            attrs.push(("success_count".to_owned(), need.to_string()));
+            attrs.push(("failure_count".to_owned(), (n - need + 1).to_string()));
+        }
+        Conv::Switch(n) => {
+            if children != n + 1 {
+                return Err(String::new());
+            }
+            for k in 1..=n {
+                let name = format!("case_{k}");
+                if let Some(case) = p.get(&name).and_then(Json::as_str) {
+                    attrs.push((name, case.to_owned()));
+                }
+            }
+        }
+        Conv::Always(status) => {
+            let returns = p
+                .get("returns")
+                .and_then(Json::as_array)
+                .cloned()
+                .unwrap_or_else(|| vec![json!("success")]);
+            if !returns.iter().all(|r| r.as_str() == Some(status.as_str())) {
+                return Err(String::new());
+            }
+        }
+        Conv::SetBlackboard
+        | Conv::Script
+        | Conv::ScriptCondition
+        | Conv::Precondition
+        | Conv::SubTree => {
+            unreachable!("context conversions are done in export.rs")
+        }
+    }
+    Ok(attrs)
+}
+
+fn int_port(port: &str, text: &str) -> Result<i64, String> {
+    if super::import::blackboard_ref(text).is_some() {
+        return Err(format!(
+            "`{port}` reads the blackboard; the Arbor parameter is fixed"
+        ));
+    }
+    text.trim()
+        .parse::<i64>()
+        .map_err(|_| format!("`{port}=\"{text}\"` is not an integer"))
+}
+
+fn bool_port(port: &str, text: &str) -> Result<bool, String> {
+    match text.trim() {
+        "true" | "1" | "TRUE" | "True" => Ok(true),
+        "false" | "0" | "FALSE" | "False" => Ok(false),
+        _ if super::import::blackboard_ref(text).is_some() => Err(format!(
+            "`{port}` reads the blackboard; the Arbor parameter is fixed"
+        )),
+        _ => Err(format!("`{port}=\"{text}\"` is not a boolean")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parallel_thresholds() {
+        // BT.CPP defaults: all must succeed, one failure fails: Arbor need = n.
+        assert_eq!(parallel_need(-1, 1, 3), Ok((3, true)));
+        // One success is enough and all must fail: Arbor need 1.
+        assert_eq!(parallel_need(1, -1, 3), Ok((1, true)));
+        // One success, one failure (a race): Arbor would wait for all three failures.
+        assert_eq!(parallel_need(1, 1, 3), Ok((1, false)));
+        assert!(parallel_need(4, 1, 3).is_err());
+    }
+
+    #[test]
+    fn every_table_entry_names_a_builtin_arbor_type() {
+        let types = crate::NodeTypes::builtin();
+        for e in TABLE {
+            assert!(types.node(e.arbor).is_some(), "{} -> {}", e.id, e.arbor);
+            assert_eq!(by_id(e.id).map(|f| f.id), Some(e.id));
+            for a in e.aliases {
+                assert_eq!(by_id(a).map(|f| f.id), Some(e.id));
+            }
+        }
+        assert!(is_btcpp_builtin("LoopInt"));
+        assert!(!is_btcpp_builtin("OpenDoor"));
+    }
+}

@@ -1,0 +1,472 @@
+//! The small part of BT.CPP's scripting language that Arbor nodes can express.
+//!
+//! BT.CPP v4 scripts (`Script code`, `ScriptCondition code`, `Precondition if`, and the
+//! `_skipIf` / `_failureIf` / `_while` attributes) are a whole expression language. Arbor
+//! has no interpreter for it; instead the import recognises the forms that have an exact
+//! Arbor equivalent and keeps everything else as text:
+//! - tests: `key`, `!key`, `key == literal`, `key != literal` (either side), joined by
+//!   `&&` or by `||` (never mixed, no parentheses) -> Condition / Precondition decorators
+//!   or a Condition leaf;
+//! - statements: `key := literal` or `key = literal` -> SetBlackboard, `key += number` ->
+//!   Increment.
+//!
+//! A right-hand identifier (`mode == IDLE`) is not recognised: in BT.CPP it may be a
+//! blackboard key or a scripting enum, and guessing wrong would change the behaviour.
+
+use serde_json::Value as Json;
+
+use crate::value::ValueType;
+
+/// A literal of a script or of an attribute value.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Lit {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+impl Lit {
+    /// Reads an attribute value (`value="42"`, `case_1="true"`) as the literal it spells.
+    /// BT.CPP stores such values as strings and converts them when read; Arbor needs a
+    /// type, so numbers and booleans are recognised and anything else is a string.
+    pub(crate) fn from_text(text: &str) -> Lit {
+        let t = text.trim();
+        match t {
+            "true" => return Lit::Bool(true),
+            "false" => return Lit::Bool(false),
+            _ => {}
+        }
+        if let Ok(i) = t.parse::<i64>() {
+            return Lit::Int(i);
+        }
+        // Only plain decimal numbers: `inf`, `nan` and `1e5` stay strings, as people
+        // rarely mean them as numbers in a tree file.
+        let plain = !t.is_empty()
+            && t.chars()
+                .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))
+            && t.chars().any(|c| c.is_ascii_digit());
+        if plain {
+            if let Ok(f) = t.parse::<f64>() {
+                return Lit::Float(f);
+            }
+        }
+        Lit::Str(text.to_owned())
+    }
+
+    /// The literal's natural type (what it tells about the key it is compared with).
+    pub(crate) fn value_type(&self) -> ValueType {
+        match self {
+            Lit::Bool(_) => ValueType::Bool,
+            Lit::Int(_) => ValueType::Int,
+            Lit::Float(_) => ValueType::Float,
+            Lit::Str(_) => ValueType::String,
+        }
+    }
+
+    /// The literal as a value of a key of type `ty`. Always succeeds: a literal that does
+    /// not fit (possible only after a type conflict made the key `json`) keeps its natural
+    /// JSON form, or its text for a string key.
+    pub(crate) fn to_json(&self, ty: ValueType) -> Json {
+        match (ty, self) {
+            (ValueType::String, Lit::Str(s)) => Json::from(s.as_str()),
+            (ValueType::String, other) => Json::from(other.text()),
+            (ValueType::Float, Lit::Int(i)) => Json::from(*i as f64),
+            (ValueType::Int, Lit::Float(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                Json::from(*f as i64)
+            }
+            (ValueType::Int | ValueType::Float | ValueType::Bool, Lit::Str(s)) => {
+                match Lit::from_text(s) {
+                    Lit::Str(_) => Json::from(s.as_str()),
+                    other => other.to_json(ty),
+                }
+            }
+            (_, Lit::Bool(b)) => Json::from(*b),
+            (_, Lit::Int(i)) => Json::from(*i),
+            (_, Lit::Float(f)) => serde_json::Number::from_f64(*f)
+                .map(Json::Number)
+                .unwrap_or_else(|| Json::from(f.to_string())),
+            (_, Lit::Str(s)) => Json::from(s.as_str()),
+        }
+    }
+
+    /// The literal from a JSON value (for export), if it is a scalar.
+    pub(crate) fn from_json(json: &Json) -> Option<Lit> {
+        match json {
+            Json::Bool(b) => Some(Lit::Bool(*b)),
+            Json::Number(n) => match n.as_i64() {
+                Some(i) => Some(Lit::Int(i)),
+                None => n.as_f64().map(Lit::Float),
+            },
+            Json::String(s) => Some(Lit::Str(s.clone())),
+            _ => None,
+        }
+    }
+
+    /// As an attribute value (no quotes).
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Lit::Bool(b) => b.to_string(),
+            Lit::Int(i) => i.to_string(),
+            // `{:?}` keeps the fraction (`2.0`), so the value reads back as a float.
+            Lit::Float(f) => format!("{f:?}"),
+            Lit::Str(s) => s.clone(),
+        }
+    }
+
+    /// As a script literal: strings quoted.
+    fn script(&self) -> String {
+        match self {
+            Lit::Str(s) if s.contains('\'') => format!("\"{s}\""),
+            Lit::Str(s) => format!("'{s}'"),
+            other => other.text(),
+        }
+    }
+}
+
+/// `key == value`, or its negation: the test passes when `(key == value) != negated`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Test {
+    pub key: String,
+    pub value: Lit,
+    pub negated: bool,
+}
+
+impl Test {
+    /// The test that passes exactly when this one fails.
+    pub(crate) fn not(&self) -> Test {
+        Test {
+            negated: !self.negated,
+            ..self.clone()
+        }
+    }
+
+    pub(crate) fn print(&self) -> String {
+        match (&self.value, self.negated) {
+            (Lit::Bool(true), false) => self.key.clone(),
+            (Lit::Bool(true), true) => format!("!{}", self.key),
+            (value, false) => format!("{} == {}", self.key, value.script()),
+            (value, true) => format!("{} != {}", self.key, value.script()),
+        }
+    }
+}
+
+/// How the tests of a condition are joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Join {
+    All,
+    Any,
+}
+
+impl Join {
+    fn operator(self) -> &'static str {
+        match self {
+            Join::All => "&&",
+            Join::Any => "||",
+        }
+    }
+}
+
+/// Parses `A && B && …` or `A || B || …` (one operator throughout). A single test is
+/// returned with `want`; `None` when the text is not in the recognised subset.
+pub(crate) fn parse_tests(src: &str, want: Join) -> Option<Vec<Test>> {
+    let other = match want {
+        Join::All => Join::Any,
+        Join::Any => Join::All,
+    };
+    if src.contains(other.operator()) || src.contains('(') {
+        return None;
+    }
+    src.split(want.operator()).map(parse_test).collect()
+}
+
+/// Prints tests joined by `join`.
+pub(crate) fn print_tests(tests: &[Test], join: Join) -> String {
+    let parts: Vec<String> = tests.iter().map(Test::print).collect();
+    parts.join(&format!(" {} ", join.operator()))
+}
+
+fn parse_test(src: &str) -> Option<Test> {
+    let mut t = Tokens::new(src);
+    let first = t.next()?;
+    let test = match first {
+        Tok::Not => {
+            let Tok::Ident(key) = t.next()? else {
+                return None;
+            };
+            Test {
+                key,
+                value: Lit::Bool(true),
+                negated: true,
+            }
+        }
+        Tok::Ident(key) => match t.next() {
+            None => Test {
+                key,
+                value: Lit::Bool(true),
+                negated: false,
+            },
+            Some(op @ (Tok::Eq | Tok::Ne)) => Test {
+                key,
+                value: t.next()?.literal()?,
+                negated: op == Tok::Ne,
+            },
+            Some(_) => return None,
+        },
+        lit => {
+            // `literal == key`
+            let value = lit.literal()?;
+            let op = t.next()?;
+            let Tok::Ident(key) = t.next()? else {
+                return None;
+            };
+            match op {
+                Tok::Eq | Tok::Ne => Test {
+                    key,
+                    value,
+                    negated: op == Tok::Ne,
+                },
+                _ => return None,
+            }
+        }
+    };
+    t.next().is_none().then_some(test)
+}
+
+/// A recognised statement.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Stmt {
+    /// `key := literal` / `key = literal`
+    Assign { key: String, value: Lit },
+    /// `key += number`
+    Add { key: String, by: Lit },
+}
+
+/// Parses one statement (an optional trailing `;` is allowed).
+pub(crate) fn parse_stmt(src: &str) -> Option<Stmt> {
+    let src = src.trim().strip_suffix(';').unwrap_or(src.trim());
+    if src.contains(';') {
+        return None;
+    }
+    let mut t = Tokens::new(src);
+    let Tok::Ident(key) = t.next()? else {
+        return None;
+    };
+    let stmt = match t.next()? {
+        Tok::Assign => Stmt::Assign {
+            key,
+            value: t.next()?.literal()?,
+        },
+        Tok::AddAssign => match t.next()?.literal()? {
+            by @ (Lit::Int(_) | Lit::Float(_)) => Stmt::Add { key, by },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    t.next().is_none().then_some(stmt)
+}
+
+/// Prints a statement in the form `parse_stmt` reads.
+pub(crate) fn print_stmt(stmt: &Stmt) -> String {
+    match stmt {
+        Stmt::Assign { key, value } => format!("{key} := {}", value.script()),
+        Stmt::Add { key, by } => format!("{key} += {}", by.script()),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Lit(Lit),
+    Not,
+    Eq,
+    Ne,
+    Assign,
+    AddAssign,
+    Other,
+}
+
+impl Tok {
+    fn literal(self) -> Option<Lit> {
+        match self {
+            Tok::Lit(l) => Some(l),
+            // `true`/`false` lex as identifiers.
+            Tok::Ident(w) if w == "true" => Some(Lit::Bool(true)),
+            Tok::Ident(w) if w == "false" => Some(Lit::Bool(false)),
+            _ => None,
+        }
+    }
+}
+
+struct Tokens<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(src: &'a str) -> Self {
+        Tokens { rest: src }
+    }
+
+    fn next(&mut self) -> Option<Tok> {
+        self.rest = self.rest.trim_start();
+        let mut chars = self.rest.chars();
+        let c = chars.next()?;
+        let two = self.rest.get(..2).unwrap_or("");
+        let (tok, len) = match (c, two) {
+            (_, "==") => (Tok::Eq, 2),
+            (_, "!=") => (Tok::Ne, 2),
+            (_, ":=") => (Tok::Assign, 2),
+            (_, "+=") => (Tok::AddAssign, 2),
+            ('!', _) => (Tok::Not, 1),
+            ('=', _) => (Tok::Assign, 1),
+            ('\'' | '"', _) => match self.rest[1..].find(c) {
+                Some(end) => {
+                    let text = &self.rest[1..1 + end];
+                    (Tok::Lit(Lit::Str(text.to_owned())), end + 2)
+                }
+                // Unterminated: one token that no rule accepts.
+                None => (Tok::Other, self.rest.len()),
+            },
+            (c, _) if c.is_ascii_digit() || c == '-' || c == '.' => {
+                let len = self
+                    .rest
+                    .find(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '+')))
+                    .unwrap_or(self.rest.len());
+                match Lit::from_text(&self.rest[..len]) {
+                    Lit::Str(_) => (Tok::Other, len),
+                    lit => (Tok::Lit(lit), len),
+                }
+            }
+            (c, _) if c.is_alphabetic() || c == '_' || c == '@' => {
+                let len = self
+                    .rest
+                    .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '@' | '.')))
+                    .unwrap_or(self.rest.len());
+                (Tok::Ident(self.rest[..len].to_owned()), len)
+            }
+            _ => (Tok::Other, c.len_utf8()),
+        };
+        self.rest = &self.rest[len..];
+        Some(tok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(key: &str, value: Lit, negated: bool) -> Test {
+        Test {
+            key: key.to_owned(),
+            value,
+            negated,
+        }
+    }
+
+    #[test]
+    fn recognised_tests() {
+        assert_eq!(
+            parse_tests("!door_closed", Join::Any),
+            Some(vec![test("door_closed", Lit::Bool(true), true)])
+        );
+        assert_eq!(
+            parse_tests("battery == 'low' || armed", Join::Any),
+            Some(vec![
+                test("battery", Lit::Str("low".into()), false),
+                test("armed", Lit::Bool(true), false),
+            ])
+        );
+        assert_eq!(
+            parse_tests("3 != count && ok==false", Join::All),
+            Some(vec![
+                test("count", Lit::Int(3), true),
+                test("ok", Lit::Bool(false), false),
+            ])
+        );
+        assert_eq!(
+            parse_tests("x == -1.5", Join::All),
+            Some(vec![test("x", Lit::Float(-1.5), false)])
+        );
+    }
+
+    #[test]
+    fn everything_else_is_not_recognised() {
+        for src in [
+            "a && b || c",
+            "(a)",
+            "battery < 20",
+            "mode == IDLE",
+            "a == b",
+            "x := 3",
+            "",
+            "!",
+            "a ==",
+            "'unterminated == x",
+            "x 'unterminated",
+        ] {
+            assert_eq!(parse_tests(src, Join::All), None, "{src}");
+            assert_eq!(parse_tests(src, Join::Any), None, "{src}");
+        }
+    }
+
+    #[test]
+    fn tests_print_back_to_what_they_parse_from() {
+        for src in ["!door_closed", "battery == 'low' || armed", "x != 2.0 || y"] {
+            let tests = parse_tests(src, Join::Any).unwrap();
+            assert_eq!(print_tests(&tests, Join::Any), src);
+        }
+        let negated = test("x", Lit::Int(1), false).not();
+        assert_eq!(negated.print(), "x != 1");
+    }
+
+    #[test]
+    fn statements() {
+        assert_eq!(
+            parse_stmt("door_open:=false"),
+            Some(Stmt::Assign {
+                key: "door_open".into(),
+                value: Lit::Bool(false)
+            })
+        );
+        assert_eq!(
+            parse_stmt(" msg = 'hello world' ;"),
+            Some(Stmt::Assign {
+                key: "msg".into(),
+                value: Lit::Str("hello world".into())
+            })
+        );
+        assert_eq!(
+            parse_stmt("tries += 1"),
+            Some(Stmt::Add {
+                key: "tries".into(),
+                by: Lit::Int(1)
+            })
+        );
+        for src in [
+            "a := b",
+            "a := 1; b := 2",
+            "a += 'x'",
+            "a := 1 + 2",
+            "result:=OK",
+        ] {
+            assert_eq!(parse_stmt(src), None, "{src}");
+        }
+        let stmt = parse_stmt("speed := 2.5").unwrap();
+        assert_eq!(parse_stmt(&print_stmt(&stmt)), Some(stmt));
+    }
+
+    #[test]
+    fn attribute_literals() {
+        assert_eq!(Lit::from_text("42"), Lit::Int(42));
+        assert_eq!(Lit::from_text("-0.5"), Lit::Float(-0.5));
+        assert_eq!(Lit::from_text("true"), Lit::Bool(true));
+        assert_eq!(Lit::from_text("1;2;3"), Lit::Str("1;2;3".into()));
+        assert_eq!(Lit::from_text("nan"), Lit::Str("nan".into()));
+        assert_eq!(Lit::Float(2.0).text(), "2.0");
+        assert_eq!(Lit::Int(7).to_json(ValueType::String), Json::from("7"));
+        assert_eq!(
+            Lit::Str("12".into()).to_json(ValueType::Int),
+            Json::from(12)
+        );
+    }
+}

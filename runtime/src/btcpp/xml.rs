@@ -1,0 +1,309 @@
+//! XML in and out: roxmltree's read-only DOM copied into a small owned tree with
+//! positions, and an escaping writer.
+//!
+//! Copying into [`Element`] lets the later passes keep elements around without roxmltree's
+//! borrowed lifetimes, and bounds nesting with a clear error (hostile input cannot
+//! overflow the stack of the recursive passes that follow). roxmltree itself refuses DTDs
+//! by default, so entity-expansion attacks are rejected by the parser.
+
+use std::fmt::Write as _;
+
+use super::XmlProblem;
+
+/// Deepest element nesting accepted (as `LoadOptions::max_depth`).
+pub(crate) const MAX_DEPTH: usize = 256;
+/// Most elements accepted in one document.
+const MAX_NODES: u32 = 1_000_000;
+
+/// One XML element: its name, attributes in document order, child elements and the text
+/// directly inside it (used for port descriptions in `<TreeNodesModel>`).
+#[derive(Clone, Debug)]
+pub(crate) struct Element {
+    pub tag: String,
+    pub attrs: Vec<(String, String)>,
+    pub children: Vec<Element>,
+    pub text: String,
+    /// 1-based line and column of the start tag.
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Element {
+    pub(crate) fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub(crate) fn problem(&self, origin: &str, message: impl Into<String>) -> XmlProblem {
+        XmlProblem {
+            origin: origin.to_owned(),
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+        }
+    }
+}
+
+/// Parses a document and returns its root element.
+pub(crate) fn parse(text: &str, origin: &str) -> Result<Element, XmlProblem> {
+    // roxmltree parses nested elements recursively: refuse deep nesting before it does.
+    if let Some(at) = too_deep(text) {
+        let (line, column) = line_column(text, at);
+        return Err(XmlProblem {
+            origin: origin.to_owned(),
+            line,
+            column,
+            message: format!("elements nest more than {MAX_DEPTH} levels deep"),
+        });
+    }
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: MAX_NODES,
+    };
+    let doc = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
+        let pos = e.pos();
+        XmlProblem {
+            origin: origin.to_owned(),
+            line: pos.row,
+            column: pos.col,
+            message: format!("malformed XML: {e}"),
+        }
+    })?;
+    copy(&doc, doc.root_element(), 1, origin)
+}
+
+fn copy(
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    depth: usize,
+    origin: &str,
+) -> Result<Element, XmlProblem> {
+    let pos = doc.text_pos_at(node.range().start);
+    if depth > MAX_DEPTH {
+        return Err(XmlProblem {
+            origin: origin.to_owned(),
+            line: pos.row,
+            column: pos.col,
+            message: format!("elements nest more than {MAX_DEPTH} levels deep"),
+        });
+    }
+    let mut element = Element {
+        tag: node.tag_name().name().to_owned(),
+        attrs: node
+            .attributes()
+            .map(|a| (a.name().to_owned(), a.value().to_owned()))
+            .collect(),
+        children: Vec::new(),
+        text: String::new(),
+        line: pos.row,
+        column: pos.col,
+    };
+    for child in node.children() {
+        if child.is_element() {
+            element.children.push(copy(doc, child, depth + 1, origin)?);
+        } else if child.is_text() {
+            element.text.push_str(child.text().unwrap_or(""));
+        }
+    }
+    Ok(element)
+}
+
+/// The byte offset of the first start tag nested deeper than `MAX_DEPTH`, if any. A light
+/// scan that skips comments, CDATA, processing instructions, declarations and quoted
+/// attribute values; malformed input is left for roxmltree to report.
+fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let skip_to = |from: usize, end: &str| {
+        text[from..]
+            .find(end)
+            .map_or(bytes.len(), |i| from + i + end.len())
+    };
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        let rest = &text[i..];
+        if rest.starts_with("<!--") {
+            i = skip_to(i, "-->");
+        } else if rest.starts_with("<![CDATA[") {
+            i = skip_to(i, "]]>");
+        } else if rest.starts_with("<?") {
+            i = skip_to(i, "?>");
+        } else if rest.starts_with("<!") {
+            i = skip_to(i, ">");
+        } else if rest.starts_with("</") {
+            depth = depth.saturating_sub(1);
+            i = skip_to(i, ">");
+        } else {
+            let start = i;
+            let mut quote = None;
+            i += 1;
+            while i < bytes.len() {
+                match (quote, bytes[i]) {
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'"' | b'\'') => quote = Some(bytes[i]),
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            let self_closing = i > 0 && i < bytes.len() && bytes[i - 1] == b'/';
+            if !self_closing {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(start);
+                }
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, at: usize) -> (u32, u32) {
+    let before = &text[..at.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line as u32, column as u32)
+}
+
+/// Escapes an attribute value for double quotes. Line breaks and tabs become character
+/// references, since XML attribute normalisation would otherwise turn them into spaces.
+pub(crate) fn escape_attr(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes element text.
+pub(crate) fn escape_text(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// An element to write: built in memory, then printed with two-space indentation.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Out {
+    pub tag: String,
+    pub attrs: Vec<(String, String)>,
+    pub children: Vec<Out>,
+    pub text: Option<String>,
+}
+
+impl Out {
+    pub(crate) fn new(tag: impl Into<String>) -> Out {
+        Out {
+            tag: tag.into(),
+            ..Out::default()
+        }
+    }
+
+    pub(crate) fn attr(mut self, name: impl Into<String>, value: impl Into<String>) -> Out {
+        self.push_attr(name, value);
+        self
+    }
+
+    /// Adds an attribute unless one of that name is already there.
+    pub(crate) fn push_attr(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let name = name.into();
+        if !self.attrs.iter().any(|(n, _)| *n == name) {
+            self.attrs.push((name, value.into()));
+        }
+    }
+
+    pub(crate) fn has_attr(&self, name: &str) -> bool {
+        self.attrs.iter().any(|(n, _)| n == name)
+    }
+
+    pub(crate) fn write(&self, out: &mut String, indent: usize) {
+        let pad = "  ".repeat(indent);
+        let _ = write!(out, "{pad}<{}", self.tag);
+        for (name, value) in &self.attrs {
+            let _ = write!(out, " {name}=\"{}\"", escape_attr(value));
+        }
+        match (&self.text, self.children.is_empty()) {
+            (None, true) => out.push_str("/>\n"),
+            (Some(text), true) => {
+                let _ = writeln!(out, ">{}</{}>", escape_text(text), self.tag);
+            }
+            (text, false) => {
+                out.push_str(">\n");
+                if let Some(text) = text {
+                    let _ = writeln!(out, "{pad}  {}", escape_text(text));
+                }
+                for child in &self.children {
+                    child.write(out, indent + 1);
+                }
+                let _ = writeln!(out, "{pad}</{}>", self.tag);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_xml_is_located() {
+        let err = parse("<root>\n  <Sequence>\n</root>", "t.xml").unwrap_err();
+        assert_eq!(err.origin, "t.xml");
+        assert_eq!(err.line, 3, "{err:?}");
+        assert!(err.message.contains("malformed XML"), "{err:?}");
+    }
+
+    #[test]
+    fn dtds_are_refused() {
+        let text = "<!DOCTYPE root [<!ENTITY a \"aaaa\">]><root>&a;</root>";
+        assert!(parse(text, "t.xml").is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let depth = 100_000;
+        let text = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+        let err = parse(&text, "deep.xml").unwrap_err();
+        assert!(err.message.contains("nest"), "{err:?}");
+    }
+
+    #[test]
+    fn nesting_is_measured_past_comments_and_attribute_values() {
+        let ok = format!(
+            "<root>{}<a x=\"/>\" y='>'><!-- <b> --><![CDATA[<c>]]><d/></a></root>",
+            "<e>".repeat(MAX_DEPTH - 3) + &"</e>".repeat(MAX_DEPTH - 3)
+        );
+        assert_eq!(too_deep(&ok), None);
+        let deep = "<e>".repeat(MAX_DEPTH + 1);
+        assert_eq!(too_deep(&deep), Some(3 * MAX_DEPTH));
+        assert_eq!(line_column("ab\ncd", 4), (2, 2));
+    }
+
+    #[test]
+    fn attributes_round_trip_through_escaping() {
+        let value = "a < b && c > \"d\"\n\tend";
+        let mut out = String::new();
+        Out::new("X").attr("v", value).write(&mut out, 0);
+        let back = parse(&out, "t.xml").unwrap();
+        assert_eq!(back.attr("v"), Some(value));
+        assert_eq!((back.line, back.column), (1, 1));
+    }
+}
