@@ -20,4 +20,4 @@ pub mod panels;
 pub mod preview;
 mod session;
 
-pub use session::{History, PasteError, Session, Step, SubtreeError};
+pub use session::{History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT};

@@ -1,8 +1,9 @@
-//! `arbor-editor [TREE.json]`: opens a tree (by default the Villager sample) in the editor.
+//! `arbor-editor [TREE.json | TREE.xml]`: opens a tree (by default the Villager sample) in
+//! the editor; a BehaviorTree.CPP XML file is imported.
 
 use std::path::PathBuf;
 
-use arbor_editor::app::ArborApp;
+use arbor_editor::app::{ArborApp, Recovery};
 use arbor_editor::Session;
 
 fn main() -> eframe::Result<()> {
@@ -25,6 +26,11 @@ fn main() -> eframe::Result<()> {
     eframe::run_native(
         "Arbor",
         options,
-        Box::new(|_cc| Ok(Box::new(ArborApp::new(session)))),
+        Box::new(|cc| {
+            let mut app =
+                ArborApp::with_storage(session, cc.storage).with_recovery(Recovery::standard());
+            app.show_notes("Imported");
+            Ok(Box::new(app))
+        }),
     )
 }

@@ -11,8 +11,14 @@
 //! - [`Session::generation`] changes whenever the document may have changed, so a view
 //!   (the canvas cache) knows when to resync, after undo and redo as after edits.
 //!
+//! - The history keeps at most [`HISTORY_LIMIT`] steps; the oldest are dropped first, so
+//!   memory stays bounded however long a session lasts.
+//! - [`Session::disk_stamp`] is what the file looked like when this session last read or
+//!   wrote it, so the app can notice changes made by other programs.
+//!
 //! Limitations: the history is linear (an edit after undo drops the undone steps), and it
-//! is not saved with the file.
+//! is not saved with the file. Once steps beyond the limit are dropped, undo cannot go
+//! back further, and if the saved state was among them the document stays modified.
 
 use std::path::{Path, PathBuf};
 
@@ -23,13 +29,19 @@ use crate::commands::{
     Paste, RemoveItems,
 };
 use crate::document::io::{self, ManifestError, OpenError, SaveError};
+use crate::document::xml;
 use crate::document::{
-    extract_subtree, validate, ClipboardError, Document, Fragment, KeyUsage, LayoutOptions, Pos,
-    Selection,
+    extract_subtree, validate, ClipboardError, DiskStamp, Document, Fragment, KeyUsage,
+    LayoutOptions, Pos, Selection,
 };
 
 /// The undo history: a linear record of [`Command`]s with a saved marker.
 pub type History = undo::Record<Command>;
+
+/// The most undo steps a session keeps (issue 7: memory stays bounded in long sessions).
+/// A step holds only what it changed (a move keeps the moved items' positions), so even
+/// a thousand select-all moves of a 1,000-node tree stay within tens of megabytes.
+pub const HISTORY_LIMIT: usize = 1000;
 
 /// One entry of the history, for a history panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +86,8 @@ pub struct Session {
     manifest_errors: Vec<ManifestError>,
     path: Option<PathBuf>,
     generation: u64,
+    disk: Option<DiskStamp>,
+    notes: Vec<String>,
 }
 
 impl Default for Session {
@@ -92,19 +106,30 @@ impl Session {
     pub fn with_types(doc: Document, types: NodeTypes) -> Session {
         Session {
             doc,
-            history: History::new(),
+            history: History::builder().limit(HISTORY_LIMIT).build(),
             types,
             manifest_errors: Vec::new(),
             path: None,
             generation: 0,
+            disk: None,
+            notes: Vec::new(),
         }
     }
 
     /// Opens a tree file, with the node types of the manifests it names.
     pub fn open(path: &Path) -> Result<Session, OpenError> {
-        let doc = io::load(path)?;
+        // Stamped before reading: if the file changes in between, the stamp is the older
+        // state and the change is reported later, rather than missed.
+        let disk = DiskStamp::read(path).ok();
+        let (doc, notes) = if xml::is_xml(path) {
+            xml::open(path)?
+        } else {
+            (io::load(path)?, Vec::new())
+        };
         let mut session = Session::new(doc);
         session.path = Some(path.to_owned());
+        session.disk = disk;
+        session.notes = notes;
         session.reload_node_types();
         Ok(session)
     }
@@ -193,12 +218,12 @@ impl Session {
         self.history.can_redo()
     }
 
-    /// `Undo Connect "Sequence" → "Wait"`, for the menu.
+    /// `Undo Connect "Sequence" ➡ "Wait"`, for the menu.
     pub fn undo_text(&self) -> Option<String> {
         self.history.undo_string().map(|s| format!("Undo {s}"))
     }
 
-    /// `Redo Connect "Sequence" → "Wait"`, for the menu.
+    /// `Redo Connect "Sequence" ➡ "Wait"`, for the menu.
     pub fn redo_text(&self) -> Option<String> {
         self.history.redo_string().map(|s| format!("Redo {s}"))
     }
@@ -250,10 +275,53 @@ impl Session {
 
     /// Saves atomically to `path`, which becomes the session's path.
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
-        io::save(&self.doc, path)?;
+        self.notes = if xml::is_xml(path) {
+            xml::save(&self.doc, path, &self.types)?
+        } else {
+            io::save(&self.doc, path)?;
+            Vec::new()
+        };
         self.path = Some(path.to_owned());
         self.history.set_saved();
+        self.disk = DiskStamp::read(path).ok();
         Ok(())
+    }
+
+    /// A document restored from a recovery file: it keeps its file's path (so Save writes
+    /// back there) and the stamp of the file as it was when the recovery copy was made,
+    /// and it counts as modified, since it differs from what is on disk.
+    pub fn recovered(doc: Document, path: Option<PathBuf>, disk: Option<DiskStamp>) -> Session {
+        let mut session = Session::new(doc);
+        session.path = path;
+        session.reload_node_types();
+        session.disk = disk;
+        session.history.clear_saved();
+        session
+    }
+
+    /// What the last open or save approximated or left out (BehaviorTree.CPP XML files
+    /// only): for the user to read.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The file as this session last read or wrote it (`None` for a new document).
+    pub fn disk_stamp(&self) -> Option<DiskStamp> {
+        self.disk
+    }
+
+    /// The user keeps this version over a file changed by another program: the file's new
+    /// state becomes the known one (so saving overwrites it without asking again) and the
+    /// document counts as modified, since it no longer matches the file.
+    /// `None`: the file is gone (saving recreates it).
+    pub fn keep_over_disk(&mut self, disk: Option<DiskStamp>) {
+        self.disk = disk;
+        self.history.clear_saved();
+    }
+
+    /// The file got a new time but holds the same bytes (a `touch`): nothing to ask about.
+    pub fn note_touched(&mut self, disk: DiskStamp) {
+        self.disk = Some(disk);
     }
 
     // ---- Queries ------------------------------------------------------------------------
@@ -414,7 +482,7 @@ mod tests {
         s.connect(&seq, &wait).unwrap();
         assert_eq!(
             s.undo_text().unwrap(),
-            "Undo Connect \"Sequence\" → \"Wait\""
+            "Undo Connect \"Sequence\" ➡ \"Wait\""
         );
         assert!(s.is_modified());
         let g = s.generation();
@@ -422,7 +490,7 @@ mod tests {
         assert!(s.generation() > g);
         assert_eq!(
             s.redo_text().unwrap(),
-            "Redo Connect \"Sequence\" → \"Wait\""
+            "Redo Connect \"Sequence\" ➡ \"Wait\""
         );
         assert!(s.document().children(&seq).is_empty());
         assert!(s.redo());
@@ -433,7 +501,7 @@ mod tests {
             [
                 "Add \"Sequence\"",
                 "Add \"Wait\"",
-                "Connect \"Sequence\" → \"Wait\""
+                "Connect \"Sequence\" ➡ \"Wait\""
             ]
         );
         s.go_to(1);

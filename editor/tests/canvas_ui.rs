@@ -28,12 +28,12 @@ fn dragging_from_children_port_to_parent_port_connects_and_ctrl_z_undoes_it() {
     h.drag(from, to);
     assert_eq!(
         h.app.session.document().children(&seq),
-        [wait.clone()],
+        std::slice::from_ref(&wait),
         "connected by the drag"
     );
     assert_eq!(
         h.app.session.undo_text().as_deref(),
-        Some("Undo Connect \"Sequence\" → \"Wait\"")
+        Some("Undo Connect \"Sequence\" ➡ \"Wait\"")
     );
 
     h.key(Key::Z, CTRL);

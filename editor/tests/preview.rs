@@ -10,7 +10,7 @@ use std::path::Path;
 use arbor_editor::app::{Gestures, Request, Toasts, UiCx};
 use arbor_editor::commands::{RemoveItems, RemoveKey, SetParam};
 use arbor_editor::document::{Document, Owner, Selection};
-use arbor_editor::preview::Preview;
+use arbor_editor::preview::{PlainSim, Preview};
 use arbor_editor::Session;
 use arbor_runtime::{Report, Status};
 use serde_json::json;
@@ -289,4 +289,70 @@ fn the_villager_opens_playing() {
     assert!(h.preview.ticks() > 0);
     let root = h.session.document().root().expect("a root").to_owned();
     assert_eq!(h.status(&root), Some(Status::Running), "Repeat forever");
+}
+
+/// A BehaviorTree.CPP file's custom nodes have no program yet: the preview runs them as
+/// stand-ins, success until the user picks another status for one (issue 8).
+#[test]
+fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let xml = dir.path().join("crossdoor.xml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/tests/data/btcpp/crossdoor.xml"),
+        &xml,
+    )
+    .expect("copy the fixture");
+    let mut h = Harness::new(Session::open(&xml).expect("the XML opens"));
+    let find = |h: &Harness, kind: &str| {
+        h.session
+            .document()
+            .nodes()
+            .find(|n| n.kind == kind)
+            .map(|n| n.guid.clone())
+            .unwrap_or_else(|| panic!("no {kind}"))
+    };
+    let (is_open, open_it) = (find(&h, "IsDoorOpen"), find(&h, "Subtree"));
+    h.start();
+    assert_eq!(h.preview.sample(), Some("none"));
+    assert!(
+        h.preview.problems().is_empty(),
+        "{:?}",
+        h.preview.problems()
+    );
+    h.frames(1);
+    assert_eq!(
+        h.status(&is_open),
+        Some(Status::Success),
+        "stand-ins succeed"
+    );
+    assert_eq!(
+        h.preview.node_live(&open_it),
+        None,
+        "the door was open: not tried"
+    );
+
+    let plain = h
+        .preview
+        .simulation_mut()
+        .and_then(|s| s.as_any_mut().downcast_mut::<PlainSim>())
+        .expect("the stand-in simulation");
+    let hosts: Vec<String> = plain.host_nodes().iter().map(|n| n.kind.clone()).collect();
+    for kind in [
+        "IsDoorOpen",
+        "OpenDoor",
+        "PickLock",
+        "SmashDoor",
+        "PassThroughDoor",
+    ] {
+        assert!(hosts.iter().any(|k| k == kind), "{kind} in {hosts:?}");
+    }
+    plain.set_stand_in(&is_open, Status::Failure);
+    assert_eq!(plain.stand_in(&is_open), Status::Failure);
+    h.frames(1);
+    assert_eq!(h.status(&is_open), Some(Status::Failure));
+    assert_eq!(
+        h.status(&open_it),
+        Some(Status::Success),
+        "the subtree ran in its place"
+    );
 }

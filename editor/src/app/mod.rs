@@ -6,16 +6,22 @@
 mod cx;
 mod files;
 mod gestures;
+mod guard;
 mod prefs;
+mod recovery;
 mod shortcuts;
 mod toasts;
+mod watch;
 
 pub use cx::{Request, UiCx};
 pub use files::{Files, Pending, Purpose};
 pub use gestures::Gestures;
+pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
+pub use recovery::{Recovered, Recovery, RecoveryFile};
 pub use shortcuts::Action;
 pub use toasts::Toasts;
+pub use watch::{Conflict, Watch};
 
 use std::path::{Path, PathBuf};
 
@@ -61,6 +67,12 @@ pub struct ArborApp {
     title: String,
     /// Whether native file dialogs may be tried (off in headless tests).
     pub native_dialogs: bool,
+    /// Autosave of unsaved documents (off unless `with_recovery`).
+    pub recovery: Recovery,
+    /// Changes made to the open file by other programs.
+    pub watch: Watch,
+    /// Panics caught in a frame.
+    pub guard: Guard,
 }
 
 impl ArborApp {
@@ -86,6 +98,9 @@ impl ArborApp {
             palette_at: [0.0, 0.0],
             title: String::new(),
             native_dialogs: true,
+            recovery: Recovery::disabled(),
+            watch: Watch::default(),
+            guard: Guard::default(),
         }
     }
 
@@ -94,6 +109,9 @@ impl ArborApp {
         let mut app = ArborApp::new(session);
         if let Some(prefs) = storage.and_then(|s| eframe::get_value::<Prefs>(s, prefs::STORAGE_KEY))
         {
+            if prefs.zoom.is_finite() && prefs.zoom > 0.0 {
+                app.canvas.set_zoom(prefs.zoom);
+            }
             app.prefs = prefs;
         }
         if let Some(path) = app.session.path().map(Path::to_path_buf) {
@@ -110,6 +128,8 @@ impl ArborApp {
     /// One frame of the whole editor.
     pub fn ui(&mut self, ctx: &egui::Context) {
         self.prefs.apply_theme(ctx);
+        self.autosave(ctx);
+        self.watch_disk(ctx);
         if self.report_generation != Some(self.session.generation()) {
             self.report = self.session.validate();
             self.report_generation = Some(self.session.generation());
@@ -190,6 +210,8 @@ impl ArborApp {
             self.add_node(&kind);
         }
         self.dialogs(ctx);
+        self.recovery_dialog(ctx);
+        self.disk_dialog(ctx);
         self.toasts.show(ctx);
         for request in std::mem::take(&mut self.requests) {
             self.handle(request);
@@ -662,6 +684,7 @@ impl ArborApp {
             Ok(session) => {
                 self.prefs.remember(path);
                 self.show_in_tab(session);
+                self.show_notes("Imported");
             }
             Err(e) => self.files.error = Some(format!("Could not open {}:\n\n{e}", path.display())),
         }
@@ -672,13 +695,16 @@ impl ArborApp {
         if self.session.path().is_none() {
             return self.save_as();
         }
+        if self.save_would_overwrite() {
+            return false;
+        }
         match self.session.save() {
             Ok(()) => {
                 self.saved_message();
                 true
             }
             Err(e) => {
-                self.toasts.error(format!("Not saved: {e}"));
+                self.toasts.error(recovery::not_saved_message(&e));
                 false
             }
         }
@@ -703,10 +729,27 @@ impl ArborApp {
                 true
             }
             Err(e) => {
-                self.toasts.error(format!("Not saved: {e}"));
+                self.toasts.error(recovery::not_saved_message(&e));
                 false
             }
         }
+    }
+
+    /// What an XML open or save approximated, as one toast (`what` says which).
+    pub fn show_notes(&mut self, what: &str) {
+        let notes = self.session.notes();
+        if notes.is_empty() {
+            return;
+        }
+        let mut text = format!("{what} with {} note(s):", notes.len());
+        for note in notes.iter().take(6) {
+            text.push_str("\n• ");
+            text.push_str(note);
+        }
+        if notes.len() > 6 {
+            text.push_str(&format!("\n… and {} more", notes.len() - 6));
+        }
+        self.toasts.info(text);
     }
 
     fn saved_message(&mut self) {
@@ -723,6 +766,7 @@ impl ArborApp {
         } else {
             self.toasts.info(format!("Saved {path}"));
         }
+        self.show_notes("Saved as BehaviorTree.CPP XML");
     }
 
     fn pick(&mut self, saving: bool) -> Picked {
@@ -910,7 +954,11 @@ impl ArborApp {
 
 impl eframe::App for ArborApp {
     fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
-        self.ui(ctx);
+        self.frame_guarded(ctx);
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.exit_recovery();
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

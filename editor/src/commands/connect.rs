@@ -36,7 +36,7 @@ impl Connect {
         Ok(Connect {
             parent: parent.to_owned(),
             child: child.to_owned(),
-            label: format!("Connect {} → {}", quoted(doc, parent), quoted(doc, child)),
+            label: format!("Connect {} ➡ {}", quoted(doc, parent), quoted(doc, child)),
             at: None,
             index: 0,
             old_root: None,
@@ -122,7 +122,7 @@ mod tests {
         // b at y=50, c at y=100; put e between them.
         doc.set_position(&e, Some([0.0, 75.0]));
         let cmd = Connect::new(&doc, &types, &a, &e).unwrap();
-        assert_eq!(cmd.label(), "Connect \"Sequence\" → \"Log\"");
+        assert_eq!(cmd.label(), "Connect \"Sequence\" ➡ \"Log\"");
         let after = round_trip(&mut doc, cmd);
         assert_eq!(after.children(&a), [b, e, c]);
     }

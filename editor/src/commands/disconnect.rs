@@ -22,7 +22,7 @@ impl Disconnect {
             parent: parent.to_owned(),
             child: child.to_owned(),
             label: format!(
-                "Disconnect {} → {}",
+                "Disconnect {} ➡ {}",
                 quoted(doc, parent),
                 quoted(doc, child)
             ),
@@ -90,7 +90,7 @@ mod tests {
     fn disconnects_and_restores_the_index() {
         let (mut doc, [a, b, c, d, _]) = sample();
         let cmd = Disconnect::new(&doc, &a, &b).unwrap();
-        assert_eq!(cmd.label(), "Disconnect \"Sequence\" → \"Wait\"");
+        assert_eq!(cmd.label(), "Disconnect \"Sequence\" ➡ \"Wait\"");
         let after = round_trip(&mut doc, cmd);
         assert_eq!(after.children(&a), std::slice::from_ref(&c));
         assert!(after.unconnected().contains(&b.as_str()));

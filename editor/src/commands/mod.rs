@@ -8,7 +8,7 @@
 //! the first `edit` saw (the history guarantees it), so recomputed captures are identical.
 //!
 //! Commands are built by constructors that take the document (to compute a label such as
-//! `Connect "Sequence" → "Wait"`, and to fill defaults), and are applied through
+//! `Connect "Sequence" ➡ "Wait"`, and to fill defaults), and are applied through
 //! [`crate::Session::apply`], which first calls [`Command::check`] so that an invalid
 //! command never reaches the history. `edit`/`undo` on a state where `check` fails do not
 //! panic; they do what still applies.

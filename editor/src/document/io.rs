@@ -30,6 +30,16 @@ pub enum OpenError {
     /// The runtime's report: every problem, located.
     #[error(transparent)]
     Invalid(#[from] LoadError),
+    /// A BehaviorTree.CPP XML file that could not be imported: every problem, located.
+    #[error("not a BehaviorTree.CPP file Arbor can import:\n{0}")]
+    Import(#[from] arbor_runtime::btcpp::ImportError),
+    /// A file an XML import writes beside it (another tree, the custom node types).
+    #[error("{}: cannot write this file of the import: {source}", .path.display())]
+    Companion {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 /// Why a save failed; the file on disk is unchanged.

@@ -11,6 +11,7 @@
 //! - [`tidy_layout`]: positions for auto-layout.
 //! - [`io`]: atomic canonical save, load with the runtime's errors, manifests.
 //! - [`extract_subtree`]: a branch as a tree file of its own, for subtree export.
+//! - [`xml`]: BehaviorTree.CPP XML files, opened by import and saved by export.
 //! - [`validate`]: the runtime's own checks, so the rules have one implementation.
 
 mod clipboard;
@@ -20,7 +21,9 @@ pub mod io;
 mod layout;
 mod model;
 mod selection;
+mod stamp;
 mod subtree;
+pub mod xml;
 
 pub(crate) use clipboard::selection_origin;
 pub use clipboard::{ClipboardError, Fragment, FRAGMENT_FORMAT, FRAGMENT_VERSION};
@@ -28,6 +31,7 @@ pub use editor_data::{Color, EditorData, Group, Note, Pos};
 pub use layout::{tidy_layout, LayoutOptions};
 pub use model::{Bounds, Document, KeyUsage, Owner};
 pub use selection::Selection;
+pub use stamp::{fnv1a, DiskChange, DiskStamp};
 pub use subtree::extract_subtree;
 
 #[cfg(test)]

@@ -3,15 +3,19 @@
 //!
 //! The sample is chosen by the document's manifests (`../manifests/villager.json` names
 //! the villager's node types) or, failing that, by the tree's name; otherwise "none": a
-//! [`PlainSim`] that runs built-in nodes only (Scripted, Wait, …) on a `Registry<()>`.
+//! [`PlainSim`] with no world, which runs built-in nodes and stands in for host nodes (an
+//! imported BehaviorTree.CPP tree's custom nodes, a game's actions before the game exists)
+//! with the runtime's stand-ins, each returning the status the user picks.
 
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use arbor_runtime::btcpp::{stand_in_registry, StandIns};
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeTypes, Observer, Registry, Status,
+    Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeInfo, NodeTypes, Observer, Status,
     TraceEvent,
 };
 use arbor_samples::card_duel::{CardDuel, Opponent};
@@ -178,28 +182,89 @@ fn problem_line(p: &arbor_runtime::Problem) -> String {
     }
 }
 
-/// The "none" simulation: an agent on built-in nodes only, with no world. Log leaves write
-/// to its log, so a prototype tree still says what it does.
+/// The "none" simulation: an agent with no world. Built-in nodes run as always; each host
+/// node (declared in the document's manifests) is a stand-in that returns the status
+/// chosen for it, success until the user picks another. Log leaves write to its log, so a
+/// prototype tree still says what it does.
 pub struct PlainSim {
-    registry: Registry<()>,
-    tree: Option<Arc<CompiledTree<()>>>,
-    agent: Option<Agent<()>>,
+    /// Built-ins plus the host types of the document's manifests, read at each load.
+    types: NodeTypes,
+    tree: Option<Arc<CompiledTree<StandIns>>>,
+    agent: Option<Agent<StandIns>>,
+    stand_ins: StandIns,
+    /// The status each host node returns, by GUID; kept across reloads and resets.
+    chosen: BTreeMap<String, Status>,
     seed: u64,
     log: Log,
 }
 
 impl PlainSim {
-    const TITLE: &'static str = "None (built-in nodes only)";
+    const TITLE: &'static str = "None (host nodes stand in)";
 
     pub fn new(seed: u64) -> PlainSim {
         PlainSim {
-            registry: Registry::new(),
+            types: NodeTypes::builtin(),
             tree: None,
             agent: None,
+            stand_ins: StandIns::new(),
+            chosen: BTreeMap::new(),
             seed,
             log: Log::new(200),
         }
     }
+
+    /// The host nodes of the loaded tree (subtrees included), in tree order.
+    pub fn host_nodes(&self) -> Vec<&NodeInfo> {
+        let Some(tree) = &self.tree else {
+            return Vec::new();
+        };
+        (0..tree.len())
+            .map(|i| tree.info(NodeId::from_index(i)))
+            .filter(|info| self.types.node(&info.kind).is_some_and(|t| t.host))
+            .collect()
+    }
+
+    /// The status the stand-in for node `guid` returns.
+    pub fn stand_in(&self, guid: &str) -> Status {
+        self.chosen.get(guid).copied().unwrap_or(Status::Success)
+    }
+
+    /// Makes the stand-in for node `guid` return `status` from its next tick on.
+    pub fn set_stand_in(&mut self, guid: &str, status: Status) {
+        if status == Status::Success {
+            self.chosen.remove(guid);
+        } else {
+            self.chosen.insert(guid.to_owned(), status);
+        }
+        self.script_stand_ins();
+    }
+
+    fn script_stand_ins(&mut self) {
+        if let Some(tree) = &self.tree {
+            let chosen = &self.chosen;
+            self.stand_ins =
+                StandIns::scripted(tree, |info| chosen.get(&info.guid).map(|s| vec![*s]));
+        }
+    }
+}
+
+/// The built-in types plus those of the manifests a tree file names (relative to its
+/// folder). The session reports manifests that cannot be read; here they are skipped.
+fn manifest_types(tree: &TreeFile, path: Option<&Path>) -> NodeTypes {
+    let mut types = NodeTypes::builtin();
+    let manifests = tree
+        .editor
+        .as_ref()
+        .and_then(|e| e.get("manifests"))
+        .and_then(|m| m.as_array());
+    let base = path.and_then(Path::parent);
+    for rel in manifests.into_iter().flatten().filter_map(|m| m.as_str()) {
+        let file = base.map_or_else(|| PathBuf::from(rel), |b| b.join(rel));
+        if let Ok(text) = std::fs::read_to_string(&file) {
+            let _ = types.merge_manifest(&text);
+        }
+    }
+    types
 }
 
 impl Simulation for PlainSim {
@@ -217,7 +282,7 @@ impl Simulation for PlainSim {
     }
 
     fn node_types(&self) -> NodeTypes {
-        self.registry.types().clone()
+        self.types.clone()
     }
 
     fn default_dt(&self) -> f64 {
@@ -225,13 +290,16 @@ impl Simulation for PlainSim {
     }
 
     fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError> {
-        let compiled = Arc::new(self.registry.loader().load_tree(tree, path)?);
+        let types = manifest_types(tree, path);
+        let registry = stand_in_registry(&types);
+        let compiled = Arc::new(registry.loader().load_tree(tree, path)?);
+        self.types = types;
         let warnings = compiled.warnings().to_vec();
         self.tree = Some(compiled.clone());
         let outcome = match &mut self.agent {
             Some(agent) => {
                 // As the samples do: halt first, so nothing is left half-done.
-                agent.halt(&mut (), &mut ());
+                agent.halt(&mut self.stand_ins, &mut ());
                 LoadOutcome {
                     reloaded: true,
                     dropped_keys: agent.reload(compiled),
@@ -247,6 +315,7 @@ impl Simulation for PlainSim {
                 }
             }
         };
+        self.script_stand_ins();
         Ok(outcome)
     }
 
@@ -261,11 +330,12 @@ impl Simulation for PlainSim {
             }
             observer.event(event);
         };
-        Some(agent.run_traced(&mut (), &mut tee))
+        Some(agent.run_traced(&mut self.stand_ins, &mut tee))
     }
 
     fn reset(&mut self) {
         self.agent = self.tree.clone().map(|t| Agent::new(t, self.seed));
+        self.script_stand_ins();
         self.log.clear();
     }
 

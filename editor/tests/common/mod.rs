@@ -15,6 +15,9 @@ pub struct Harness {
     modifiers: Modifiers,
     time: f64,
     pub output: Vec<egui::PlatformOutput>,
+    /// Run frames through `frame_guarded` (panics caught, as in the real app) instead of
+    /// `ui` (panics fail the test).
+    pub guarded: bool,
 }
 
 impl Harness {
@@ -28,6 +31,7 @@ impl Harness {
             modifiers: Modifiers::NONE,
             time: 0.0,
             output: Vec::new(),
+            guarded: false,
         };
         // A few frames: fonts, layout, the first "frame all".
         h.frames(3);
@@ -36,6 +40,17 @@ impl Harness {
 
     pub fn frame(&mut self) {
         self.time += 1.0 / 60.0;
+        self.run_frame();
+    }
+
+    /// Lets `seconds` of app time pass (no frames meanwhile, as when the user is idle),
+    /// then runs one frame.
+    pub fn wait(&mut self, seconds: f64) {
+        self.time += seconds;
+        self.run_frame();
+    }
+
+    fn run_frame(&mut self) {
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(
                 Pos2::ZERO,
@@ -48,7 +63,14 @@ impl Harness {
             ..Default::default()
         };
         let app = &mut self.app;
-        let out = self.ctx.run(input, |ctx| app.ui(ctx));
+        let guarded = self.guarded;
+        let out = self.ctx.run(input, |ctx| {
+            if guarded {
+                app.frame_guarded(ctx);
+            } else {
+                app.ui(ctx);
+            }
+        });
         self.output.push(out.platform_output);
     }
 

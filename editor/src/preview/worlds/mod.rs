@@ -4,6 +4,7 @@
 mod card_duel;
 mod counting;
 mod guard;
+mod stand_ins;
 mod villager;
 
 use arbor_samples::card_duel::CardDuel;
@@ -12,6 +13,8 @@ use arbor_samples::guard::Guard;
 use arbor_samples::villager::Villager;
 use arbor_samples::Simulation;
 use egui::{Color32, Pos2, Rect};
+
+use crate::preview::runner::PlainSim;
 
 /// Draws the simulation's world. Returns a message for the user when one of its controls
 /// refused an action (the duel's move buttons).
@@ -26,10 +29,10 @@ pub fn world_ui(ui: &mut egui::Ui, sim: &mut dyn Simulation) -> Option<String> {
         guard::ui(ui, guard);
     } else if let Some(counting) = any.downcast_ref::<Counting>() {
         counting::ui(ui, counting);
+    } else if let Some(plain) = sim.as_any_mut().downcast_mut::<PlainSim>() {
+        stand_ins::ui(ui, plain);
     } else {
         ui.label(sim.summary());
-        ui.weak("No world: the tree runs on built-in nodes only (Scripted, Wait, Log, …).");
-        ui.weak("Choose a sample above to run its host actions and conditions.");
     }
     None
 }

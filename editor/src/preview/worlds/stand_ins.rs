@@ -1,0 +1,56 @@
+//! The "none" world: no map, but a row per host node with the status its stand-in returns,
+//! so a designer can steer a tree whose program does not exist yet (an imported
+//! BehaviorTree.CPP tree, a game's actions still to be written) down every branch.
+
+use arbor_runtime::Status;
+
+use crate::preview::runner::PlainSim;
+
+pub fn ui(ui: &mut egui::Ui, sim: &mut PlainSim) {
+    use arbor_samples::Simulation as _;
+    ui.label(sim.summary());
+    let hosts: Vec<(String, String)> = sim
+        .host_nodes()
+        .into_iter()
+        .map(|info| {
+            let label = if info.name.is_empty() || info.name == info.kind {
+                info.kind.clone()
+            } else {
+                format!("{} ({})", info.name, info.kind)
+            };
+            (info.guid.clone(), label)
+        })
+        .collect();
+    if hosts.is_empty() {
+        ui.weak("No world: the tree runs on built-in nodes (Scripted, Wait, Log, …).");
+        ui.weak("Choose a sample above to run its host actions and conditions.");
+        return;
+    }
+    ui.weak("Host nodes run as stand-ins. Pick what each returns:");
+    egui::ScrollArea::vertical()
+        .id_salt("stand-ins")
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            egui::Grid::new("stand-in grid")
+                .num_columns(2)
+                .min_col_width(180.0)
+                .striped(true)
+                .show(ui, |ui| {
+                    for (guid, label) in &hosts {
+                        ui.add(egui::Label::new(label.as_str()).truncate());
+                        let current = sim.stand_in(guid);
+                        ui.horizontal(|ui| {
+                            for status in [Status::Success, Status::Failure, Status::Running] {
+                                if ui
+                                    .selectable_label(current == status, status.as_str())
+                                    .clicked()
+                                {
+                                    sim.set_stand_in(guid, status);
+                                }
+                            }
+                        });
+                        ui.end_row();
+                    }
+                });
+        });
+}
