@@ -69,6 +69,8 @@ pub enum SubtreeError {
     OutsideFolder { path: PathBuf, folder: PathBuf },
     #[error("the Subtree node has no `path`")]
     NoPath,
+    #[error("\"{0}\" is not a Subtree node; only a Subtree node can be inlined")]
+    NotSubtree(String),
     #[error(transparent)]
     Save(#[from] SaveError),
     #[error(transparent)]
@@ -442,6 +444,9 @@ impl Session {
     /// Replaces the `Subtree` node `node` by a copy of the tree its file holds, as one
     /// step; returns the copied nodes.
     pub fn inline_subtree(&mut self, node: &str) -> Result<Selection, SubtreeError> {
+        if let Some(n) = self.doc.node(node).filter(|n| n.kind != "Subtree") {
+            return Err(SubtreeError::NotSubtree(self.doc.label(&n.guid)));
+        }
         let rel = self
             .doc
             .node(node)
@@ -648,6 +653,9 @@ mod tests {
             "Undo Export \"Inverter\" as a subtree"
         );
 
+        let not_subtree = s.inline_subtree(&b).unwrap_err();
+        assert!(matches!(not_subtree, SubtreeError::NotSubtree(_)));
+        assert!(not_subtree.to_string().contains("is not a Subtree node"));
         let copied = s.inline_subtree(&node).unwrap();
         assert_eq!(copied.nodes.len(), 2);
         assert_eq!(s.document().children(&a)[0], b);

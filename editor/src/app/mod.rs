@@ -518,7 +518,14 @@ impl ArborApp {
                 ));
                 ui.separator();
                 let one = self.selection.nodes.len() == 1;
-                chosen.extend(item(ui, "Inline Subtree", Action::InlineSubtree, one));
+                let subtree = one
+                    && self.selection.nodes.iter().all(|g| {
+                        self.session
+                            .document()
+                            .node(g)
+                            .is_some_and(|n| n.kind == "Subtree")
+                    });
+                chosen.extend(item(ui, "Inline Subtree", Action::InlineSubtree, subtree));
                 chosen.extend(item(ui, "Export as Subtree…", Action::ExportSubtree, one));
                 chosen.extend(item(ui, "Auto Layout", Action::AutoLayout, true));
             });
