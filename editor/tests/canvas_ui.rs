@@ -155,3 +155,44 @@ fn copy_then_paste_adds_nodes_with_new_guids() {
         "the pasted copies are selected"
     );
 }
+
+#[test]
+fn space_opens_the_palette_and_enter_adds_the_typed_node_where_the_pointer_is() {
+    let (session, g) = session_with(&[("Sequence", [0.0, 0.0])]);
+    let mut h = Harness::new(session);
+    let seq = h.app.canvas.drawn(&g[0]).map(|d| d.rect()).expect("drawn");
+    // An empty spot of the canvas, right of the Sequence.
+    let spot = seq.right_center() + egui::vec2(250.0, 0.0);
+    h.move_to(spot);
+    h.key(Key::Space, Modifiers::NONE);
+    h.frame();
+    h.type_text("Wait");
+    h.frame();
+    h.key(Key::Enter, Modifiers::NONE);
+    h.frame();
+
+    let doc = h.app.session.document();
+    assert_eq!(doc.node_count(), 2, "one node added");
+    let added = doc
+        .nodes()
+        .find(|n| n.kind == "Wait")
+        .map(|n| n.guid.clone())
+        .expect("a Wait node");
+    assert_eq!(
+        h.app.session.undo_text().as_deref(),
+        Some("Undo Add \"Wait\"")
+    );
+    // It lands where the palette was opened, not at some fixed place.
+    let drawn = h.app.canvas.drawn(&added).map(|d| d.rect()).expect("drawn");
+    assert!(
+        drawn.min.distance(spot) < 60.0,
+        "added at {:?}, opened at {spot:?}",
+        drawn.min
+    );
+    h.key(Key::Z, CTRL);
+    assert_eq!(
+        h.app.session.document().node_count(),
+        1,
+        "Ctrl+Z removes it"
+    );
+}
