@@ -63,7 +63,7 @@ fn the_loader_refuses_each_file_with_its_located_message() {
     let registry = Registry::<()>::new();
     let mut failures = Vec::new();
     for (name, fragments) in expectations() {
-        match registry.loader().load_file(&corpus().join(&name)) {
+        match registry.loader().load_file(corpus().join(&name)) {
             Ok(_) => failures.push(format!("{name}: loaded")),
             Err(e) => {
                 let text = e.to_string();

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
+use super::scene::Scene;
 use crate::app::UiCx;
 use crate::commands::{MoveItems, SetGroup, SetNote, SetText, TextField};
 use crate::document::{Color, Document, Group, Note, Selection};
@@ -84,7 +85,7 @@ pub fn collapsed_rect(cam: Cam, group: &Group) -> Rect {
 
 impl Annotations {
     /// Paints groups, then notes, behind the graph.
-    pub fn paint(&self, ui: &egui::Ui, cx: &UiCx<'_>, cam: Cam) {
+    pub fn paint(&self, ui: &egui::Ui, cx: &UiCx<'_>, cam: Cam, scene: &Scene) {
         let painter = ui.painter();
         let doc = cx.session.document();
         let text = |size: f32| egui::FontId::proportional(size * cam.zoom);
@@ -105,7 +106,11 @@ impl Annotations {
                     text(15.0),
                     Color32::WHITE,
                 );
-                let count = group.members.iter().filter(|m| doc.contains(m)).count();
+                let count = group
+                    .members
+                    .iter()
+                    .filter(|m| scene.index(m).is_some())
+                    .count();
                 painter.text(
                     r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
                     egui::Align2::LEFT_BOTTOM,
@@ -169,9 +174,14 @@ impl Annotations {
 
     /// Handles presses on notes and groups; runs after the graph so their strips are on top.
     pub fn interact(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, cam: Cam) {
-        let doc = cx.session.document().clone();
+        // Only the annotations are copied (the handlers below apply commands meanwhile):
+        // copying the whole document every frame would cost as much as a large tree.
+        let (groups, notes) = {
+            let doc = cx.session.document();
+            (doc.groups().to_vec(), doc.notes().to_vec())
+        };
         let modifiers = ui.input(|i| i.modifiers);
-        for group in doc.groups() {
+        for group in &groups {
             let id = egui::Id::new(("group", &group.guid));
             let (title, corner) = if group.collapsed {
                 (collapsed_rect(cam, group), None)
@@ -200,6 +210,7 @@ impl Annotations {
             }
             if response.dragged() {
                 let gesture = self.gesture(cx, Drag::Group(group.guid.clone()));
+                let doc = cx.session.document();
                 let mut sel = Selection::default();
                 sel.groups.insert(group.guid.clone());
                 for m in &group.members {
@@ -210,7 +221,11 @@ impl Annotations {
                     }
                 }
                 let d = response.drag_delta() / cam.zoom;
-                if let Ok(c) = MoveItems::by(&doc, &sel, [f64::from(d.x), f64::from(d.y)]) {
+                if let Ok(c) = MoveItems::by(
+                    cx.session.document(),
+                    &sel,
+                    [f64::from(d.x), f64::from(d.y)],
+                ) {
                     cx.apply(c.gesture(gesture));
                 }
             }
@@ -230,7 +245,7 @@ impl Annotations {
                 handle.on_hover_cursor(egui::CursorIcon::ResizeNwSe);
             }
         }
-        for note in doc.notes() {
+        for note in &notes {
             let r = cam.rect(note.pos, note.size);
             let id = egui::Id::new(("note", &note.guid));
             let editing = self.editing_note.as_deref() == Some(note.guid.as_str());
@@ -256,7 +271,11 @@ impl Annotations {
                 };
                 sel.notes.insert(note.guid.clone());
                 let d = response.drag_delta() / cam.zoom;
-                if let Ok(c) = MoveItems::by(&doc, &sel, [f64::from(d.x), f64::from(d.y)]) {
+                if let Ok(c) = MoveItems::by(
+                    cx.session.document(),
+                    &sel,
+                    [f64::from(d.x), f64::from(d.y)],
+                ) {
                     cx.apply(c.gesture(gesture));
                 }
             }

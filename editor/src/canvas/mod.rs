@@ -2,19 +2,29 @@
 //!
 //! egui_node_graph2 applies connections and deletions to its own graph before reporting
 //! them, so its graph is only a cache: each reported gesture becomes a command on the
-//! session, and the cache is rebuilt from the document whenever the session's generation
+//! session, and the cache is resynced from the document whenever the session's generation
 //! changes (edits, undo, redo). Positions are rewritten from the document every frame.
+//!
+//! The cost of a frame follows what is visible, not the document (issue 9): the cache holds
+//! only the nodes in the viewport plus a margin and their neighbours (so an edge to a node
+//! off screen is still drawn and can still be dragged off), found through `scene`'s grid and
+//! updated incrementally as the view moves. Below `lod::LOD_ZOOM` no widgets are drawn at
+//! all: `lod` paints plain boxes and lines from the scene. The selection lives in `UiCx`, by
+//! GUID, so selected nodes stay selected while culled.
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
 
 mod annotations;
 mod camera;
 mod influence;
+mod lod;
+mod scene;
 mod sync;
 mod view;
 
 pub use annotations::group_around;
 pub use camera::DEFAULT_NODE_SIZE;
+pub use lod::LOD_ZOOM;
 pub use view::{status_color, CanvasResponse, DrawnNode};
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -26,8 +36,10 @@ use egui_node_graph2 as eng;
 use crate::app::{Request, UiCx};
 use crate::commands::{Connect, Disconnect, MoveItems, RemoveItems, SetGroup};
 use crate::document::Selection;
-use crate::preview::Preview;
+use crate::preview::LiveSource;
 use annotations::{Annotations, Cam};
+use lod::LodBox;
+use scene::Scene;
 use sync::ViewCache;
 use view::{freshness, CanvasState, NoTemplates};
 
@@ -50,8 +62,15 @@ pub struct Canvas {
     pub annotations: Annotations,
     /// Nodes moved by the drag in progress: on release they may join or leave groups.
     dragged_nodes: BTreeSet<String>,
-    /// The node selection handed to egui_node_graph2 this frame, to tell its own changes.
+    /// The node selection handed to egui_node_graph2 this frame (only the nodes its graph
+    /// holds), to tell its own changes.
     pushed_selection: BTreeSet<String>,
+    /// Where every node is, per generation, for viewport queries.
+    scene: Scene,
+    /// The size each node was last drawn at, in canvas units (it survives culling).
+    sizes: HashMap<String, [f64; 2]>,
+    /// Nodes drawn as boxes this frame (level of detail), empty when widgets are drawn.
+    lod_boxes: Vec<LodBox>,
 }
 
 impl Default for Canvas {
@@ -67,6 +86,9 @@ impl Default for Canvas {
             annotations: Annotations::default(),
             dragged_nodes: BTreeSet::new(),
             pushed_selection: BTreeSet::new(),
+            scene: Scene::default(),
+            sizes: HashMap::new(),
+            lod_boxes: Vec::new(),
         }
     }
 }
@@ -102,33 +124,58 @@ impl Canvas {
         self.user.drawn.get(id).copied()
     }
 
-    /// Drawn node sizes in canvas units, for the tidy layout.
+    /// Drawn node sizes in canvas units, for the tidy layout: the last size each node was
+    /// drawn at, culled ones included.
     pub fn measured_sizes(&self) -> HashMap<String, [f64; 2]> {
-        let zoom = f64::from(self.zoom().max(0.01));
-        self.user
-            .drawn
-            .iter()
-            .filter_map(|(id, d)| {
-                let r = d.rect();
-                Some((
-                    self.cache.guid(*id)?.to_owned(),
-                    [f64::from(r.width()) / zoom, f64::from(r.height()) / zoom],
-                ))
-            })
-            .collect()
+        self.sizes.clone()
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, preview: &Preview) {
+    /// Whether egui_node_graph2's graph holds this node this frame (it is in or near the
+    /// view, or connected to a node that is, and the zoom is above `LOD_ZOOM`).
+    pub fn has_widget(&self, guid: &str) -> bool {
+        self.cache.ids.contains_key(guid)
+    }
+
+    /// How many nodes egui_node_graph2's graph holds.
+    pub fn widget_count(&self) -> usize {
+        self.cache.ids.len()
+    }
+
+    /// Whether egui_node_graph2's graph connects `parent`'s children port to `child`.
+    pub fn widgets_connected(&self, parent: &str, child: &str) -> bool {
+        let output = self
+            .cache
+            .ids
+            .get(parent)
+            .and_then(|p| self.cache.outputs.get(p));
+        let input = self
+            .cache
+            .ids
+            .get(child)
+            .and_then(|c| self.cache.inputs.get(c));
+        match (output, input) {
+            (Some(o), Some(i)) => self.cache.state.graph.connections(*i).contains(o),
+            _ => false,
+        }
+    }
+
+    /// Whether the last frame drew boxes (level of detail) instead of node widgets.
+    pub fn level_of_detail(&self) -> bool {
+        self.zoom() < LOD_ZOOM
+    }
+
+    /// Where a node was drawn as a box last frame (level of detail only).
+    pub fn lod_box(&self, guid: &str) -> Option<Rect> {
+        let i = self.scene.index(guid)?;
+        self.lod_boxes.iter().find(|b| b.node == i).map(|b| b.rect)
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, preview: &dyn LiveSource) {
         self.view = ui.max_rect();
         // Selectable labels would take the press on a node's title for text selection
         // instead of letting the node be dragged. egui_node_graph2 derives its zoomed
         // style from this ui's style.
         ui.style_mut().interaction.selectable_labels = false;
-        if self.cache.synced != Some(cx.session.generation()) {
-            let in_progress = self.in_progress_guid();
-            self.cache.rebuild(cx.session, cx.report);
-            self.restore_in_progress(in_progress);
-        }
         if let Some(guids) = self.pending_frame.take() {
             self.apply_frame(ui, cx, &guids);
         }
@@ -140,8 +187,34 @@ impl Canvas {
             self.cache.state.pan_zoom.pan =
                 self.view.size() / 2.0 - egui::vec2(centre[0] as f32, centre[1] as f32) * zoom;
         }
+        let generation = cx.session.generation();
+        if self.scene.generation != Some(generation) {
+            self.scene = Scene::build(
+                cx.session.document(),
+                cx.session.types(),
+                cx.report,
+                &self.sizes,
+                generation,
+            );
+        }
+        let lod = self.level_of_detail();
+        let wanted = if lod { Vec::new() } else { self.wanted() };
+        self.cache.sync(cx.session, cx.report, &self.scene, &wanted);
         self.prepare(cx, preview);
-        self.annotations.paint(ui, cx, self.cam());
+        self.annotations.paint(ui, cx, self.cam(), &self.scene);
+        self.lod_boxes = if lod {
+            lod::paint(
+                ui.painter(),
+                &self.scene,
+                self.cam(),
+                self.view,
+                &self.sizes,
+                &cx.selection.nodes,
+                preview,
+            )
+        } else {
+            Vec::new()
+        };
 
         let zoom_before = self.cache.state.pan_zoom.zoom;
         let response =
@@ -149,16 +222,118 @@ impl Canvas {
                 .state
                 .draw_graph_editor(ui, NoTemplates, &mut self.user, Vec::new());
         let zoom_after = self.cache.state.pan_zoom.zoom;
+        self.remember_sizes(zoom_before);
         if (zoom_after - zoom_before).abs() > f32::EPSILON {
             camera::follow_zoom(&mut self.cache, zoom_after / zoom_before);
         }
-        self.draw_active_path(ui, cx);
+        self.draw_active_path(ui);
         self.draw_collapsed_edges(ui, cx);
+        if lod {
+            self.lod_input(ui, cx);
+        }
         self.annotations.interact(ui, cx, self.cam());
         if let Some(finder) = self.cache.state.node_finder.take() {
             self.palette_request = finder.position.or_else(|| ui.ctx().pointer_hover_pos());
         }
         self.handle(ui, cx, response.node_responses);
+    }
+
+    /// Scene nodes the widget graph should hold: those within a margin of the view, their
+    /// parents and children (so edges leaving the view are drawn by the library and can be
+    /// dragged), and the node a connection is being dragged from. In document order.
+    fn wanted(&self) -> Vec<u32> {
+        let cam = self.cam();
+        let zoom = cam.zoom.max(0.01);
+        // A quarter of the view each side: nodes are built before they scroll in, and a
+        // zoom step or a pan within one frame stays inside what is built.
+        let margin = self.view.width().max(self.view.height()) * 0.25;
+        let view = self.view.expand(margin);
+        let to_doc = |p: Pos2| ((p - cam.origin) / zoom).to_pos2();
+        let area = Rect::from_min_max(to_doc(view.min), to_doc(view.max));
+        let scene = &self.scene;
+        let mut out: BTreeSet<u32> = BTreeSet::new();
+        for i in scene.query(area) {
+            let node = scene.node(i);
+            if node.hidden {
+                continue;
+            }
+            out.insert(i);
+            out.extend(node.parent.filter(|p| !scene.node(*p).hidden));
+            out.extend(node.children.iter().filter(|c| !scene.node(**c).hidden));
+        }
+        let dragging = self.cache.state.connection_in_progress;
+        if let Some(guid) = dragging.and_then(|(id, _)| self.cache.guid(id)) {
+            out.extend(scene.index(guid));
+        }
+        out.into_iter().collect()
+    }
+
+    /// Keeps the size each drawn node had, in canvas units, for culling and layout.
+    fn remember_sizes(&mut self, zoom: f32) {
+        let zoom = f64::from(zoom.max(0.01));
+        for (id, d) in &self.user.drawn {
+            let Some(guid) = self.cache.guids.get(id) else {
+                continue;
+            };
+            let r = d.rect();
+            let size = [f64::from(r.width()) / zoom, f64::from(r.height()) / zoom];
+            match self.sizes.get_mut(guid) {
+                Some(s) => *s = size,
+                None => {
+                    self.sizes.insert(guid.clone(), size);
+                }
+            }
+        }
+    }
+
+    /// Clicks and box selection on the boxes of the level of detail. egui_node_graph2 has
+    /// no nodes then, so it sees every press as one on its background: it pans, zooms and
+    /// starts box selections as usual, and this picks the nodes.
+    fn lod_input(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
+        let (clicked, double, pos, hover, modifiers) = ui.input(|i| {
+            (
+                i.pointer.primary_clicked(),
+                i.pointer
+                    .button_double_clicked(egui::PointerButton::Primary),
+                i.pointer.interact_pos(),
+                i.pointer.hover_pos(),
+                i.modifiers,
+            )
+        });
+        if let (Some(start), Some(end)) = (self.cache.state.ongoing_box_selection, hover) {
+            let area = Rect::from_two_pos(start, end);
+            cx.selection.nodes = self
+                .lod_boxes
+                .iter()
+                .filter(|b| b.rect.intersects(area))
+                .map(|b| self.scene.node(b.node).guid.clone())
+                .collect();
+            return;
+        }
+        let Some(pos) = pos.filter(|p| self.view.contains(*p)) else {
+            return;
+        };
+        // A window over the canvas (the palette, a dialog) took the click.
+        if !(clicked || double) || ui.ctx().is_pointer_over_area() {
+            return;
+        }
+        let hit = lod::hit(&self.lod_boxes, pos).map(|i| self.scene.node(i).guid.clone());
+        match hit {
+            // Zoom in to it at 100 % (egui counts a double click whatever moved between the
+            // clicks, so it is selected here too).
+            Some(guid) if double => {
+                *cx.selection = Selection::of_nodes([guid.clone()]);
+                self.pending_frame = Some(vec![guid]);
+            }
+            Some(guid) if modifiers.shift || modifiers.command => {
+                if !cx.selection.nodes.remove(&guid) {
+                    cx.selection.nodes.insert(guid);
+                }
+            }
+            Some(guid) => *cx.selection = Selection::of_nodes([guid]),
+            None if double => {}
+            None => *cx.selection = Selection::default(),
+        }
     }
 
     fn cam(&self) -> Cam {
@@ -173,24 +348,28 @@ impl Canvas {
         let doc = cx.session.document();
         let cam = self.cam();
         let stroke = egui::Stroke::new(3.0 * cam.zoom, egui::Color32::from_rgb(140, 150, 165));
+        let scene = &self.scene;
         for group in doc.groups().iter().filter(|g| g.collapsed) {
             let r = annotations::collapsed_rect(cam, group);
-            for node in doc.nodes() {
-                let inside = |g: &str| group.members.iter().any(|m| m == g);
-                for child in &node.children {
-                    match (inside(&node.guid), inside(child)) {
-                        (false, true) => {
-                            if let Some(from) = self.drawn(&node.guid).and_then(|d| d.output_port())
-                            {
-                                ui.painter().line_segment([from, r.left_center()], stroke);
-                            }
-                        }
-                        (true, false) => {
-                            if let Some(to) = self.drawn(child).and_then(|d| d.input_port()) {
-                                ui.painter().line_segment([r.right_center(), to], stroke);
-                            }
-                        }
-                        _ => {}
+            let members: HashSet<u32> = group
+                .members
+                .iter()
+                .filter_map(|m| scene.index(m))
+                .collect();
+            // Only edges that leave the group; their other end is drawn only if in view.
+            for &m in &members {
+                let node = scene.node(m);
+                if let Some(p) = node.parent.filter(|p| !members.contains(p)) {
+                    if let Some(from) = self
+                        .drawn(&scene.node(p).guid)
+                        .and_then(|d| d.output_port())
+                    {
+                        ui.painter().line_segment([from, r.left_center()], stroke);
+                    }
+                }
+                for &c in node.children.iter().filter(|c| !members.contains(c)) {
+                    if let Some(to) = self.drawn(&scene.node(c).guid).and_then(|d| d.input_port()) {
+                        ui.painter().line_segment([r.right_center(), to], stroke);
                     }
                 }
             }
@@ -231,7 +410,7 @@ impl Canvas {
     }
 
     /// Positions from the document, selection and preview state into the view.
-    fn prepare(&mut self, cx: &mut UiCx<'_>, preview: &Preview) {
+    fn prepare(&mut self, cx: &mut UiCx<'_>, preview: &dyn LiveSource) {
         let doc = cx.session.document();
         let zoom = self.cache.state.pan_zoom.zoom;
         for (guid, &id) in &self.cache.ids {
@@ -246,7 +425,13 @@ impl Canvas {
             .iter()
             .filter_map(|g| self.cache.ids.get(g).copied())
             .collect();
-        self.pushed_selection = cx.selection.nodes.clone();
+        self.pushed_selection = cx
+            .selection
+            .nodes
+            .iter()
+            .filter(|g| self.cache.ids.contains_key(*g))
+            .cloned()
+            .collect();
         self.user.zoom = zoom;
         self.user.drawn.clear();
         self.user.live.clear();
@@ -273,16 +458,12 @@ impl Canvas {
         } else {
             guids.iter().map(String::as_str).collect()
         };
-        let zoom = f64::from(self.zoom().max(0.01));
         let mut bounds: Option<Rect> = None;
         for guid in wanted {
             let Some(p) = doc.position(guid) else {
                 continue;
             };
-            let size = self.drawn(guid).map_or(DEFAULT_NODE_SIZE, |d| {
-                let r = d.rect();
-                [f64::from(r.width()) / zoom, f64::from(r.height()) / zoom]
-            });
+            let size = self.sizes.get(guid).copied().unwrap_or(DEFAULT_NODE_SIZE);
             let r = Rect::from_min_size(
                 Pos2::new(p[0] as f32, p[1] as f32),
                 egui::vec2(size[0] as f32, size[1] as f32),
@@ -310,17 +491,22 @@ impl Canvas {
     }
 
     /// Colours the connections into nodes the preview just visited with their status.
-    fn draw_active_path(&self, ui: &egui::Ui, cx: &UiCx<'_>) {
+    fn draw_active_path(&self, ui: &egui::Ui) {
         if !self.user.preview_active {
             return;
         }
         let zoom = self.zoom();
         let painter = ui.painter();
-        for node in cx.session.document().nodes() {
-            let Some(from) = self.drawn(&node.guid).and_then(|d| d.output_port()) else {
+        // Only nodes in the widget graph are drawn, and only they have live state.
+        for guid in self.cache.ids.keys() {
+            let Some(from) = self.drawn(guid).and_then(|d| d.output_port()) else {
                 continue;
             };
-            for child in &node.children {
+            let Some(i) = self.scene.index(guid) else {
+                continue;
+            };
+            for &c in &self.scene.node(i).children {
+                let child = &self.scene.node(c).guid;
                 let Some(live) = self.user.live.get(child) else {
                     continue;
                 };
@@ -492,32 +678,5 @@ impl Canvas {
                 }
             }
         }
-    }
-
-    fn in_progress_guid(&self) -> Option<(String, bool)> {
-        let (node, param) = self.cache.state.connection_in_progress?;
-        let guid = self.cache.guid(node)?.to_owned();
-        Some((guid, matches!(param, eng::AnyParameterId::Output(_))))
-    }
-
-    /// Keeps a connection being dragged alive across a resync (dragging a connection off a
-    /// child disconnects it, which resyncs, while the drag goes on).
-    fn restore_in_progress(&mut self, was: Option<(String, bool)>) {
-        let Some((guid, output)) = was else { return };
-        let Some(&id) = self.cache.ids.get(&guid) else {
-            return;
-        };
-        let param = if output {
-            self.cache
-                .outputs
-                .get(&id)
-                .map(|o| eng::AnyParameterId::Output(*o))
-        } else {
-            self.cache
-                .inputs
-                .get(&id)
-                .map(|i| eng::AnyParameterId::Input(*i))
-        };
-        self.cache.state.connection_in_progress = param.map(|p| (id, p));
     }
 }

@@ -1,8 +1,15 @@
-//! The view cache: egui_node_graph2's graph rebuilt from the document whenever the session's
-//! generation changes (an edit, undo or redo), so the canvas can never drift from the model.
-//! Rebuilding is linear in the document and happens only on change, not every frame.
+//! The view cache: egui_node_graph2's graph as a view of the part of the document the
+//! canvas shows (issue 9). It holds only the nodes the canvas asks for (those in the
+//! viewport plus a margin, and their neighbours) and is updated incrementally: as the view
+//! pans, nodes leave and enter; when the session's generation changes (an edit, undo or
+//! redo) the nodes it holds are refreshed from the document. Either way the cost follows the
+//! number of nodes shown, not the size of the document.
+//!
+//! A node keeps its `NodeId` for as long as it stays in the graph: egui keys the node's
+//! widget state by it, including a drag in progress, which edits the document (and so
+//! changes the generation) on every frame.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use arbor_runtime::format::{DecoratorDef, NodeDef};
 use arbor_runtime::{Category, NodeTypes, Report, Severity};
@@ -10,7 +17,8 @@ use egui_node_graph2 as eng;
 use eng::{InputId, NodeId, OutputId};
 use serde_json::Value;
 
-use super::view::{Graph, GraphState, NoValue, NodeView, Port};
+use super::scene::Scene;
+use super::view::{GraphState, NoValue, NodeView, Port};
 use crate::document::Document;
 use crate::Session;
 
@@ -22,7 +30,8 @@ pub struct ViewCache {
     pub guids: HashMap<NodeId, String>,
     pub inputs: HashMap<NodeId, InputId>,
     pub outputs: HashMap<NodeId, OutputId>,
-    /// The session generation last synced, and the session it came from.
+    /// The session generation the nodes in the graph show; `None` forces a refresh (after
+    /// egui_node_graph2 changed its own graph).
     pub synced: Option<u64>,
 }
 
@@ -42,100 +51,186 @@ impl ViewCache {
         self.guid(node)
     }
 
-    /// Rebuilds the graph from the document, keeping the camera.
-    pub fn rebuild(&mut self, session: &Session, report: &Report) {
+    /// Makes the graph hold exactly the `wanted` scene nodes, as the document is at the
+    /// scene's generation. Keeps the camera and the ids of nodes that stay.
+    pub fn sync(&mut self, session: &Session, report: &Report, scene: &Scene, wanted: &[u32]) {
         let doc = session.document();
-        let types = session.types();
-        let index = doc.execution_index();
-        let mut graph = Graph::new();
-        self.ids.clear();
-        self.guids.clear();
-        self.inputs.clear();
-        self.outputs.clear();
-        let mut order = Vec::with_capacity(doc.node_count());
-        // Members of collapsed groups are not drawn; the group's box stands for them.
-        let hidden = super::annotations::hidden_nodes(doc);
-        // The library keeps positions in a slotmap it does not re-export: reset it in place.
-        self.state.node_positions = Default::default();
-        for node in doc.nodes().filter(|n| !hidden.contains(&n.guid)) {
-            let mut view = node_view(doc, types, report, node, index.get(&node.guid).copied());
-            if node.kind == "Subtree" {
-                // The referenced tree and a compact remap replace the raw parameters.
-                let path = node
-                    .params
-                    .get("path")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?");
-                let keys: Vec<&str> = node
-                    .params
-                    .get("remap")
-                    .and_then(Value::as_object)
-                    .map(|m| m.keys().map(String::as_str).collect())
-                    .unwrap_or_default();
-                view.summary = vec![subtree_summary(session.path(), node), path.to_owned()];
-                if !keys.is_empty() {
-                    view.summary.push(format!("remaps {}", keys.join(", ")));
+        let stale = self.synced.is_none() || self.synced != scene.generation;
+        let wanted_guids: HashSet<&str> = wanted
+            .iter()
+            .map(|&i| scene.node(i).guid.as_str())
+            .collect();
+        let mut leaving: HashSet<NodeId> = self
+            .ids
+            .iter()
+            .filter(|(guid, id)| {
+                !wanted_guids.contains(guid.as_str()) || !self.state.graph.nodes.contains_key(**id)
+            })
+            .map(|(_, id)| *id)
+            .collect();
+        let mut refreshed = Vec::new();
+        if stale {
+            for (guid, &id) in &self.ids {
+                if leaving.contains(&id) {
+                    continue;
+                }
+                let Some(def) = scene
+                    .index(guid)
+                    .and_then(|i| doc.tree().nodes.get(scene.node(i).doc_index))
+                else {
+                    leaving.insert(id);
+                    continue;
+                };
+                let (label, view, takes_children) = view_of(session, report, scene, def);
+                if takes_children != self.outputs.contains_key(&id) {
+                    // Its ports changed shape: it leaves and comes back as a new node.
+                    leaving.insert(id);
+                } else {
+                    refreshed.push((id, label, view));
                 }
             }
-            let takes_children = match view.category {
-                Some(Category::Composite | Category::Decorator) => true,
-                Some(_) => false,
-                // Unknown type: keep its connections visible.
-                None => !node.children.is_empty(),
-            };
-            let label = if node.name.is_empty() {
-                node.kind.clone()
-            } else {
-                node.name.clone()
-            };
-            let mut input = None;
-            let mut output = None;
-            let id = graph.add_node(label, view, |g, id| {
-                input = Some(g.add_input_param(
-                    id,
-                    "parent".into(),
-                    Port,
-                    NoValue,
-                    eng::InputParamKind::ConnectionOnly,
-                    true,
-                ));
-                if takes_children {
-                    output = Some(g.add_output_param(id, "children".into(), Port));
-                }
-            });
-            if let Some(i) = input {
-                self.inputs.insert(id, i);
-            }
-            if let Some(o) = output {
-                self.outputs.insert(id, o);
-            }
-            self.ids.insert(node.guid.clone(), id);
-            self.guids.insert(id, node.guid.clone());
-            self.state.node_positions.insert(id, egui::Pos2::ZERO);
-            order.push(id);
         }
-        for node in doc.nodes() {
-            let (Some(&parent), true) = (self.ids.get(&node.guid), !node.children.is_empty())
-            else {
+        let changed = stale || !leaving.is_empty();
+        for (id, label, view) in refreshed {
+            if let Some(node) = self.state.graph.nodes.get_mut(id) {
+                node.label = label;
+                node.user_data = view;
+            }
+        }
+        self.remove(&leaving);
+        let mut added = false;
+        for &i in wanted {
+            let node = scene.node(i);
+            if self.ids.contains_key(&node.guid) {
+                continue;
+            }
+            let Some(def) = doc.tree().nodes.get(node.doc_index) else {
                 continue;
             };
-            let Some(&output) = self.outputs.get(&parent) else {
+            self.add(session, report, scene, def);
+            added = true;
+        }
+        if changed || added {
+            self.connect(scene);
+        }
+        self.synced = scene.generation;
+    }
+
+    /// Removes nodes from the graph and from every list that refers to them.
+    fn remove(&mut self, leaving: &HashSet<NodeId>) {
+        if leaving.is_empty() {
+            return;
+        }
+        let state = &mut self.state;
+        for &id in leaving {
+            if state.graph.nodes.contains_key(id) {
+                state.graph.remove_node(id);
+            }
+            state.node_positions.remove(id);
+            if let Some(guid) = self.guids.remove(&id) {
+                self.ids.remove(&guid);
+            }
+            self.inputs.remove(&id);
+            self.outputs.remove(&id);
+        }
+        state.node_order.retain(|id| !leaving.contains(id));
+        state.selected_nodes.retain(|id| !leaving.contains(id));
+        if state
+            .connection_in_progress
+            .is_some_and(|(id, _)| leaving.contains(&id))
+        {
+            state.connection_in_progress = None;
+        }
+    }
+
+    fn add(&mut self, session: &Session, report: &Report, scene: &Scene, def: &NodeDef) {
+        let (label, view, takes_children) = view_of(session, report, scene, def);
+        let mut input = None;
+        let mut output = None;
+        let id = self.state.graph.add_node(label, view, |g, id| {
+            input = Some(g.add_input_param(
+                id,
+                "parent".into(),
+                Port,
+                NoValue,
+                eng::InputParamKind::ConnectionOnly,
+                true,
+            ));
+            if takes_children {
+                output = Some(g.add_output_param(id, "children".into(), Port));
+            }
+        });
+        if let Some(i) = input {
+            self.inputs.insert(id, i);
+        }
+        if let Some(o) = output {
+            self.outputs.insert(id, o);
+        }
+        self.ids.insert(def.guid.clone(), id);
+        self.guids.insert(id, def.guid.clone());
+        // The canvas writes the real position before drawing.
+        self.state.node_positions.insert(id, egui::Pos2::ZERO);
+        self.state.node_order.push(id);
+    }
+
+    /// Connections between the nodes in the graph, from the document.
+    fn connect(&mut self, scene: &Scene) {
+        let graph = &mut self.state.graph;
+        graph.connections.clear();
+        for (guid, id) in &self.ids {
+            let (Some(i), Some(&output)) = (scene.index(guid), self.outputs.get(id)) else {
                 continue;
             };
-            for child in &node.children {
-                if let Some(input) = self.ids.get(child).and_then(|c| self.inputs.get(c)) {
+            for &c in &scene.node(i).children {
+                let child = self.ids.get(&scene.node(c).guid);
+                if let Some(input) = child.and_then(|c| self.inputs.get(c)) {
                     graph.add_connection(output, *input, 0);
                 }
             }
         }
-        let state = &mut self.state;
-        state.graph = graph;
-        state.node_order = order;
-        state.selected_nodes.clear();
-        state.connection_in_progress = None;
-        state.node_finder = None;
-        self.synced = Some(session.generation());
     }
+}
+
+/// A node's title, what its widget shows, and whether it has a `children` port.
+fn view_of(
+    session: &Session,
+    report: &Report,
+    scene: &Scene,
+    node: &NodeDef,
+) -> (String, NodeView, bool) {
+    let doc = session.document();
+    let index = scene.execution.get(&node.guid).copied();
+    let mut view = node_view(doc, session.types(), report, node, index);
+    if node.kind == "Subtree" {
+        // The referenced tree and a compact remap replace the raw parameters.
+        let path = node
+            .params
+            .get("path")
+            .and_then(Value::as_str)
+            .unwrap_or("?");
+        let keys: Vec<&str> = node
+            .params
+            .get("remap")
+            .and_then(Value::as_object)
+            .map(|m| m.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        view.summary = vec![subtree_summary(session.path(), node), path.to_owned()];
+        if !keys.is_empty() {
+            view.summary.push(format!("remaps {}", keys.join(", ")));
+        }
+    }
+    let takes_children = match view.category {
+        Some(Category::Composite | Category::Decorator) => true,
+        Some(_) => false,
+        // Unknown type: keep its connections visible.
+        None => !node.children.is_empty(),
+    };
+    let label = if node.name.is_empty() {
+        node.kind.clone()
+    } else {
+        node.name.clone()
+    };
+    (label, view, takes_children)
 }
 
 fn node_view(

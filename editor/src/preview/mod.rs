@@ -57,6 +57,24 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// stopped the process).
 const MAX_FRAME_SECONDS: f64 = 0.25;
 
+/// Where the canvas reads what each node did: the local preview, or an instance attached
+/// in a running program ([`crate::remote::Remote`]).
+pub trait LiveSource {
+    /// The node's last visit; `None`: not visited (or not in the running tree).
+    fn node_live(&self, guid: &str) -> Option<NodeLive>;
+    fn has_breakpoint(&self, guid: &str) -> bool;
+}
+
+impl LiveSource for Preview {
+    fn node_live(&self, guid: &str) -> Option<NodeLive> {
+        Preview::node_live(self, guid)
+    }
+
+    fn has_breakpoint(&self, guid: &str) -> bool {
+        Preview::has_breakpoint(self, guid)
+    }
+}
+
 /// How a message in the panel should look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {

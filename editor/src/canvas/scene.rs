@@ -1,0 +1,261 @@
+//! The document's nodes as the canvas places them: where each one is, its links, and a
+//! coarse grid over canvas space, so the canvas can ask "which nodes are in this rect"
+//! without touching every node (issue 9: the cost of a frame follows what is visible).
+//!
+//! Rebuilt once per session generation (linear in the document). A node's rect uses the
+//! size it was last drawn at, else `DEFAULT_NODE_SIZE`; a node drawn larger than its indexed
+//! rect can be missed at the very edge of a query, which is why queries carry a margin.
+
+use std::collections::{HashMap, HashSet};
+
+use arbor_runtime::{Category, NodeTypes, Report, Severity};
+use egui::{Pos2, Rect};
+
+use super::camera::DEFAULT_NODE_SIZE;
+use crate::document::Document;
+
+/// Side of a grid cell, in canvas units: a few nodes wide, so a 100 % view touches about a
+/// dozen cells and a fully zoomed-out one a hundred or so.
+const CELL: f32 = 512.0;
+
+/// One node of the document.
+#[derive(Clone, Debug)]
+pub struct SceneNode {
+    pub guid: String,
+    /// Its name, or its type when unnamed.
+    pub label: String,
+    pub category: Option<Category>,
+    /// Top-left corner in canvas units.
+    pub pos: Pos2,
+    /// The rect it is indexed by: `pos` and the size it was last drawn at.
+    pub indexed: Rect,
+    /// Indices of its children that exist, in order.
+    pub children: Vec<u32>,
+    /// The first node listing it as a child.
+    pub parent: Option<u32>,
+    /// Inside a collapsed group: not drawn, the group's box stands for it.
+    pub hidden: bool,
+    /// Position in the document's node list.
+    pub doc_index: usize,
+    /// The worst validation problem reported on it.
+    pub problem: Option<Severity>,
+}
+
+/// All nodes of one document generation, with a grid for rect queries.
+#[derive(Default)]
+pub struct Scene {
+    pub nodes: Vec<SceneNode>,
+    pub by_guid: HashMap<String, u32>,
+    /// Depth-first execution index of the nodes the root reaches.
+    pub execution: HashMap<String, usize>,
+    grid: HashMap<(i32, i32), Vec<u32>>,
+    /// The generation this was built from.
+    pub generation: Option<u64>,
+}
+
+impl Scene {
+    /// Indexes `doc`; `sizes` are drawn sizes in canvas units, by GUID.
+    pub fn build(
+        doc: &Document,
+        types: &NodeTypes,
+        report: &Report,
+        sizes: &HashMap<String, [f64; 2]>,
+        generation: u64,
+    ) -> Scene {
+        let hidden = super::annotations::hidden_nodes(doc);
+        let mut problems: HashMap<&str, Severity> = HashMap::new();
+        for p in &report.problems {
+            if let Some(node) = p.node.as_deref() {
+                let worst = problems.entry(node).or_insert(p.severity);
+                if p.severity == Severity::Error {
+                    *worst = Severity::Error;
+                }
+            }
+        }
+        let mut scene = Scene {
+            nodes: Vec::with_capacity(doc.node_count()),
+            by_guid: HashMap::with_capacity(doc.node_count()),
+            execution: HashMap::new(),
+            grid: HashMap::new(),
+            generation: Some(generation),
+        };
+        for (doc_index, node) in doc.nodes().enumerate() {
+            let p = doc.position(&node.guid).unwrap_or([0.0, 0.0]);
+            let label = if node.name.is_empty() {
+                node.kind.clone()
+            } else {
+                node.name.clone()
+            };
+            // A hand-edited file may repeat a GUID: the first one wins, as in the document.
+            if scene.by_guid.contains_key(&node.guid) {
+                continue;
+            }
+            let i = scene.nodes.len() as u32;
+            scene.by_guid.insert(node.guid.clone(), i);
+            scene.nodes.push(SceneNode {
+                guid: node.guid.clone(),
+                label,
+                category: types.node(&node.kind).map(|t| t.category),
+                pos: Pos2::new(p[0] as f32, p[1] as f32),
+                indexed: Rect::NOTHING,
+                children: Vec::new(),
+                parent: None,
+                hidden: hidden.contains(&node.guid),
+                doc_index,
+                problem: problems.get(node.guid.as_str()).copied(),
+            });
+        }
+        for (doc_index, node) in doc.nodes().enumerate() {
+            let Some(&i) = scene.by_guid.get(&node.guid) else {
+                continue;
+            };
+            if scene.nodes[i as usize].doc_index != doc_index {
+                continue; // a repeated GUID: the first one's children stand
+            }
+            let children: Vec<u32> = node
+                .children
+                .iter()
+                .filter_map(|c| scene.by_guid.get(c).copied())
+                .filter(|&c| c != i)
+                .collect();
+            for &c in &children {
+                let child = &mut scene.nodes[c as usize];
+                if child.parent.is_none() {
+                    child.parent = Some(i);
+                }
+            }
+            scene.nodes[i as usize].children = children;
+        }
+        scene.execution = scene.execution_order(doc.root());
+        for i in 0..scene.nodes.len() {
+            let r = scene.rect(i as u32, sizes);
+            scene.nodes[i].indexed = r;
+            let (min, max) = (cell(r.min), cell(r.max));
+            for x in min.0..=max.0 {
+                for y in min.1..=max.1 {
+                    scene.grid.entry((x, y)).or_default().push(i as u32);
+                }
+            }
+        }
+        scene
+    }
+
+    /// Pre-order from the root, as `Document::execution_index` (iterative; a cycle in a
+    /// hand-edited file is cut where a node repeats).
+    fn execution_order(&self, root: Option<&str>) -> HashMap<String, usize> {
+        let mut out = HashMap::new();
+        let Some(&root) = root.and_then(|r| self.by_guid.get(r)) else {
+            return out;
+        };
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![root];
+        while let Some(i) = stack.pop() {
+            if std::mem::replace(&mut seen[i as usize], true) {
+                continue;
+            }
+            let node = &self.nodes[i as usize];
+            out.insert(node.guid.clone(), out.len());
+            stack.extend(node.children.iter().rev().copied());
+        }
+        out
+    }
+
+    pub fn index(&self, guid: &str) -> Option<u32> {
+        self.by_guid.get(guid).copied()
+    }
+
+    pub fn node(&self, i: u32) -> &SceneNode {
+        &self.nodes[i as usize]
+    }
+
+    /// The node's rect in canvas units.
+    pub fn rect(&self, i: u32, sizes: &HashMap<String, [f64; 2]>) -> Rect {
+        let node = self.node(i);
+        let size = sizes.get(&node.guid).copied().unwrap_or(DEFAULT_NODE_SIZE);
+        Rect::from_min_size(node.pos, egui::vec2(size[0] as f32, size[1] as f32))
+    }
+
+    /// Nodes whose indexed rect meets `area` (canvas units), in document order, hidden
+    /// ones included.
+    pub fn query(&self, area: Rect) -> Vec<u32> {
+        if !area.is_finite() || area.is_negative() {
+            return Vec::new();
+        }
+        let (min, max) = (cell(area.min), cell(area.max));
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        let meets = |m: &u32| self.nodes[*m as usize].indexed.intersects(area);
+        // Only cells that hold nodes are visited: a view far from the tree costs nothing.
+        let cells = (i64::from(max.0 - min.0) + 1) * (i64::from(max.1 - min.1) + 1);
+        if cells as usize > self.grid.len() {
+            for (c, members) in &self.grid {
+                if (min.0..=max.0).contains(&c.0) && (min.1..=max.1).contains(&c.1) {
+                    out.extend(
+                        members
+                            .iter()
+                            .filter(|m| meets(m))
+                            .copied()
+                            .filter(|m| seen.insert(*m)),
+                    );
+                }
+            }
+        } else {
+            for x in min.0..=max.0 {
+                for y in min.1..=max.1 {
+                    if let Some(members) = self.grid.get(&(x, y)) {
+                        out.extend(
+                            members
+                                .iter()
+                                .filter(|m| meets(m))
+                                .copied()
+                                .filter(|m| seen.insert(*m)),
+                        );
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+fn cell(p: Pos2) -> (i32, i32) {
+    // `as` saturates, so a node at an absurd position lands in an edge cell, not a panic.
+    ((p.x / CELL).floor() as i32, (p.y / CELL).floor() as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Session;
+
+    #[test]
+    fn query_finds_nodes_in_a_rect_and_links_parents() {
+        let mut s = Session::default();
+        let a = s.add_node("Sequence", [0.0, 0.0]).expect("added");
+        let b = s.add_node("Wait", [5000.0, 0.0]).expect("added");
+        s.connect(&a, &b).expect("connected");
+        let scene = Scene::build(
+            s.document(),
+            s.types(),
+            &Report::default(),
+            &HashMap::new(),
+            s.generation(),
+        );
+        let near = scene.query(Rect::from_min_size(Pos2::ZERO, egui::vec2(600.0, 400.0)));
+        assert_eq!(near, vec![scene.index(&a).expect("indexed")]);
+        let bi = scene.index(&b).expect("indexed");
+        assert_eq!(scene.node(bi).parent, scene.index(&a));
+        let far = scene.query(Rect::from_min_size(
+            Pos2::new(4900.0, -100.0),
+            egui::vec2(150.0, 150.0),
+        ));
+        assert_eq!(far, vec![bi]);
+        assert!(scene
+            .query(Rect::from_min_size(
+                Pos2::new(-1e9, -1e9),
+                egui::vec2(1.0, 1.0)
+            ))
+            .is_empty());
+    }
+}
