@@ -9,7 +9,8 @@
 //!   and the canvas talk to this.
 //! - [`app`]: the eframe application; [`canvas`] (egui_node_graph2 as a view of the
 //!   document), [`panels`] (inspector, blackboard, problems, history, palette) and
-//!   [`preview`] (a sample agent running the tree being edited). Only these use egui;
+//!   [`preview`] (a sample agent running the tree being edited), [`remote`] (attached to
+//!   a running program's debug server). Only these use egui;
 //!   `document` and `commands` never do.
 
 pub mod app;
@@ -18,6 +19,7 @@ pub mod commands;
 pub mod document;
 pub mod panels;
 pub mod preview;
+pub mod remote;
 mod session;
 
 pub use session::{History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT};

@@ -90,6 +90,8 @@ pub struct Session {
     generation: u64,
     disk: Option<DiskStamp>,
     notes: Vec<String>,
+    /// Why this document cannot be edited (a tree sent by an attached program).
+    read_only: Option<String>,
 }
 
 impl Default for Session {
@@ -115,7 +117,21 @@ impl Session {
             generation: 0,
             disk: None,
             notes: Vec::new(),
+            read_only: None,
         }
+    }
+
+    /// A session that refuses every command, with the reason shown to the user: the tree
+    /// of an attached program that is not open in the editor (Save As keeps a copy).
+    pub fn read_only(doc: Document, types: NodeTypes, reason: impl Into<String>) -> Session {
+        let mut session = Session::with_types(doc, types);
+        session.read_only = Some(reason.into());
+        session
+    }
+
+    /// Why this document cannot be edited, if it cannot.
+    pub fn read_only_reason(&self) -> Option<&str> {
+        self.read_only.as_deref()
     }
 
     /// Opens a tree file, with the node types of the manifests it names.
@@ -190,6 +206,9 @@ impl Session {
     /// Checks and applies a command as an undo step (or merges it into the last one).
     /// Returns `Ok(false)` when the command would change nothing; no step is made then.
     pub fn apply(&mut self, cmd: impl Into<Command>) -> Result<bool, CommandError> {
+        if let Some(why) = &self.read_only {
+            return Err(CommandError::Refused(format!("read-only: {why}")));
+        }
         let cmd = cmd.into();
         cmd.check(&self.doc, &self.types)?;
         if cmd.is_noop(&self.doc) {

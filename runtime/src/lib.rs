@@ -53,6 +53,8 @@ mod blackboard;
 #[cfg(feature = "btcpp")]
 pub mod btcpp;
 mod compile;
+#[cfg(feature = "debug-server")]
+pub mod debug;
 mod exec;
 pub mod format;
 mod host;

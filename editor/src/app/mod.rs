@@ -9,6 +9,7 @@ mod gestures;
 mod guard;
 mod prefs;
 mod recovery;
+mod remote;
 mod shortcuts;
 mod toasts;
 mod watch;
@@ -19,6 +20,7 @@ pub use gestures::Gestures;
 pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile};
+pub use remote::Bottom;
 pub use shortcuts::Action;
 pub use toasts::Toasts;
 pub use watch::{Conflict, Watch};
@@ -30,7 +32,8 @@ use arbor_runtime::Report;
 use crate::canvas::Canvas;
 use crate::document::{LayoutOptions, Selection};
 use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
-use crate::preview::Preview;
+use crate::preview::{LiveSource, Preview};
+use crate::remote::{AttachDialog, Remote, RemotePanel};
 use crate::Session;
 use files::Picked;
 
@@ -73,6 +76,13 @@ pub struct ArborApp {
     pub watch: Watch,
     /// Panics caught in a frame.
     pub guard: Guard,
+    /// The attachment to a running program's debug server.
+    pub remote: Option<Remote>,
+    pub attach: AttachDialog,
+    remote_panel: RemotePanel,
+    /// The focused instance and tree last brought to the front.
+    remote_followed: Option<(String, String)>,
+    pub bottom: Bottom,
 }
 
 impl ArborApp {
@@ -101,6 +111,11 @@ impl ArborApp {
             recovery: Recovery::disabled(),
             watch: Watch::default(),
             guard: Guard::default(),
+            remote: None,
+            attach: AttachDialog::default(),
+            remote_panel: RemotePanel::default(),
+            remote_followed: None,
+            bottom: Bottom::Preview,
         }
     }
 
@@ -146,6 +161,8 @@ impl ArborApp {
         if !self.tabs.is_empty() {
             egui::TopBottomPanel::top("tabs").show(ctx, |ui| self.tab_bar(ui));
         }
+        self.remote_frame(ctx);
+        let remote_live = self.remote_is_live();
         let time = ctx.input(|i| i.time);
         let ArborApp {
             session,
@@ -160,6 +177,9 @@ impl ArborApp {
             preview,
             report,
             requests,
+            remote,
+            remote_panel,
+            bottom,
             ..
         } = self;
         let mut cx = UiCx {
@@ -171,6 +191,7 @@ impl ArborApp {
             report,
         };
         preview.update(&mut cx, time);
+        let mut remote_action = None;
         egui::SidePanel::left("left")
             .default_width(270.0)
             .show(ctx, |ui| {
@@ -196,12 +217,33 @@ impl ArborApp {
             .default_height(270.0)
             .min_height(120.0)
             .show(ctx, |ui| {
+                if let Some(remote) = remote.as_mut() {
+                    ui.horizontal(|ui| {
+                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
+                        ui.selectable_value(
+                            bottom,
+                            Bottom::Remote,
+                            format!("Remote: {}", remote.addr),
+                        );
+                    });
+                    ui.separator();
+                    if *bottom == Bottom::Remote {
+                        // As tall as the preview it replaces, so the canvas does not jump.
+                        ui.set_min_height(ui.available_height().max(200.0));
+                        remote_action = remote_panel.ui(ui, remote, remote_live);
+                        return;
+                    }
+                }
                 preview.ui(ui, &mut cx);
             });
+        let live: &dyn LiveSource = match remote.as_ref() {
+            Some(remote) if remote_live => remote,
+            _ => preview,
+        };
         egui::CentralPanel::default()
             .frame(egui::Frame::none())
             .show(ctx, |ui| {
-                canvas.ui(ui, &mut cx, preview);
+                canvas.ui(ui, &mut cx, live);
             });
         if let Some(at) = self.canvas.palette_request.take() {
             self.open_palette(at);
@@ -209,6 +251,9 @@ impl ArborApp {
         if let Some(kind) = self.palette.show(ctx, self.session.types()) {
             self.add_node(&kind);
         }
+        self.remote_action(remote_action);
+        let action = self.attach.show(ctx, &mut self.remote);
+        self.remote_action(action);
         self.dialogs(ctx);
         self.recovery_dialog(ctx);
         self.disk_dialog(ctx);
@@ -224,7 +269,7 @@ impl ArborApp {
                 self.selection = Selection::of_nodes(guids.iter().cloned());
                 self.canvas.frame(&guids);
             }
-            Request::ToggleBreakpoint(guid) => self.preview.toggle_breakpoint(&guid),
+            Request::ToggleBreakpoint(guid) => self.toggle_breakpoint(&guid),
             Request::OpenSubtree(guid) => self.open_subtree(&guid),
         }
     }
@@ -307,7 +352,7 @@ impl ArborApp {
             }
             Action::Breakpoint => {
                 for guid in self.selection.nodes.clone() {
-                    self.preview.toggle_breakpoint(&guid);
+                    self.toggle_breakpoint(&guid);
                 }
             }
             Action::AutoLayout => {
@@ -369,6 +414,19 @@ impl ArborApp {
                 self.selection = Selection::default();
                 self.selection.notes.insert(guid.clone());
                 self.canvas.annotations.editing_note = Some(guid);
+            }
+            Action::PlayPause if self.remote_is_live() => {
+                if let Some(remote) = &self.remote {
+                    match remote.focused() {
+                        Some((_, view)) if view.paused.is_some() => remote.resume(),
+                        _ => remote.pause(),
+                    }
+                }
+            }
+            Action::Step if self.remote_is_live() => {
+                if let Some(remote) = &self.remote {
+                    remote.step();
+                }
             }
             Action::PlayPause => {
                 if self.preview.is_playing() {
@@ -464,6 +522,7 @@ impl ArborApp {
             };
         let mut chosen = Vec::new();
         let mut open_recent: Option<PathBuf> = None;
+        let mut detach = false;
         egui::menu::bar(ui, |ui| {
             ui.menu_button("File", |ui| {
                 chosen.extend(item(ui, "New", Action::New, true));
@@ -547,6 +606,18 @@ impl ArborApp {
                     Action::Breakpoint,
                     !self.selection.nodes.is_empty(),
                 ));
+                ui.separator();
+                if ui.button("Attach to Program…").clicked() {
+                    self.attach.open = true;
+                    ui.close_menu();
+                }
+                if ui
+                    .add_enabled(self.remote.is_some(), egui::Button::new("Detach"))
+                    .clicked()
+                {
+                    detach = true;
+                    ui.close_menu();
+                }
             });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let errors = self.report.problems.iter().filter(|p| p.is_error()).count();
@@ -564,6 +635,9 @@ impl ArborApp {
         }
         if let Some(path) = open_recent {
             self.open(&path);
+        }
+        if detach {
+            self.detach();
         }
     }
 

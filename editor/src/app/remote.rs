@@ -1,0 +1,143 @@
+//! The app's side of remote debugging: attaching and detaching, reading the server each
+//! frame, and showing the focused instance on the right document: the open one whose tree
+//! GUID matches (switching tabs to it), or else a read-only tab of the tree the server
+//! sent.
+
+use std::time::Duration;
+
+use arbor_runtime::{NodeType, NodeTypes};
+
+use super::ArborApp;
+use crate::document::io;
+use crate::remote::{Remote, RemoteAction};
+use crate::Session;
+
+/// How often the editor reads the server while attached: ticks arrive continuously.
+const REFRESH: Duration = Duration::from_millis(33);
+
+/// Which view the bottom panel shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Bottom {
+    #[default]
+    Preview,
+    Remote,
+}
+
+impl ArborApp {
+    /// Connects to a debug server, replacing any earlier attachment.
+    pub fn attach_to(&mut self, addr: &str, token: &str) {
+        let token = Some(token.to_owned()).filter(|t| !t.is_empty());
+        self.remote = Some(Remote::connect(addr, token));
+        self.remote_followed = None;
+        self.bottom = Bottom::Remote;
+    }
+
+    /// Closes the connection; the documents and tabs stay.
+    pub fn detach(&mut self) {
+        if self.remote.take().is_some() {
+            self.toasts.info("Detached");
+        }
+        self.remote_followed = None;
+        self.bottom = Bottom::Preview;
+    }
+
+    pub(super) fn remote_action(&mut self, action: Option<RemoteAction>) {
+        match action {
+            Some(RemoteAction::Connect { addr, token }) => self.attach_to(&addr, &token),
+            Some(RemoteAction::Detach) => self.detach(),
+            None => {}
+        }
+    }
+
+    /// Whether the canvas shows the attached instance (its tree is the active document).
+    pub fn remote_is_live(&self) -> bool {
+        self.remote.as_ref().and_then(Remote::focused_tree) == Some(self.session.document().guid())
+    }
+
+    /// Once per frame, before drawing.
+    pub(super) fn remote_frame(&mut self, ctx: &egui::Context) {
+        let Some(remote) = &mut self.remote else {
+            return;
+        };
+        remote.poll();
+        ctx.request_repaint_after(REFRESH);
+        self.follow_focus();
+    }
+
+    /// Brings the focused instance's tree to the front once per change of focus (so the
+    /// user can still switch tabs away afterwards).
+    fn follow_focus(&mut self) {
+        let Some(remote) = &self.remote else {
+            return;
+        };
+        let Some((name, view)) = remote.focused() else {
+            return;
+        };
+        let Some(tree) = &view.tree else {
+            return;
+        };
+        let key = (name.to_owned(), tree.guid.clone());
+        if self.remote_followed.as_ref() == Some(&key) {
+            return;
+        }
+        if self.session.document().guid() == tree.guid {
+            self.remote_followed = Some(key);
+            return;
+        }
+        if let Some(i) = self
+            .tabs
+            .iter()
+            .position(|t| t.session.document().guid() == tree.guid)
+        {
+            self.switch_to(i);
+            self.remote_followed = Some(key);
+            return;
+        }
+        let Some(file) = &view.file else {
+            return; // asked for at subscription; it comes in a moment
+        };
+        let reason = format!("the tree {name} runs, sent by {}", remote.addr);
+        let name = name.to_owned();
+        let loaded = io::load_str(&file.to_string(), None);
+        match loaded {
+            Ok(doc) => {
+                let types = stand_in_types(&doc);
+                let session = Session::read_only(doc, types, reason);
+                self.show_in_tab(session);
+                self.toasts.info(format!(
+                    "{name} runs a tree that is not open: showing the program's copy, read-only"
+                ));
+            }
+            Err(e) => self
+                .toasts
+                .error(format!("Cannot show the tree {name} runs: {e}")),
+        }
+        self.remote_followed = Some(key);
+    }
+
+    /// Toggles a breakpoint where the canvas's statuses come from.
+    pub(super) fn toggle_breakpoint(&mut self, guid: &str) {
+        if self.remote_is_live() {
+            if let Some(remote) = &mut self.remote {
+                remote.toggle_breakpoint(guid);
+            }
+        } else {
+            self.preview.toggle_breakpoint(guid);
+        }
+    }
+}
+
+/// The built-in node types plus a stand-in for each host type the tree uses: the program's
+/// own types are not sent, and a read-only view needs them only to draw the nodes.
+fn stand_in_types(doc: &crate::document::Document) -> NodeTypes {
+    let mut types = NodeTypes::builtin();
+    for node in doc.nodes() {
+        if types.node(&node.kind).is_none() {
+            types.insert(NodeType::action(
+                &node.kind,
+                "A node type of the attached program.",
+            ));
+        }
+    }
+    types
+}

@@ -1,0 +1,26 @@
+//! Remote debugging: the editor attached to a program that runs trees with the runtime's
+//! debug server (docs/debug-protocol.md).
+//!
+//! # Brief overview
+//! - [`wire`]: the protocol's messages as the client reads and writes them.
+//! - [`Link`] (link.rs): the TCP connection on a background thread; reconnects when the
+//!   program restarts.
+//! - [`Remote`] (state.rs): the attachment, UI-free: listed and attached instances (by
+//!   name), the focus, and the requests for pause/step/breakpoints/values.
+//! - [`InstanceView`] (instance.rs): one instance's statuses and blackboard, read by the
+//!   canvas through [`crate::preview::LiveSource`] as the local preview is.
+//! - panel.rs: the Attach… dialog and the Remote panel.
+//!
+//! The app draws the focused instance's statuses on the open document whose tree GUID
+//! matches; when none does, it opens the tree the server sent in a read-only tab.
+
+mod instance;
+mod link;
+mod panel;
+mod state;
+pub mod wire;
+
+pub use instance::{InstanceView, Pause};
+pub use link::{Link, LinkEvent};
+pub use panel::{AttachDialog, RemoteAction, RemotePanel, DEFAULT_ADDR};
+pub use state::{Connection, Remote};

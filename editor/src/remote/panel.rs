@@ -1,0 +1,326 @@
+//! The remote debugging UI: the Attach… dialog (address, token, the server's instances)
+//! and the Remote panel (instance picker, pause/step, the focused instance's blackboard,
+//! the connection's log). Everything it does goes through [`Remote`]'s methods.
+
+use egui::{Color32, RichText};
+use serde_json::Value;
+
+use super::state::{Connection, Remote};
+
+/// Where the editor connects by default: the runtime's default debug address.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
+
+/// The Attach… dialog's fields.
+pub struct AttachDialog {
+    pub open: bool,
+    pub addr: String,
+    pub token: String,
+    /// When the list was last asked for, in the UI's clock.
+    listed_at: f64,
+}
+
+/// Seconds between two requests for the list while the dialog is open.
+const LIST_EVERY: f64 = 1.0;
+
+impl Default for AttachDialog {
+    fn default() -> Self {
+        AttachDialog {
+            open: false,
+            addr: DEFAULT_ADDR.to_owned(),
+            token: String::new(),
+            listed_at: f64::NEG_INFINITY,
+        }
+    }
+}
+
+/// What the user asked of the dialog or the panel that the app must do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RemoteAction {
+    Connect { addr: String, token: String },
+    Detach,
+}
+
+impl AttachDialog {
+    /// Shows the dialog while open.
+    pub fn show(
+        &mut self,
+        ctx: &egui::Context,
+        remote: &mut Option<Remote>,
+    ) -> Option<RemoteAction> {
+        if !self.open {
+            return None;
+        }
+        if let Some(remote) = remote.as_mut() {
+            // The listing's tick counts and paused flags change all the time; the server
+            // only sends a new list unasked when instances come or go.
+            let now = ctx.input(|i| i.time);
+            if now - self.listed_at >= LIST_EVERY {
+                remote.refresh_list();
+                self.listed_at = now;
+            }
+        }
+        let mut action = None;
+        let mut open = self.open;
+        egui::Window::new("Attach to a running program")
+            .open(&mut open)
+            .collapsible(false)
+            .resizable(false)
+            .default_width(420.0)
+            // Where the user looks after the menu; it grows downwards as instances come.
+            .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
+            .show(ctx, |ui| {
+                egui::Grid::new("attach-fields").num_columns(2).show(ui, |ui| {
+                    ui.label("Address");
+                    ui.add(egui::TextEdit::singleline(&mut self.addr).hint_text(DEFAULT_ADDR));
+                    ui.end_row();
+                    ui.label("Token");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.token)
+                            .password(true)
+                            .hint_text("only if the program asks for one"),
+                    );
+                    ui.end_row();
+                });
+                ui.horizontal(|ui| {
+                    let same = remote.as_ref().is_some_and(|r| r.addr == self.addr.trim());
+                    let label = if same { "Reconnect" } else { "Connect" };
+                    if ui.button(label).clicked() {
+                        action = Some(RemoteAction::Connect {
+                            addr: self.addr.trim().to_owned(),
+                            token: self.token.clone(),
+                        });
+                    }
+                    if remote.is_some() && ui.button("Detach").clicked() {
+                        action = Some(RemoteAction::Detach);
+                    }
+                });
+                ui.separator();
+                match remote {
+                    None => {
+                        ui.weak("Start your program with the debug server (see docs/embedding.md), then connect.");
+                    }
+                    Some(remote) => instances(ui, remote),
+                }
+            });
+        self.open = open;
+        action
+    }
+}
+
+/// The server's instances, each with a box to attach to it.
+fn instances(ui: &mut egui::Ui, remote: &mut Remote) {
+    connection_label(ui, remote);
+    if remote.listed.is_empty() {
+        return;
+    }
+    ui.label("Instances (tick the ones to watch):");
+    let mut toggled = Vec::new();
+    egui::ScrollArea::vertical()
+        .max_height(300.0)
+        .show(ui, |ui| {
+            egui::Grid::new("attach-instances")
+                .num_columns(3)
+                .striped(true)
+                .show(ui, |ui| {
+                    for info in &remote.listed {
+                        let mut on = remote.attached.contains_key(&info.name);
+                        if ui.checkbox(&mut on, &info.name).changed() {
+                            toggled.push((info.name.clone(), on));
+                        }
+                        ui.label(&info.tree.name).on_hover_text(&info.tree.guid);
+                        let state = if info.paused { "paused" } else { "running" };
+                        ui.weak(format!("{state}, {} ticks", info.ticks));
+                        ui.end_row();
+                    }
+                });
+        });
+    for (name, on) in toggled {
+        if on {
+            remote.attach(&name);
+        } else {
+            remote.detach_instance(&name);
+        }
+    }
+}
+
+fn connection_label(ui: &mut egui::Ui, remote: &Remote) {
+    let (color, text) = match &remote.connection {
+        Connection::Connecting => (Color32::GRAY, format!("Connecting to {}…", remote.addr)),
+        Connection::Connected { server } => (
+            Color32::from_rgb(110, 200, 120),
+            format!("Connected to {} ({server})", remote.addr),
+        ),
+        Connection::Lost(why) => (
+            Color32::from_rgb(230, 170, 60),
+            format!("{why}; reconnecting…"),
+        ),
+        Connection::Refused(why) => (Color32::from_rgb(230, 90, 90), format!("Refused: {why}")),
+    };
+    ui.colored_label(color, text);
+}
+
+/// The Remote panel's own state: the blackboard value being edited.
+#[derive(Default)]
+pub struct RemotePanel {
+    editing: Option<(String, String)>,
+}
+
+impl RemotePanel {
+    /// Draws the panel; returns an action for the app (detach).
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        remote: &mut Remote,
+        shown_here: bool,
+    ) -> Option<RemoteAction> {
+        let mut action = None;
+        ui.horizontal(|ui| {
+            connection_label(ui, remote);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("Detach").clicked() {
+                    action = Some(RemoteAction::Detach);
+                }
+            });
+        });
+        if remote.attached.is_empty() {
+            ui.weak(
+                "No instance attached: open Preview > Attach to Program… and tick the instances to watch.",
+            );
+            return action;
+        }
+        ui.horizontal(|ui| {
+            let current = remote.focus.clone().unwrap_or_default();
+            egui::ComboBox::from_id_salt("remote-instance")
+                .selected_text(&current)
+                .width(220.0)
+                .show_ui(ui, |ui| {
+                    for (name, view) in &remote.attached {
+                        let label = if view.is_running() {
+                            name.clone()
+                        } else {
+                            format!("{name} (not running)")
+                        };
+                        if ui.selectable_label(current == *name, label).clicked() {
+                            remote.focus = Some(name.clone());
+                        }
+                    }
+                });
+            let Some((_, view)) = remote.focused() else {
+                return;
+            };
+            let running = view.is_running();
+            let paused = view.paused.is_some();
+            if paused {
+                if ui.add_enabled(running, egui::Button::new("Resume")).clicked() {
+                    remote.resume();
+                }
+            } else if ui.add_enabled(running, egui::Button::new("Pause")).clicked() {
+                remote.pause();
+            }
+            if ui
+                .add_enabled(running && paused, egui::Button::new("Step"))
+                .on_hover_text("Run exactly one tick of the paused instance")
+                .clicked()
+            {
+                remote.step();
+            }
+            ui.separator();
+            ui.label(format!("tick {}, t = {:.2} s", view.tick, view.time));
+            if let Some(root) = view.root {
+                ui.label("root:");
+                ui.colored_label(crate::preview::status_color(root), format!("{root:?}").to_lowercase());
+            }
+            if let Some(pause) = &view.paused {
+                let why = match pause.reason.as_str() {
+                    "breakpoint" => "paused at a breakpoint".to_owned(),
+                    "step" => "paused after a step".to_owned(),
+                    _ => "paused".to_owned(),
+                };
+                ui.colored_label(Color32::from_rgb(230, 170, 60), why);
+            }
+            if view.dropped > 0 {
+                ui.weak(format!("{} frames dropped (the editor read too slowly)", view.dropped))
+                    .on_hover_text("The program never waits for the editor: when the editor falls behind, the server drops tick frames and says how many.");
+            }
+        });
+        if !shown_here {
+            ui.weak("The tree of this instance is not the document shown: its statuses are drawn on its own tab.");
+        }
+        ui.separator();
+        ui.columns(2, |cols| {
+            self.blackboard(&mut cols[0], remote);
+            cols[1].label(RichText::new("Log").strong());
+            egui::ScrollArea::vertical()
+                .id_salt("remote-log")
+                .stick_to_bottom(true)
+                .show(&mut cols[1], |ui| {
+                    if remote.log.is_empty() {
+                        ui.weak("Nothing to report.");
+                    }
+                    for line in &remote.log {
+                        ui.label(line);
+                    }
+                });
+        });
+        action
+    }
+
+    /// The focused instance's blackboard; a value can be edited while the instance is
+    /// paused (as JSON: `12`, `true`, `"text"`), and the program checks its type.
+    fn blackboard(&mut self, ui: &mut egui::Ui, remote: &mut Remote) {
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Blackboard").strong());
+            ui.weak("(pause to edit)");
+        });
+        let Some((_, view)) = remote.focused() else {
+            return;
+        };
+        let editable = view.paused.is_some() && view.is_running();
+        let mut commit = None;
+        egui::ScrollArea::vertical()
+            .id_salt("remote-blackboard")
+            .show(ui, |ui| {
+                egui::Grid::new("remote-bb")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (key, value) in &view.blackboard {
+                            ui.label(key);
+                            let shown = if value.is_null() {
+                                "—".to_owned()
+                            } else {
+                                value.to_string()
+                            };
+                            match &mut self.editing {
+                                Some((k, text)) if k == key => {
+                                    let r = ui.text_edit_singleline(text);
+                                    if r.lost_focus() {
+                                        if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                                            commit = Some((key.clone(), text.clone()));
+                                        }
+                                        self.editing = None;
+                                    } else {
+                                        r.request_focus();
+                                    }
+                                }
+                                _ => {
+                                    let r = ui.add_enabled(
+                                        editable,
+                                        egui::Label::new(&shown).sense(egui::Sense::click()),
+                                    );
+                                    if r.clicked() {
+                                        self.editing = Some((key.clone(), shown));
+                                    }
+                                }
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        if let Some((key, text)) = commit {
+            // A bare word is meant as text: `idle` sends "idle".
+            let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+            remote.set_value(&key, value);
+        }
+    }
+}

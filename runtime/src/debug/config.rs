@@ -1,0 +1,156 @@
+//! DebugConfig: where the debug server listens and who may talk to it.
+//!
+//! Safe by default: loopback only and no token. Listening on another interface needs both
+//! `allow_remote` and a token, because a client can pause agents and write blackboards.
+
+use std::fmt;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+
+use super::error::DebugError;
+
+/// The address a server listens on unless told otherwise.
+pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
+
+/// Where the server's log lines go (one line per call, no newline).
+pub type LogFn = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How a [`super::DebugServer`] is set up. Build it with [`DebugConfig::new`] or
+/// `default()` and the builder methods.
+#[derive(Clone)]
+pub struct DebugConfig {
+    /// `host:port`; port 0 picks a free port (see `DebugServer::local_addr`).
+    pub addr: String,
+    /// Permits non-loopback addresses (a token is then required as well).
+    pub allow_remote: bool,
+    /// When set, clients must present it in their `hello`.
+    pub token: Option<String>,
+    /// Messages each client's queue holds before tick frames are dropped.
+    pub queue: usize,
+    /// Connections served at once; more are refused with an error.
+    pub max_clients: usize,
+    /// Where log lines go; `None` prints them to stderr.
+    pub log: Option<LogFn>,
+}
+
+impl Default for DebugConfig {
+    fn default() -> Self {
+        DebugConfig {
+            addr: DEFAULT_ADDR.to_owned(),
+            allow_remote: false,
+            token: None,
+            queue: 256,
+            max_clients: 8,
+            log: None,
+        }
+    }
+}
+
+impl fmt::Debug for DebugConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the token: configurations end up in logs.
+        f.debug_struct("DebugConfig")
+            .field("addr", &self.addr)
+            .field("allow_remote", &self.allow_remote)
+            .field("token", &self.token.as_ref().map(|_| "…"))
+            .field("queue", &self.queue)
+            .field("max_clients", &self.max_clients)
+            .finish_non_exhaustive()
+    }
+}
+
+impl DebugConfig {
+    /// The defaults, listening on `addr`.
+    pub fn new(addr: impl Into<String>) -> DebugConfig {
+        DebugConfig {
+            addr: addr.into(),
+            ..DebugConfig::default()
+        }
+    }
+
+    pub fn token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    pub fn allow_remote(mut self, allow: bool) -> Self {
+        self.allow_remote = allow;
+        self
+    }
+
+    pub fn queue(mut self, messages: usize) -> Self {
+        self.queue = messages;
+        self
+    }
+
+    pub fn max_clients(mut self, clients: usize) -> Self {
+        self.max_clients = clients;
+        self
+    }
+
+    pub fn log(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.log = Some(Arc::new(log));
+        self
+    }
+
+    /// Resolves the address and applies the safety rules.
+    pub(crate) fn resolve(&self) -> Result<Vec<SocketAddr>, DebugError> {
+        let addrs: Vec<SocketAddr> = self
+            .addr
+            .to_socket_addrs()
+            .map_err(|source| DebugError::Resolve {
+                addr: self.addr.clone(),
+                source,
+            })?
+            .collect();
+        if addrs.is_empty() {
+            return Err(DebugError::NoAddress {
+                addr: self.addr.clone(),
+            });
+        }
+        if addrs.iter().any(|a| !a.ip().is_loopback()) {
+            if !self.allow_remote {
+                return Err(DebugError::RemoteNotAllowed {
+                    addr: self.addr.clone(),
+                });
+            }
+            if self.token.as_deref().is_none_or(str::is_empty) {
+                return Err(DebugError::RemoteWithoutToken {
+                    addr: self.addr.clone(),
+                });
+            }
+        }
+        Ok(addrs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remote_addresses_need_opt_in_and_token() {
+        assert!(DebugConfig::new("127.0.0.1:0").resolve().is_ok());
+        assert!(DebugConfig::new("[::1]:0").resolve().is_ok());
+        let remote = DebugConfig::new("0.0.0.0:0");
+        assert!(matches!(
+            remote.resolve(),
+            Err(DebugError::RemoteNotAllowed { .. })
+        ));
+        assert!(matches!(
+            remote.clone().allow_remote(true).resolve(),
+            Err(DebugError::RemoteWithoutToken { .. })
+        ));
+        assert!(matches!(
+            remote.clone().allow_remote(true).token("").resolve(),
+            Err(DebugError::RemoteWithoutToken { .. })
+        ));
+        assert!(remote.allow_remote(true).token("s3cret").resolve().is_ok());
+    }
+
+    #[test]
+    fn debug_output_hides_the_token() {
+        let text = format!("{:?}", DebugConfig::default().token("s3cret"));
+        assert!(!text.contains("s3cret"), "{text}");
+    }
+}

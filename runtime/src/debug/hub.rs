@@ -1,0 +1,132 @@
+//! Hub: the server state every thread shares: the registered instances, the connected
+//! clients, the configuration and the log.
+//!
+//! Lock order: an instance's control lock may be held while taking `clients` (the host's
+//! tick broadcasting `paused`); nothing takes a control lock while holding `clients` or
+//! `instances`, so the two cannot deadlock.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use super::client::ClientLink;
+use super::config::LogFn;
+use super::protocol::{InstanceEntry, ServerMessage, TreeRef};
+use super::shared::InstanceShared;
+
+pub(crate) struct Hub {
+    pub token: Option<String>,
+    pub queue: usize,
+    pub max_clients: usize,
+    log: Option<LogFn>,
+    pub instances: Mutex<BTreeMap<u64, Arc<InstanceShared>>>,
+    pub clients: Mutex<Vec<Arc<ClientLink>>>,
+    /// `clients` is not empty; written under the `clients` lock, read by every instance.
+    pub connected: Arc<AtomicBool>,
+    pub next_instance: AtomicU64,
+    pub stopping: AtomicBool,
+}
+
+/// Locks ignoring poison: every critical section leaves the data consistent.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Hub {
+    pub fn new(token: Option<String>, queue: usize, max_clients: usize, log: Option<LogFn>) -> Hub {
+        Hub {
+            token,
+            queue: queue.max(4),
+            max_clients: max_clients.max(1),
+            log,
+            instances: Mutex::new(BTreeMap::new()),
+            clients: Mutex::new(Vec::new()),
+            connected: Arc::new(AtomicBool::new(false)),
+            next_instance: AtomicU64::new(1),
+            stopping: AtomicBool::new(false),
+        }
+    }
+
+    /// One log line, to the host's callback or stderr.
+    pub fn log(&self, message: &str) {
+        match &self.log {
+            Some(log) => log(message),
+            None => eprintln!("arbor debug: {message}"),
+        }
+    }
+
+    pub fn instance(&self, id: u64) -> Option<Arc<InstanceShared>> {
+        lock(&self.instances).get(&id).cloned()
+    }
+
+    /// A snapshot of the connected clients (the lock is not held while sending).
+    pub fn clients(&self) -> Vec<Arc<ClientLink>> {
+        lock(&self.clients).clone()
+    }
+
+    pub fn add_client(&self, link: Arc<ClientLink>) {
+        {
+            let mut clients = lock(&self.clients);
+            clients.push(link);
+            self.connected.store(true, Ordering::Release);
+        }
+        self.refresh_modes();
+    }
+
+    pub fn remove_client(&self, id: u64) {
+        {
+            let mut clients = lock(&self.clients);
+            clients.retain(|c| c.id != id);
+            self.connected.store(!clients.is_empty(), Ordering::Release);
+        }
+        self.refresh_modes();
+    }
+
+    /// Recomputes every instance's mode after `connected` changed: ticks start (or stop)
+    /// publishing their count for listings.
+    fn refresh_modes(&self) {
+        let instances: Vec<Arc<InstanceShared>> = lock(&self.instances).values().cloned().collect();
+        for shared in instances {
+            let control = shared.control();
+            shared.update_active(&control);
+        }
+    }
+
+    /// Sends an unasked message to every greeted client, without waiting.
+    pub fn broadcast(&self, message: &ServerMessage<'_>) {
+        let line = message.to_line();
+        for client in self.clients() {
+            client.notify(&line);
+        }
+    }
+
+    /// Tells every greeted client that the instance list changed.
+    pub fn instances_changed(&self) {
+        for client in self.clients() {
+            client.refresh_instances();
+        }
+    }
+
+    /// The `instances` message (the reply to `list` when `id` is given).
+    pub fn listing(&self, id: Option<&serde_json::Value>) -> String {
+        let instances: Vec<Arc<InstanceShared>> = lock(&self.instances).values().cloned().collect();
+        let entries = instances
+            .iter()
+            .map(|i| InstanceEntry {
+                instance: i.id,
+                name: &i.name,
+                tree: TreeRef {
+                    guid: &i.tree_guid,
+                    name: &i.tree_name,
+                },
+                paused: i.control().paused,
+                ticks: i.ticks.load(Ordering::Relaxed),
+            })
+            .collect();
+        ServerMessage::Instances {
+            id,
+            instances: entries,
+        }
+        .to_line()
+    }
+}
