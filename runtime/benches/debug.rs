@@ -17,69 +17,11 @@ use std::time::Instant;
 
 use arbor_runtime::debug::{DebugConfig, DebugServer};
 use arbor_runtime::format::TreeFile;
-use arbor_runtime::{parse_str, Agent, CompiledTree, NodeType, Registry, Status};
+use arbor_runtime::{parse_str, Agent, CompiledTree};
 use criterion::{criterion_group, criterion_main, Criterion};
-use serde_json::{json, Value};
 
-/// The host data the reference leaves act on.
-#[derive(Default)]
-pub struct Counter {
-    pub n: u64,
-}
-
-fn registry() -> Registry<Counter> {
-    let mut registry = Registry::<Counter>::new();
-    registry
-        .condition(NodeType::condition("False", "Always false."), |_| false)
-        .condition(NodeType::condition("True", "Always true."), |_| true)
-        .action(NodeType::action("Work", "Increments the counter."), |cx| {
-            cx.agent.n += 1;
-            Status::Success
-        })
-        .action(
-            NodeType::action("Busy", "Increments the counter; running."),
-            |cx| {
-                cx.agent.n += 1;
-                Status::Running
-            },
-        );
-    registry
-}
-
-fn guid(n: usize) -> String {
-    format!("00000000-0000-4000-8000-{n:012}")
-}
-
-/// The reference tree in the file format (copied from benches/tick.rs); `running` makes it
-/// variant B.
-fn reference_tree(running: bool) -> Value {
-    let mut nodes =
-        vec![json!({"guid": guid(1), "name": "root", "type": "Selector", "children": []})];
-    let mut root_children = Vec::new();
-    for s in 0..4 {
-        let seq = nodes.len() + 1;
-        root_children.push(guid(seq));
-        let mut kids = Vec::new();
-        nodes.push(json!({"guid": guid(seq), "name": format!("seq{s}"), "type": "Sequence"}));
-        let cond = if s == 3 { "True" } else { "False" };
-        for (k, kind) in [
-            cond,
-            "Work",
-            "Work",
-            if running && s == 3 { "Busy" } else { "Work" },
-        ]
-        .iter()
-        .enumerate()
-        {
-            let id = nodes.len() + 1;
-            kids.push(guid(id));
-            nodes.push(json!({"guid": guid(id), "name": format!("s{s}l{k}"), "type": kind}));
-        }
-        nodes[seq - 1]["children"] = json!(kids);
-    }
-    nodes[0]["children"] = json!(root_children);
-    json!({"format": "arbor-tree", "version": 1, "guid": guid(0), "name": "reference", "root": guid(1), "nodes": nodes})
-}
+mod reference;
+use reference::{reference_tree, registry, Counter};
 
 fn load(running: bool) -> (TreeFile, Arc<CompiledTree<Counter>>) {
     let text = reference_tree(running).to_string();

@@ -88,7 +88,8 @@ impl Analyser<'_> {
         let node = &file.nodes[i];
         let site = Site {
             origin,
-            path: format!("$.nodes[{i}]"),
+            node_index: i,
+            decorator: None,
             node: (&node.guid, &node.name, &node.kind),
         };
         let mut lowered = Lowered {
@@ -100,7 +101,8 @@ impl Analyser<'_> {
         for (j, d) in node.decorators.iter().enumerate() {
             let dsite = Site {
                 origin,
-                path: format!("$.nodes[{i}].decorators[{j}]"),
+                node_index: i,
+                decorator: Some(j),
                 node: (&node.guid, &node.name, &node.kind),
             };
             let Some(ty) = self.types.decorator(&d.kind) else {

@@ -45,12 +45,13 @@ pub(crate) fn analyse(
 
     // GUIDs: nodes and decorators share one namespace.
     let mut index = HashMap::with_capacity(n);
-    let mut seen: HashMap<&str, String> = HashMap::with_capacity(n);
+    // Where each GUID was first seen: (node, decorator). Paths are only formatted for a
+    // problem; formatting them for every node made a tenth of loading a large tree.
+    let mut seen: HashMap<&str, (usize, Option<usize>)> = HashMap::with_capacity(n);
     for (i, node) in file.nodes.iter().enumerate() {
-        let here = format!("$.nodes[{i}]");
         claim(
             &node.guid,
-            here.clone(),
+            (i, None),
             &mut seen,
             origin,
             problems,
@@ -60,7 +61,7 @@ pub(crate) fn analyse(
         for (j, d) in node.decorators.iter().enumerate() {
             claim(
                 &d.guid,
-                format!("{here}.decorators[{j}]"),
+                (i, Some(j)),
                 &mut seen,
                 origin,
                 problems,
@@ -74,18 +75,18 @@ pub(crate) fn analyse(
     let mut children = vec![Vec::new(); n];
     for (i, node) in file.nodes.iter().enumerate() {
         for (j, guid) in node.children.iter().enumerate() {
-            let path = format!("$.nodes[{i}].children[{j}]");
+            let path = || format!("$.nodes[{i}].children[{j}]");
             let at = |p: Problem| p.at_node(&node.guid, &node.name, &node.kind);
             match index.get(guid) {
                 None => problems.push(at(Problem::new(
                     origin,
-                    path,
+                    path(),
                     ProblemKind::UnknownChild(guid.clone()),
                 ))),
                 Some(&c) => match parent[c] {
                     Some(first) => problems.push(at(Problem::new(
                         origin,
-                        path,
+                        path(),
                         ProblemKind::SecondParent {
                             child: describe(file, c),
                             first: describe(file, first),
@@ -208,10 +209,18 @@ pub(crate) fn analyse(
     Graph { root, children }
 }
 
+/// The JSON path of a node, or of one of its decorators.
+fn site_path((i, decorator): (usize, Option<usize>)) -> String {
+    match decorator {
+        Some(j) => format!("$.nodes[{i}].decorators[{j}]"),
+        None => format!("$.nodes[{i}]"),
+    }
+}
+
 fn claim<'f>(
     guid: &'f str,
-    here: String,
-    seen: &mut HashMap<&'f str, String>,
+    here: (usize, Option<usize>),
+    seen: &mut HashMap<&'f str, (usize, Option<usize>)>,
     origin: &Arc<str>,
     problems: &mut Vec<Problem>,
     (node_guid, name, kind): (&str, &str, &str),
@@ -220,7 +229,7 @@ fn claim<'f>(
         problems.push(
             Problem::new(
                 origin,
-                format!("{here}.guid"),
+                format!("{}.guid", site_path(here)),
                 ProblemKind::InvalidGuid(guid.to_owned()),
             )
             .at_node(node_guid, name, kind),
@@ -229,10 +238,10 @@ fn claim<'f>(
         problems.push(
             Problem::new(
                 origin,
-                format!("{here}.guid"),
+                format!("{}.guid", site_path(here)),
                 ProblemKind::DuplicateGuid {
                     guid: guid.to_owned(),
-                    first: first.clone(),
+                    first: site_path(*first),
                 },
             )
             .at_node(node_guid, name, kind),

@@ -14,7 +14,7 @@ use crate::nodes::attached::{DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer, TraceEvent};
-use crate::tree::CompiledTree;
+use crate::tree::{CompiledTree, Node};
 
 /// A Repeat or Retry runs its child at most this many times in one tick (the first run and
 /// the restarts together); if the loop would go on, it returns `running`, keeps its count
@@ -42,8 +42,80 @@ pub(crate) struct Exec<'a, C, O: ?Sized> {
 
 impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// Ticks node `i` through its whole lifecycle (rule 3) and returns what its parent sees.
+    ///
+    /// Inlined into the composites' loops: a host leaf without attached decorators, the
+    /// commonest node, takes [`Exec::tick_host`] without a call; every other node takes the
+    /// out-of-line [`Exec::tick_node`].
+    #[inline(always)]
     pub fn tick(&mut self, i: u32) -> Status {
-        let node = &self.tree.nodes[i as usize];
+        let tree = self.tree;
+        let node = &tree.nodes[i as usize];
+        match node.kind {
+            Kind::Host { action } if node.decorator_count == 0 => self.tick_host(i, action),
+            _ => self.tick_node(i, node),
+        }
+    }
+
+    /// [`Exec::tick_full`] for a host leaf without decorators, in one pass: no decorator to
+    /// check or run, no children to clear, one `ActionCtx` for enter, tick and exit. The
+    /// order of slot updates, trace events and action calls is the general path's. A host
+    /// leaf's slot only needs `running`: its cursor and start time are never read.
+    #[inline(always)]
+    fn tick_host(&mut self, i: u32, action: u32) -> Status {
+        let action = &*self.tree.actions[action as usize];
+        let st = &mut *self.st;
+        let slot = &mut st.slots[i as usize];
+        let mut cx = ActionCtx {
+            agent: &mut *self.data,
+            blackboard: &mut st.bb,
+            node: NodeId(i),
+            rng: &mut st.rng,
+        };
+        if !slot.running {
+            slot.running = true;
+            self.obs.event(TraceEvent::Enter(NodeId(i)));
+            action.enter(&mut cx);
+        }
+        let status = action.tick(&mut cx);
+        self.obs.event(TraceEvent::Tick(NodeId(i), status));
+        if status.is_done() {
+            slot.running = false;
+            action.exit(&mut cx, status);
+            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+        }
+        status
+    }
+
+    /// A node that is not a decorator-free host leaf. Without attached decorators there is
+    /// nothing to check, no trigger to reset and no post-decorator, so a built-in node only
+    /// marks its slot, runs its body and clears its slot; others take [`Exec::tick_full`].
+    #[inline(never)]
+    fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
+        if node.decorator_count > 0 || matches!(node.kind, Kind::Host { .. }) {
+            return self.tick_full(i);
+        }
+        let st = &mut *self.st;
+        let slot = &mut st.slots[i as usize];
+        if !slot.running {
+            slot.running = true;
+            slot.cursor = 0;
+            slot.start = st.bb.now();
+            self.obs.event(TraceEvent::Enter(NodeId(i)));
+        }
+        let status = self.body(i, node);
+        self.obs.event(TraceEvent::Tick(NodeId(i), status));
+        if status.is_done() {
+            self.clear(i, node);
+            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+        }
+        status
+    }
+
+    /// The whole lifecycle of rule 3: entry checks, enter, body, exit and post-decorators.
+    #[inline(never)]
+    fn tick_full(&mut self, i: u32) -> Status {
+        let tree = self.tree;
+        let node = &tree.nodes[i as usize];
         if !self.st.slots[i as usize].running {
             if node.decorator_count > 0 && !self.check(i, Phase::Entry) {
                 return Status::Failure;
@@ -53,7 +125,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             self.abort(i);
             return Status::Failure;
         }
-        let status = self.body(i);
+        let status = self.body(i, node);
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         if status.is_done() {
             self.exit(i, status)
@@ -80,7 +152,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             action.exit(&mut self.action_ctx(i), Status::Failure);
         }
         self.obs.event(TraceEvent::Exit(NodeId(i), None));
-        self.clear(i);
+        self.clear(i, &tree.nodes[i as usize]);
         for d in tree.decorators_of(i).iter().rev() {
             if let DecoratorKind::CheckTrigger {
                 trigger,
@@ -96,6 +168,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         self.st.slots[i as usize].running
     }
 
+    #[inline]
     pub fn slot(&mut self, i: u32) -> &mut Slot {
         &mut self.st.slots[i as usize]
     }
@@ -135,7 +208,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// top and may change the status. The exit event carries the final status.
     fn exit(&mut self, i: u32, status: Status) -> Status {
         let tree = self.tree;
-        self.clear(i);
+        self.clear(i, &tree.nodes[i as usize]);
         if let Kind::Host { action } = tree.nodes[i as usize].kind {
             tree.actions[action as usize].exit(&mut self.action_ctx(i), status);
         }
@@ -156,13 +229,13 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
 
     /// Makes the node idle and clears its per-execution state (rule 4, rule 28 step 4).
     /// Persistent counters (Scripted cursor, Limiter count) are kept.
-    fn clear(&mut self, i: u32) {
-        let tree = self.tree;
+    #[inline(always)]
+    fn clear(&mut self, i: u32, node: &Node) {
         let slot = &mut self.st.slots[i as usize];
         slot.running = false;
         slot.cursor = 0;
-        if let Kind::Parallel { .. } = tree.nodes[i as usize].kind {
-            for &child in tree.child_indices(i) {
+        if let Kind::Parallel { .. } = node.kind {
+            for &child in self.tree.child_indices(i) {
                 self.st.slots[child as usize].parallel_done = false;
             }
         }
@@ -217,9 +290,10 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         }
     }
 
-    fn body(&mut self, i: u32) -> Status {
+    #[inline(always)]
+    fn body(&mut self, i: u32, node: &'a Node) -> Status {
         let tree = self.tree;
-        match &tree.nodes[i as usize].kind {
+        match &node.kind {
             Kind::Sequence { dynamic } => control::sequence::tick(self, i, *dynamic),
             Kind::Selector { dynamic } => control::selector::tick(self, i, *dynamic),
             Kind::Parallel { need } => control::parallel::tick(self, i, *need),
@@ -267,13 +341,20 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
 
 impl<C> CompiledTree<C> {
     /// Children of node `i` as raw indices, borrowed from the tree (not from an `Exec`).
+    #[inline]
     pub(crate) fn child_indices(&self, i: u32) -> &[u32] {
         let n = &self.nodes[i as usize];
         &self.children[n.first_child as usize..(n.first_child + n.child_count) as usize]
     }
 
+    /// Attached decorators of node `i`, top first. Most nodes have none: that case returns
+    /// before any range arithmetic, as enter and exit ask for every node they visit.
+    #[inline]
     pub(crate) fn decorators_of(&self, i: u32) -> &[crate::nodes::attached::Decorator] {
         let n = &self.nodes[i as usize];
+        if n.decorator_count == 0 {
+            return &[];
+        }
         &self.decorators
             [n.first_decorator as usize..(n.first_decorator + n.decorator_count) as usize]
     }

@@ -1,0 +1,234 @@
+//! The reference tree of docs/performance.md, built for Arbor and for bonsai-bt, shared by
+//! `benches/tick.rs`, `examples/reference_ticks.rs` (callgrind counts) and
+//! `tests/state_size.rs` (bytes per agent); also the generated tree the loading benchmark
+//! reads.
+//!
+//! A Selector over four Sequences, each {a condition leaf (false for the first three, true
+//! for the fourth), three actions that increment a counter}. Variant A completes every tick;
+//! in variant B the last action of the fourth Sequence returns running, so the tree resumes
+//! there every tick.
+#![allow(dead_code)] // each user takes what it needs
+
+use std::sync::Arc;
+
+use arbor_runtime::{CompiledTree, NodeId, NodeType, Observer, Registry, Status, TraceEvent};
+use serde_json::{json, Value};
+
+/// The host data the reference leaves act on.
+#[derive(Default)]
+pub struct Counter {
+    pub n: u64,
+}
+
+pub fn registry() -> Registry<Counter> {
+    let mut registry = Registry::<Counter>::new();
+    registry
+        .condition(NodeType::condition("False", "Always false."), |_| false)
+        .condition(NodeType::condition("True", "Always true."), |_| true)
+        .action(NodeType::action("Work", "Increments the counter."), |cx| {
+            cx.agent.n += 1;
+            Status::Success
+        })
+        .action(
+            NodeType::action("Busy", "Increments the counter; running."),
+            |cx| {
+                cx.agent.n += 1;
+                Status::Running
+            },
+        );
+    registry
+}
+
+pub fn guid(n: usize) -> String {
+    format!("00000000-0000-4000-8000-{n:012}")
+}
+
+/// The reference tree in the file format; `running` makes it variant B.
+pub fn reference_tree(running: bool) -> Value {
+    let mut nodes =
+        vec![json!({"guid": guid(1), "name": "root", "type": "Selector", "children": []})];
+    let mut root_children = Vec::new();
+    for s in 0..4 {
+        let seq = nodes.len() + 1;
+        root_children.push(guid(seq));
+        let mut kids = Vec::new();
+        nodes.push(json!({"guid": guid(seq), "name": format!("seq{s}"), "type": "Sequence"}));
+        for (k, kind) in leaves(s, running).iter().enumerate() {
+            let kind = match kind {
+                Leaf::False => "False",
+                Leaf::True => "True",
+                Leaf::Work => "Work",
+                Leaf::Busy => "Busy",
+            };
+            let id = nodes.len() + 1;
+            kids.push(guid(id));
+            nodes.push(json!({"guid": guid(id), "name": format!("s{s}l{k}"), "type": kind}));
+        }
+        nodes[seq - 1]["children"] = json!(kids);
+    }
+    nodes[0]["children"] = json!(root_children);
+    json!({"format": "arbor-tree", "version": 1, "guid": guid(0), "name": "reference", "root": guid(1), "nodes": nodes})
+}
+
+/// The loaded reference tree.
+pub fn compile(running: bool) -> Arc<CompiledTree<Counter>> {
+    let text = reference_tree(running).to_string();
+    Arc::new(
+        registry()
+            .loader()
+            .load_str(&text, None)
+            .expect("the reference tree loads"),
+    )
+}
+
+/// A tree of `n` nodes, ten children per composite, breadth first: composites alternate
+/// Selector and Sequence by level (four levels below the root for 10,000 nodes), leaves are
+/// host actions.
+pub fn wide_tree(n: usize) -> Value {
+    const FAN_OUT: usize = 10;
+    let level = |mut k: usize| {
+        let mut depth = 0;
+        while k > 0 {
+            k = (k - 1) / FAN_OUT;
+            depth += 1;
+        }
+        depth
+    };
+    let nodes: Vec<Value> = (0..n)
+        .map(|k| {
+            let children: Vec<String> = (FAN_OUT * k + 1..(FAN_OUT * k + FAN_OUT + 1).min(n))
+                .map(|c| guid(c + 1))
+                .collect();
+            let name = format!("n{k}");
+            if children.is_empty() {
+                json!({"guid": guid(k + 1), "name": name, "type": "Work"})
+            } else {
+                let kind = if level(k) % 2 == 0 {
+                    "Selector"
+                } else {
+                    "Sequence"
+                };
+                json!({"guid": guid(k + 1), "name": name, "type": kind, "children": children})
+            }
+        })
+        .collect();
+    json!({"format": "arbor-tree", "version": 1, "guid": guid(0), "name": "wide", "root": guid(1), "nodes": nodes})
+}
+
+/// What the editor's preview keeps of a tick (`editor/src/preview/live.rs`, `TickRecorder`):
+/// per node, an index into the visits, and the visits with each node's latest outcome.
+pub struct PreviewObserver {
+    slot: Vec<u32>,
+    visits: Vec<(u32, Option<Status>)>,
+}
+
+impl PreviewObserver {
+    pub fn new(nodes: usize) -> PreviewObserver {
+        PreviewObserver {
+            slot: vec![u32::MAX; nodes],
+            visits: Vec::new(),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        for &(node, _) in &self.visits {
+            self.slot[node as usize] = u32::MAX;
+        }
+        self.visits.clear();
+    }
+
+    fn set(&mut self, node: NodeId, outcome: Option<Status>) {
+        let Some(slot) = self.slot.get_mut(node.index()) else {
+            return;
+        };
+        match self.visits.get_mut(*slot as usize) {
+            Some(visit) => visit.1 = outcome,
+            None => {
+                *slot = self.visits.len() as u32;
+                self.visits.push((node.index() as u32, outcome));
+            }
+        }
+    }
+}
+
+impl Observer for PreviewObserver {
+    fn event(&mut self, event: TraceEvent<'_>) {
+        match event {
+            TraceEvent::Enter(n) => self.set(n, Some(Status::Running)),
+            TraceEvent::Tick(n, s) | TraceEvent::Exit(n, Some(s)) => self.set(n, Some(s)),
+            TraceEvent::Exit(n, None) | TraceEvent::Abort(n) => self.set(n, None),
+            TraceEvent::Check { .. } | TraceEvent::Log { .. } => {}
+        }
+    }
+}
+
+/// The reference tree's leaves, for both engines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Leaf {
+    False,
+    True,
+    Work,
+    Busy,
+}
+
+/// The four leaves of Sequence `s` (0..4).
+fn leaves(s: usize, running: bool) -> [Leaf; 4] {
+    let cond = if s == 3 { Leaf::True } else { Leaf::False };
+    let last = if running && s == 3 {
+        Leaf::Busy
+    } else {
+        Leaf::Work
+    };
+    [cond, Leaf::Work, Leaf::Work, last]
+}
+
+/// bonsai-bt's equivalent: `Select` over `Sequence`s of `Action` leaves; a false condition
+/// is an action returning `Failure`, variant B's last action returns `Running`.
+pub mod bonsai {
+    use bonsai_bt::{Action, Behavior, Event, Select, Sequence, Status, UpdateArgs, BT};
+
+    use super::{leaves, Counter, Leaf};
+
+    pub type Tree = BT<Leaf, ()>;
+
+    pub fn behavior(running: bool) -> Behavior<Leaf> {
+        Select(
+            (0..4)
+                .map(|s| Sequence(leaves(s, running).into_iter().map(Action).collect()))
+                .collect(),
+        )
+    }
+
+    pub fn tree(running: bool) -> Tree {
+        BT::new(behavior(running), ())
+    }
+
+    pub fn event(dt: f64) -> Event {
+        UpdateArgs { dt }.into()
+    }
+
+    /// One whole-tree tick. bonsai's `BT::tick` returns `None` once the tree has finished,
+    /// so a finished tree is reset (`reset_bt`) to be run again, as bonsai's docs describe;
+    /// that reset is part of what re-running a completed tree costs there.
+    #[inline]
+    pub fn tick(bt: &mut Tree, counter: &mut Counter, e: &Event) -> Status {
+        let (status, _) = bt
+            .tick(e, &mut |args, _| match *args.action {
+                Leaf::False => (Status::Failure, args.dt),
+                Leaf::True => (Status::Success, args.dt),
+                Leaf::Work => {
+                    counter.n += 1;
+                    (Status::Success, args.dt)
+                }
+                Leaf::Busy => {
+                    counter.n += 1;
+                    bonsai_bt::RUNNING
+                }
+            })
+            .expect("a finished tree is reset before it is ticked again");
+        if bt.is_finished() {
+            bt.reset_bt();
+        }
+        status
+    }
+}

@@ -1,0 +1,101 @@
+//! Ticks the reference tree of docs/performance.md N times, for instruction counts under
+//! callgrind: run it with N and 2N and divide the difference by N, so setup cancels.
+//!
+//! ```text
+//! cargo build --release -p arbor-runtime --example reference_ticks
+//! valgrind --tool=callgrind target/release/examples/reference_ticks arbor a 1000
+//! ```
+//!
+//! Arguments: `arbor`, `preview` (Arbor with the preview-like trace observer of
+//! `benches/reference/mod.rs`) or `bonsai`, the variant `a` or `b`, and N. `load N` instead loads
+//! the loading benchmark's generated 10,000-node tree N times.
+
+#[path = "../benches/reference/mod.rs"]
+mod reference;
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+use arbor_runtime::Agent;
+
+use reference::{bonsai, compile, registry, wide_tree, Counter, PreviewObserver};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [load, n] = args.as_slice() {
+        if load == "load" {
+            return match n.parse::<u64>() {
+                Ok(n) => load_wide(n),
+                Err(_) => usage(),
+            };
+        }
+    }
+    let (engine, variant, n) = match args.as_slice() {
+        [engine, variant, n] => (engine.as_str(), variant.as_str(), n.parse::<u64>()),
+        _ => return usage(),
+    };
+    let (Ok(n), Some(running)) = (
+        n,
+        match variant {
+            "a" => Some(false),
+            "b" => Some(true),
+            _ => None,
+        },
+    ) else {
+        return usage();
+    };
+    let mut counter = Counter::default();
+    match engine {
+        "arbor" => {
+            let mut agent = Agent::new(compile(running), 1);
+            for _ in 0..n {
+                black_box(agent.tick(&mut counter, black_box(0.1)));
+            }
+        }
+        "preview" => {
+            let tree = compile(running);
+            let mut observer = PreviewObserver::new(tree.len());
+            let mut agent = Agent::new(tree, 1);
+            for _ in 0..n {
+                observer.clear();
+                black_box(agent.tick_traced(&mut counter, black_box(0.1), &mut observer));
+            }
+        }
+        "bonsai" => {
+            let mut bt = bonsai::tree(running);
+            let e = bonsai::event(0.1);
+            for _ in 0..n {
+                black_box(bonsai::tick(&mut bt, &mut counter, black_box(&e)));
+            }
+        }
+        _ => return usage(),
+    }
+    println!(
+        "{engine} variant {variant}: {n} ticks, counter {}",
+        counter.n
+    );
+    ExitCode::SUCCESS
+}
+
+fn load_wide(n: u64) -> ExitCode {
+    let text = wide_tree(10_000).to_string();
+    let registry = registry();
+    for _ in 0..n {
+        match registry.loader().load_str(black_box(&text), None) {
+            Ok(tree) => {
+                black_box(tree);
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!("loaded {n} times");
+    ExitCode::SUCCESS
+}
+
+fn usage() -> ExitCode {
+    eprintln!("usage: reference_ticks <arbor|preview|bonsai> <a|b> <ticks>  |  reference_ticks load <times>");
+    ExitCode::FAILURE
+}
