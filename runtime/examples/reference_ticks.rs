@@ -6,8 +6,10 @@
 //! valgrind --tool=callgrind target/release/examples/reference_ticks arbor a 1000
 //! ```
 //!
-//! Arguments: `arbor`, `preview` (Arbor with the preview-like trace observer of
-//! `benches/reference/mod.rs`) or `bonsai`, the variant `a` or `b`, and N. `load N` instead loads
+//! Arguments: `arbor`, `events` (Arbor with an observer that only takes each trace event
+//! through `black_box`: the engine's own cost of reporting), `preview` (Arbor with the
+//! preview-like trace observer of `benches/reference/mod.rs`) or `bonsai`, the variant `a`
+//! or `b`, and N. `load N` instead loads
 //! the loading benchmark's generated 10,000-node tree N times.
 
 #[path = "../benches/reference/mod.rs"]
@@ -16,7 +18,7 @@ mod reference;
 use std::hint::black_box;
 use std::process::ExitCode;
 
-use arbor_runtime::Agent;
+use arbor_runtime::{Agent, TraceEvent};
 
 use reference::{bonsai, compile, registry, wide_tree, Counter, PreviewObserver};
 
@@ -50,6 +52,15 @@ fn main() -> ExitCode {
             let mut agent = Agent::new(compile(running), 1);
             for _ in 0..n {
                 black_box(agent.tick(&mut counter, black_box(0.1)));
+            }
+        }
+        "events" => {
+            let mut agent = Agent::new(compile(running), 1);
+            let mut observer = |event: TraceEvent<'_>| {
+                black_box(event);
+            };
+            for _ in 0..n {
+                black_box(agent.tick_traced(&mut counter, black_box(0.1), &mut observer));
             }
         }
         "preview" => {
@@ -96,6 +107,6 @@ fn load_wide(n: u64) -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: reference_ticks <arbor|preview|bonsai> <a|b> <ticks>  |  reference_ticks load <times>");
+    eprintln!("usage: reference_ticks <arbor|events|preview|bonsai> <a|b> <ticks>  |  reference_ticks load <times>");
     ExitCode::FAILURE
 }

@@ -73,6 +73,17 @@ where
     }
 }
 
+/// Builds one node's action from its checked parameters.
+pub(crate) type MakeAction<C> =
+    Box<dyn Fn(&Args) -> Result<Box<dyn Action<C>>, String> + Send + Sync>;
+
 /// Makes a node's action from its checked parameters; an `Err` becomes a load problem at
 /// that node.
-pub(crate) type Factory<C> = Box<dyn Fn(&Args) -> Result<Box<dyn Action<C>>, String> + Send + Sync>;
+pub(crate) struct Factory<C> {
+    pub make: MakeAction<C>,
+    /// Whether the actions it makes may have `enter`, `exit` or `abort` of their own. False
+    /// only for [`ActionFn`] and [`ConditionFn`] (`Registry::action` and
+    /// `Registry::condition`), which keep the trait's empty defaults: the engine then skips
+    /// those calls, as they would do nothing.
+    pub hooks: bool,
+}

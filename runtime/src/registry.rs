@@ -34,7 +34,18 @@ impl<C: 'static> Registry<C> {
     ///
     /// # Panics
     /// If `ty.name` is a built-in kind: that is a programming error, not a data error.
-    pub fn register<A, F>(&mut self, mut ty: NodeType, factory: F) -> &mut Self
+    pub fn register<A, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
+    where
+        A: Action<C> + 'static,
+        F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
+    {
+        self.insert(ty, factory, true)
+    }
+
+    /// [`Registry::register`], saying whether the actions may have lifecycle hooks: false
+    /// only for the closure actions below, whose `enter`, `exit` and `abort` are the
+    /// trait's empty defaults.
+    fn insert<A, F>(&mut self, mut ty: NodeType, factory: F, hooks: bool) -> &mut Self
     where
         A: Action<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
@@ -49,7 +60,12 @@ impl<C: 'static> Registry<C> {
         self.types.insert(ty);
         self.factories.insert(
             name,
-            Box::new(move |args| factory(args).map(|a| Box::new(a) as Box<dyn Action<C>>)),
+            Factory {
+                make: Box::new(move |args| {
+                    factory(args).map(|a| Box::new(a) as Box<dyn Action<C>>)
+                }),
+                hooks,
+            },
         );
         self
     }
@@ -59,7 +75,7 @@ impl<C: 'static> Registry<C> {
     where
         F: Fn(&mut ActionCtx<'_, C>) -> Status + Send + Sync + Clone + 'static,
     {
-        self.register(ty, move |_| Ok(ActionFn(tick.clone())))
+        self.insert(ty, move |_| Ok(ActionFn(tick.clone())), false)
     }
 
     /// Registers a parameterless condition: `true` is success, `false` failure.
@@ -67,7 +83,7 @@ impl<C: 'static> Registry<C> {
     where
         F: Fn(&mut ActionCtx<'_, C>) -> bool + Send + Sync + Clone + 'static,
     {
-        self.register(ty, move |_| Ok(ConditionFn(test.clone())))
+        self.insert(ty, move |_| Ok(ConditionFn(test.clone())), false)
     }
 
     /// Every type this registry knows, built-in and host.
@@ -83,5 +99,65 @@ impl<C: 'static> Registry<C> {
 
     pub(crate) fn factory(&self, name: &str) -> Option<&Factory<C>> {
         self.factories.get(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::Agent;
+
+    /// Logs its lifecycle calls and keeps running.
+    struct Hooked;
+
+    impl Action<Vec<&'static str>> for Hooked {
+        fn enter(&self, cx: &mut ActionCtx<'_, Vec<&'static str>>) {
+            cx.agent.push("enter");
+        }
+        fn tick(&self, cx: &mut ActionCtx<'_, Vec<&'static str>>) -> Status {
+            cx.agent.push("tick");
+            Status::Running
+        }
+        fn exit(&self, cx: &mut ActionCtx<'_, Vec<&'static str>>, _: Status) {
+            cx.agent.push("exit");
+        }
+        fn abort(&self, cx: &mut ActionCtx<'_, Vec<&'static str>>) {
+            cx.agent.push("abort");
+        }
+    }
+
+    /// `register` keeps calling a host action's own hooks (rules 3 and 28) although closure
+    /// actions, registered without hooks, skip them.
+    #[test]
+    fn registered_actions_keep_their_hooks() {
+        let mut registry = Registry::<Vec<&'static str>>::new();
+        registry
+            .register(NodeType::action("Hooked", "Logs its hooks."), |_| {
+                Ok(Hooked)
+            })
+            .action(NodeType::action("Done", "Succeeds."), |cx| {
+                cx.agent.push("done");
+                Status::Success
+            });
+        let guid = |n: u32| format!("00000000-0000-4000-8000-{n:012}");
+        // A Parallel that succeeds as soon as its second child does, aborting the first.
+        let text = serde_json::json!({
+            "format": "arbor-tree", "version": 1, "guid": guid(0), "name": "hooks",
+            "root": guid(1),
+            "nodes": [
+                {"guid": guid(1), "name": "p", "type": "Parallel", "params": {"need": 1},
+                 "children": [guid(2), guid(3)]},
+                {"guid": guid(2), "name": "h", "type": "Hooked"},
+                {"guid": guid(3), "name": "d", "type": "Done"},
+            ]
+        })
+        .to_string();
+        let tree = registry.loader().load_str(&text, None).expect("loads");
+        let mut agent = Agent::new(Arc::new(tree), 1);
+        let mut log = Vec::new();
+        assert_eq!(agent.tick(&mut log, 1.0), Status::Success);
+        assert_eq!(log, ["enter", "tick", "done", "abort", "exit"]);
     }
 }

@@ -27,6 +27,17 @@ pub(crate) struct Node {
     pub self_abort: bool,
     /// Has a condition decorator with LowerPriority or Both (rules 24, 25).
     pub lower_priority: bool,
+    /// A Sequence or Selector that is `dynamic` or has a child with `lower_priority`: when
+    /// it resumes, earlier children may be re-ticked or re-checked (rules 24, 25, 27).
+    /// Without either there is nothing to do before the running child, so the walk over
+    /// earlier children is skipped.
+    pub rescan: bool,
+    /// A built-in node kind without attached decorators: nothing to check, run or reset
+    /// around its body, so `Exec::tick_node` takes its short path.
+    pub plain: bool,
+    /// A host leaf whose action may have `enter`, `exit` or `abort` of its own (see
+    /// `host::Factory::hooks`); when false the engine skips those empty calls.
+    pub hooks: bool,
 }
 
 /// Cold, descriptive data of a node or attached decorator.

@@ -3,15 +3,32 @@
 //! node. The report comes from the runtime's own checks ([`crate::Session::validate`]), so
 //! what is listed here is exactly what would stop the tree from loading.
 
+use std::collections::HashMap;
+
 use arbor_runtime::Problem;
 use egui::{RichText, Ui};
 
 use crate::app::{Request, UiCx};
 use crate::document::Document;
 
+/// Rows drawn at most: a tree with thousands of problems lists the first ones (fixing
+/// them usually fixes the rest) instead of laying out every row in every frame.
+const MAX_ROWS: usize = 200;
+
 /// See the module documentation.
 #[derive(Debug, Default)]
-pub struct ProblemsPanel {}
+pub struct ProblemsPanel {
+    /// The node and place of each problem, worked out once per document generation: the
+    /// document's lookups are linear, and a frame must not cost problems × nodes.
+    rows: Vec<Row>,
+    built_for: Option<u64>,
+}
+
+#[derive(Debug)]
+struct Row {
+    node: Option<String>,
+    place: Option<String>,
+}
 
 /// The node a problem concerns: the node itself, or the node a decorator is attached to
 /// (problems name decorators by their own GUID).
@@ -26,7 +43,47 @@ pub fn problem_node(doc: &Document, problem: &Problem) -> Option<String> {
 }
 
 impl ProblemsPanel {
+    fn rows(&mut self, cx: &UiCx<'_>) {
+        let generation = cx.session.generation();
+        if self.built_for == Some(generation) && self.rows.len() == cx.report.problems.len() {
+            return;
+        }
+        let doc = cx.session.document();
+        // Every node and decorator GUID to the node it belongs to, and that node's label.
+        let mut owners: HashMap<&str, (&str, &str)> = HashMap::new();
+        for n in doc.nodes() {
+            let label = if n.name.is_empty() { &n.kind } else { &n.name };
+            owners.entry(&n.guid).or_insert((&n.guid, label));
+            for d in &n.decorators {
+                owners.entry(&d.guid).or_insert((&n.guid, label));
+            }
+        }
+        self.rows = cx
+            .report
+            .problems
+            .iter()
+            .map(|p| {
+                let owner = p.node.as_deref().and_then(|g| owners.get(g));
+                let place = match (&p.node_label, owner) {
+                    (Some(label), _) => Some(label.clone()),
+                    (None, Some((_, label))) => Some((*label).to_owned()),
+                    // Whole-file problems say where in the JSON instead.
+                    (None, None) if p.json_path != "$" && !p.json_path.is_empty() => {
+                        Some(p.json_path.clone())
+                    }
+                    (None, None) => None,
+                };
+                Row {
+                    node: owner.map(|(g, _)| (*g).to_owned()),
+                    place,
+                }
+            })
+            .collect();
+        self.built_for = Some(generation);
+    }
+
     pub fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
+        self.rows(cx);
         let problems = &cx.report.problems;
         let errors = problems.iter().filter(|p| p.is_error()).count();
         let warnings = problems.len() - errors;
@@ -50,8 +107,7 @@ impl ProblemsPanel {
             return;
         }
         let mut frame = None;
-        for p in problems {
-            let node = problem_node(cx.session.document(), p);
+        for (p, row) in problems.iter().zip(&self.rows).take(MAX_ROWS) {
             let (icon, color) = if p.is_error() {
                 ("⛔", ui.visuals().error_fg_color)
             } else {
@@ -66,16 +122,7 @@ impl ProblemsPanel {
                     egui::FontSelection::Default,
                     egui::Align::Center,
                 );
-            let place = match (&p.node_label, &node) {
-                (Some(label), _) => Some(label.clone()),
-                (None, Some(guid)) => Some(cx.session.document().label(guid)),
-                // Whole-file problems say where in the JSON instead.
-                (None, None) if p.json_path != "$" && !p.json_path.is_empty() => {
-                    Some(p.json_path.clone())
-                }
-                (None, None) => None,
-            };
-            if let Some(place) = place {
+            if let Some(place) = &row.place {
                 RichText::new(format!("  {place}")).weak().append_to(
                     &mut text,
                     ui.style(),
@@ -84,16 +131,22 @@ impl ProblemsPanel {
                 );
             }
             let r = ui.add(egui::SelectableLabel::new(false, text));
-            match node {
+            match &row.node {
                 Some(guid) => {
                     if r.on_hover_text("Show on the canvas").clicked() {
-                        frame = Some(guid);
+                        frame = Some(guid.clone());
                     }
                 }
                 None => {
                     r.on_hover_text(p.to_string());
                 }
             }
+        }
+        if problems.len() > MAX_ROWS {
+            ui.weak(format!(
+                "… and {} more: fix these first, the list follows",
+                problems.len() - MAX_ROWS
+            ));
         }
         if let Some(guid) = frame {
             cx.requests.push(Request::Frame(vec![guid]));

@@ -175,11 +175,12 @@ impl<'a, C: 'static> Emitter<'a, C> {
         }
         let lowered = &file.nodes[i];
         let remap = |k: Key| map[k.index()];
-        let kind = match (&lowered.kind, &lowered.host) {
+        // `hooks`: see `Node::hooks`; built-in kinds have no host action.
+        let (kind, hooks) = match (&lowered.kind, &lowered.host) {
             (Some(kind), _) => {
                 let mut kind = kind.clone();
                 kind.map_keys(&remap);
-                kind
+                (kind, false)
             }
             (None, Some(args)) => self.host_action(file, i, args, &remap)?,
             (None, None) => return None,
@@ -204,6 +205,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
         let lower_priority = decorators
             .iter()
             .any(|d| d.is_condition() && d.abort.includes_lower_priority());
+        let plain = lowered.decorators.is_empty() && !matches!(kind, Kind::Host { .. });
         self.nodes.push(Node {
             kind,
             first_child: 0,
@@ -212,6 +214,9 @@ impl<'a, C: 'static> Emitter<'a, C> {
             decorator_count: lowered.decorators.len() as u32,
             self_abort,
             lower_priority,
+            rescan: false,
+            plain,
+            hooks,
         });
         self.info.push(NodeInfo {
             guid: def.guid.clone(),
@@ -231,7 +236,12 @@ impl<'a, C: 'static> Emitter<'a, C> {
         }
         let first_child = self.children.len() as u32;
         self.children.extend_from_slice(&kids);
+        let guarded = kids.iter().any(|&k| self.nodes[k as usize].lower_priority);
         let node = &mut self.nodes[me as usize];
+        node.rescan = match node.kind {
+            Kind::Sequence { dynamic } | Kind::Selector { dynamic } => dynamic || guarded,
+            _ => false,
+        };
         node.first_child = first_child;
         node.child_count = kids.len() as u32;
         Some(me)
@@ -243,11 +253,11 @@ impl<'a, C: 'static> Emitter<'a, C> {
         i: usize,
         args: &crate::args::Args,
         remap: &impl Fn(Key) -> Key,
-    ) -> Option<Kind> {
+    ) -> Option<(Kind, bool)> {
         let def = &file.file.nodes[i];
         let Some(registry) = self.registry else {
             // Checking only: the declaration was enough.
-            return Some(Kind::Host { action: u32::MAX });
+            return Some((Kind::Host { action: u32::MAX }, true));
         };
         let at = |kind| {
             Problem::new(&file.origin, format!("$.nodes[{i}]"), kind)
@@ -260,12 +270,13 @@ impl<'a, C: 'static> Emitter<'a, C> {
         };
         let mut args = args.clone();
         args.map_keys(remap);
-        match factory(&args) {
+        match (factory.make)(&args) {
             Ok(action) => {
                 self.actions.push(action);
-                Some(Kind::Host {
+                let kind = Kind::Host {
                     action: (self.actions.len() - 1) as u32,
-                })
+                };
+                Some((kind, factory.hooks))
             }
             Err(message) => {
                 self.problems.push(at(ProblemKind::HostRejected {

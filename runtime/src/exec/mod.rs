@@ -51,7 +51,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let tree = self.tree;
         let node = &tree.nodes[i as usize];
         match node.kind {
-            Kind::Host { action } if node.decorator_count == 0 => self.tick_host(i, action),
+            Kind::Host { action } if node.decorator_count == 0 => {
+                self.tick_host(i, action, node.hooks)
+            }
             _ => self.tick_node(i, node),
         }
     }
@@ -60,8 +62,10 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// check or run, no children to clear, one `ActionCtx` for enter, tick and exit. The
     /// order of slot updates, trace events and action calls is the general path's. A host
     /// leaf's slot only needs `running`: its cursor and start time are never read.
+    /// Without `hooks` the action's `enter` and `exit` are the trait's empty defaults and
+    /// are not called.
     #[inline(always)]
-    fn tick_host(&mut self, i: u32, action: u32) -> Status {
+    fn tick_host(&mut self, i: u32, action: u32, hooks: bool) -> Status {
         let action = &*self.tree.actions[action as usize];
         let st = &mut *self.st;
         let slot = &mut st.slots[i as usize];
@@ -74,13 +78,17 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         if !slot.running {
             slot.running = true;
             self.obs.event(TraceEvent::Enter(NodeId(i)));
-            action.enter(&mut cx);
+            if hooks {
+                action.enter(&mut cx);
+            }
         }
         let status = action.tick(&mut cx);
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         if status.is_done() {
             slot.running = false;
-            action.exit(&mut cx, status);
+            if hooks {
+                action.exit(&mut cx, status);
+            }
             self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
         }
         status
@@ -91,7 +99,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// marks its slot, runs its body and clears its slot; others take [`Exec::tick_full`].
     #[inline(never)]
     fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
-        if node.decorator_count > 0 || matches!(node.kind, Kind::Host { .. }) {
+        if !node.plain {
             return self.tick_full(i);
         }
         let st = &mut *self.st;
@@ -102,7 +110,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             slot.start = st.bb.now();
             self.obs.event(TraceEvent::Enter(NodeId(i)));
         }
-        let status = self.body(i, node);
+        let cursor = slot.cursor;
+        let status = self.body(i, node, cursor);
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         if status.is_done() {
             self.clear(i, node);
@@ -125,7 +134,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             self.abort(i);
             return Status::Failure;
         }
-        let status = self.body(i, node);
+        let cursor = self.st.slots[i as usize].cursor;
+        let status = self.body(i, node, cursor);
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         if status.is_done() {
             self.exit(i, status)
@@ -146,10 +156,13 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         for &child in tree.child_indices(i) {
             self.abort(child);
         }
-        if let Kind::Host { action } = tree.nodes[i as usize].kind {
-            let action = &tree.actions[action as usize];
-            action.abort(&mut self.action_ctx(i));
-            action.exit(&mut self.action_ctx(i), Status::Failure);
+        let node = &tree.nodes[i as usize];
+        if let Kind::Host { action } = node.kind {
+            if node.hooks {
+                let action = &tree.actions[action as usize];
+                action.abort(&mut self.action_ctx(i));
+                action.exit(&mut self.action_ctx(i), Status::Failure);
+            }
         }
         self.obs.event(TraceEvent::Exit(NodeId(i), None));
         self.clear(i, &tree.nodes[i as usize]);
@@ -199,8 +212,11 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         slot.cursor = 0;
         slot.start = now;
         self.obs.event(TraceEvent::Enter(NodeId(i)));
-        if let Kind::Host { action } = tree.nodes[i as usize].kind {
-            tree.actions[action as usize].enter(&mut self.action_ctx(i));
+        let node = &tree.nodes[i as usize];
+        if let Kind::Host { action } = node.kind {
+            if node.hooks {
+                tree.actions[action as usize].enter(&mut self.action_ctx(i));
+            }
         }
     }
 
@@ -208,9 +224,12 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// top and may change the status. The exit event carries the final status.
     fn exit(&mut self, i: u32, status: Status) -> Status {
         let tree = self.tree;
-        self.clear(i, &tree.nodes[i as usize]);
-        if let Kind::Host { action } = tree.nodes[i as usize].kind {
-            tree.actions[action as usize].exit(&mut self.action_ctx(i), status);
+        let node = &tree.nodes[i as usize];
+        self.clear(i, node);
+        if let Kind::Host { action } = node.kind {
+            if node.hooks {
+                tree.actions[action as usize].exit(&mut self.action_ctx(i), status);
+            }
         }
         let mut status = status;
         for d in tree.decorators_of(i).iter().rev() {
@@ -290,12 +309,14 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         }
     }
 
+    /// Runs node `i`'s body; `cursor` is its slot's, read by the caller that already holds
+    /// the slot (a Sequence's or Selector's current child).
     #[inline(always)]
-    fn body(&mut self, i: u32, node: &'a Node) -> Status {
+    fn body(&mut self, i: u32, node: &'a Node, cursor: u32) -> Status {
         let tree = self.tree;
         match &node.kind {
-            Kind::Sequence { dynamic } => control::sequence::tick(self, i, *dynamic),
-            Kind::Selector { dynamic } => control::selector::tick(self, i, *dynamic),
+            Kind::Sequence { dynamic } => control::sequence::tick(self, i, node, cursor, *dynamic),
+            Kind::Selector { dynamic } => control::selector::tick(self, i, node, cursor, *dynamic),
             Kind::Parallel { need } => control::parallel::tick(self, i, *need),
             Kind::IfThenElse => control::if_then_else::tick(self, i),
             Kind::WhileDoElse => control::while_do_else::tick(self, i),
@@ -343,7 +364,12 @@ impl<C> CompiledTree<C> {
     /// Children of node `i` as raw indices, borrowed from the tree (not from an `Exec`).
     #[inline]
     pub(crate) fn child_indices(&self, i: u32) -> &[u32] {
-        let n = &self.nodes[i as usize];
+        self.children_of(&self.nodes[i as usize])
+    }
+
+    /// Children of `n`, a node of this tree, as raw indices.
+    #[inline]
+    pub(crate) fn children_of(&self, n: &Node) -> &[u32] {
         &self.children[n.first_child as usize..(n.first_child + n.child_count) as usize]
     }
 

@@ -16,6 +16,7 @@ use crate::nodes::{ty, Kind, LowerCx, ParamError};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
+use crate::tree::Node;
 
 pub(crate) fn spec() -> NodeType {
     ty(
@@ -40,42 +41,68 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Selector { dynamic })
 }
 
+/// Inlined into `Exec::tick_node`, so resuming through a composite costs one call, not two.
+#[inline(always)]
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
+    node: &Node,
+    current: u32,
     dynamic: bool,
 ) -> Status {
-    let tree = x.tree;
-    let children = tree.child_indices(i);
+    let children = x.tree.children_of(node);
     if children.is_empty() {
         return Status::Success;
     }
-    let current = x.slot(i).cursor as usize;
-    if current > 0 {
-        let running = children[current];
-        for (k, &child) in children[..current].iter().enumerate() {
-            if !dynamic && !tree.nodes[child as usize].lower_priority {
-                continue;
-            }
-            match x.tick(child) {
-                Status::Failure => {}
-                status => {
-                    x.abort(running);
-                    x.slot(i).cursor = k as u32;
-                    return status;
-                }
-            }
+    let current = current as usize;
+    // Rules 24 and 27 only concern earlier children that are re-ticked: every one with
+    // `dynamic`, otherwise those with a LowerPriority/Both condition. Without either
+    // (`rescan`, computed at load) the walk would skip them all, so it is skipped whole.
+    if current > 0 && node.rescan {
+        if let Some(status) = preempt(x, i, children, current, dynamic) {
+            return status;
         }
     }
     for (k, &child) in children.iter().enumerate().skip(current) {
         match x.tick(child) {
             Status::Failure => {}
             Status::Running => {
-                x.slot(i).cursor = k as u32;
+                // Resuming at the same child, the commonest case, leaves the cursor as is.
+                if k != current {
+                    x.slot(i).cursor = k as u32;
+                }
                 return Status::Running;
             }
             Status::Success => return Status::Success,
         }
     }
     Status::Failure
+}
+
+/// Rules 24 and 27: re-ticks the children before `current` that may pre-empt it; the first
+/// that runs or succeeds aborts the running child, becomes current and gives its status.
+#[inline(never)]
+fn preempt<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    children: &[u32],
+    current: usize,
+    dynamic: bool,
+) -> Option<Status> {
+    let tree = x.tree;
+    let running = children[current];
+    for (k, &child) in children[..current].iter().enumerate() {
+        if !dynamic && !tree.nodes[child as usize].lower_priority {
+            continue;
+        }
+        match x.tick(child) {
+            Status::Failure => {}
+            status => {
+                x.abort(running);
+                x.slot(i).cursor = k as u32;
+                return Some(status);
+            }
+        }
+    }
+    None
 }

@@ -16,6 +16,7 @@ use crate::nodes::{ty, Kind, LowerCx, ParamError};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
+use crate::tree::Node;
 
 pub(crate) fn spec() -> NodeType {
     ty(
@@ -40,45 +41,73 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Sequence { dynamic })
 }
 
+/// Inlined into `Exec::tick_node`, so resuming through a composite costs one call, not two.
+#[inline(always)]
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
+    node: &Node,
+    current: u32,
     dynamic: bool,
 ) -> Status {
-    let tree = x.tree;
-    let children = tree.child_indices(i);
-    let current = x.slot(i).cursor as usize;
-    if current > 0 {
-        let running = children[current];
-        for (k, &child) in children[..current].iter().enumerate() {
-            if dynamic {
-                match x.tick(child) {
-                    Status::Success => {}
-                    Status::Running => {
-                        x.abort(running);
-                        x.slot(i).cursor = k as u32;
-                        return Status::Running;
-                    }
-                    Status::Failure => {
-                        x.abort(running);
-                        return Status::Failure;
-                    }
-                }
-            } else if tree.nodes[child as usize].lower_priority && !x.lower_priority_holds(child) {
-                x.abort(running);
-                return Status::Failure;
-            }
+    let children = x.tree.children_of(node);
+    let current = current as usize;
+    // Rules 25 and 27 only concern earlier children: every one with `dynamic`, otherwise
+    // those with a LowerPriority/Both condition. Without either (`rescan`, computed at
+    // load) the walk would skip them all, so it is skipped whole.
+    if current > 0 && node.rescan {
+        if let Some(status) = preempt(x, i, children, current, dynamic) {
+            return status;
         }
     }
     for (k, &child) in children.iter().enumerate().skip(current) {
         match x.tick(child) {
             Status::Success => {}
             Status::Running => {
-                x.slot(i).cursor = k as u32;
+                // Resuming at the same child, the commonest case, leaves the cursor as is.
+                if k != current {
+                    x.slot(i).cursor = k as u32;
+                }
                 return Status::Running;
             }
             Status::Failure => return Status::Failure,
         }
     }
     Status::Success
+}
+
+/// Rules 25 and 27 for the children before `current`: with `dynamic` each is re-ticked and
+/// may pre-empt or fail the Sequence; otherwise only the LowerPriority/Both conditions of
+/// those that carry one are re-checked, and a false one fails it. Either way the running
+/// child is aborted first.
+#[inline(never)]
+fn preempt<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    children: &[u32],
+    current: usize,
+    dynamic: bool,
+) -> Option<Status> {
+    let tree = x.tree;
+    let running = children[current];
+    for (k, &child) in children[..current].iter().enumerate() {
+        if dynamic {
+            match x.tick(child) {
+                Status::Success => {}
+                Status::Running => {
+                    x.abort(running);
+                    x.slot(i).cursor = k as u32;
+                    return Some(Status::Running);
+                }
+                Status::Failure => {
+                    x.abort(running);
+                    return Some(Status::Failure);
+                }
+            }
+        } else if tree.nodes[child as usize].lower_priority && !x.lower_priority_holds(child) {
+            x.abort(running);
+            return Some(Status::Failure);
+        }
+    }
+    None
 }
