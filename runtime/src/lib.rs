@@ -12,7 +12,8 @@
 //!   [`Blackboard`], events, triggers, a host-driven clock and a seeded RNG. Ticking it does
 //!   not allocate.
 //! - [`Observer`] receives every lifecycle event of a tick ([`TraceEvent`]), for previews,
-//!   debuggers and tests; [`Recorder`] keeps them.
+//!   debuggers and tests; [`Recorder`] keeps them, [`LastVisits`] keeps each node's latest
+//!   visit of the tick (what a live view draws).
 //! - `btcpp` (feature `btcpp`): import BehaviorTree.CPP / Groot2 XML trees as tree files
 //!   and export them back (docs/interop.md).
 //!
@@ -58,6 +59,7 @@ pub mod debug;
 mod exec;
 pub mod format;
 mod host;
+mod last_visits;
 mod nodes;
 mod registry;
 mod spec;
@@ -79,6 +81,7 @@ pub use compile::{
 };
 pub use exec::MAX_LOOPS_PER_TICK;
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn};
+pub use last_visits::{LastVisits, Visit};
 pub use registry::Registry;
 pub use spec::{Category, ChildCount, NodeType, NodeTypes, ParamKind, ParamSpec, MANIFEST_FORMAT};
 pub use status::Status;

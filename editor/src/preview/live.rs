@@ -7,8 +7,8 @@
 //!   own events are not shown, because the Subtree node's own events already say whether
 //!   the subtree is running, succeeded or failed.
 //! - [`TickRecorder`] is the [`Observer`] for one tick: it keeps each visited node's final
-//!   outcome and each condition decorator's last result, compactly ([`TickRecord`]), and
-//!   notices the first breakpoint entered.
+//!   outcome (through the runtime's `LastVisits`) and each condition decorator's last
+//!   result, compactly ([`TickRecord`]), and notices the first breakpoint entered.
 //! - [`LiveState`] folds records into "the last visit of each node", keyed by GUID so it
 //!   survives hot reloads (GUIDs are stable across edits; `NodeId`s are not).
 //!
@@ -21,7 +21,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use arbor_runtime::{NodeId, Observer, Status, TraceEvent};
+use arbor_runtime::{LastVisits, NodeId, Observer, Status, TraceEvent};
 use arbor_samples::TreeView;
 
 /// What the canvas shows of a node while the preview runs.
@@ -61,6 +61,15 @@ impl Outcome {
             Status::Running => Outcome::Running,
             Status::Success => Outcome::Success,
             Status::Failure => Outcome::Failure,
+        }
+    }
+
+    pub fn from_visit(visit: arbor_runtime::Visit) -> Outcome {
+        match visit {
+            arbor_runtime::Visit::Running => Outcome::Running,
+            arbor_runtime::Visit::Success => Outcome::Success,
+            arbor_runtime::Visit::Failure => Outcome::Failure,
+            arbor_runtime::Visit::Aborted => Outcome::Aborted,
         }
     }
 
@@ -180,20 +189,19 @@ pub struct TickRecord {
     pub root: Status,
     /// The tree the node indices refer to (a hot reload changes them).
     pub map: Arc<NodeMap>,
-    /// (node index, final outcome), in order of first visit.
+    /// (node index, final outcome) of the nodes visited, in node (pre-)order.
     pub visits: Vec<(u32, Outcome)>,
     /// (node index, decorator index, passed): the last result of each check.
     pub checks: Vec<(u32, u32, bool)>,
 }
 
-/// The observer of one tick.
+/// The observer of one tick. Node outcomes go to the runtime's [`LastVisits`] (one store
+/// per event, so the preview's tracing costs little next to the tick: docs/performance.md);
+/// this adds condition results and the breakpoint check.
 pub struct TickRecorder<'a> {
     map: &'a NodeMap,
     breakpoints: &'a HashSet<String>,
-    /// Index into `visits` per node (`u32::MAX`: not visited yet), so that a node visited
-    /// many times in one tick (a Repeat's child) keeps one entry.
-    slot: Vec<u32>,
-    visits: Vec<(u32, Outcome)>,
+    visits: LastVisits,
     checks: Vec<(u32, u32, bool)>,
     /// The first node with a breakpoint that entered during the tick.
     pub hit: Option<NodeId>,
@@ -204,25 +212,9 @@ impl<'a> TickRecorder<'a> {
         TickRecorder {
             map,
             breakpoints,
-            slot: vec![u32::MAX; map.len()],
-            visits: Vec::new(),
+            visits: LastVisits::new(map.len()),
             checks: Vec::new(),
             hit: None,
-        }
-    }
-
-    fn set(&mut self, node: NodeId, outcome: Outcome, only_if_new: bool) {
-        let Some(slot) = self.slot.get_mut(node.index()) else {
-            // An id from another tree: the map is stale. Nothing sensible to record.
-            return;
-        };
-        match self.visits.get_mut(*slot as usize) {
-            Some(visit) if !only_if_new => visit.1 = outcome,
-            Some(_) => {}
-            None => {
-                *slot = self.visits.len() as u32;
-                self.visits.push((node.index() as u32, outcome));
-            }
         }
     }
 
@@ -241,30 +233,27 @@ impl<'a> TickRecorder<'a> {
             now,
             root,
             map,
-            visits: self.visits,
+            visits: self
+                .visits
+                .visited()
+                .map(|(n, v)| (n.index() as u32, Outcome::from_visit(v)))
+                .collect(),
             checks: self.checks,
         }
     }
 }
 
 impl Observer for TickRecorder<'_> {
+    // Inlined into the engine's call sites, where the event kind is known, so the match
+    // folds away and a visit costs a store (docs/performance.md, "Tracing overhead").
+    #[inline(always)]
     fn event(&mut self, event: TraceEvent<'_>) {
         match event {
             TraceEvent::Enter(n) => {
-                self.set(n, Outcome::Running, false);
-                let hit = self.map.is_own(n)
-                    && self
-                        .map
-                        .shown_on(n)
-                        .is_some_and(|g| self.breakpoints.contains(g));
-                if hit && self.hit.is_none() {
-                    self.hit = Some(n);
+                self.visits.record(n, arbor_runtime::Visit::Running);
+                if !self.breakpoints.is_empty() && self.hit.is_none() {
+                    self.check_breakpoint(n);
                 }
-            }
-            TraceEvent::Tick(n, s) => self.set(n, Outcome::from_status(s), false),
-            TraceEvent::Exit(n, Some(s)) => self.set(n, Outcome::from_status(s), false),
-            TraceEvent::Exit(n, None) | TraceEvent::Abort(n) => {
-                self.set(n, Outcome::Aborted, false)
             }
             TraceEvent::Check {
                 node,
@@ -280,13 +269,28 @@ impl Observer for TickRecorder<'_> {
                     Some(c) => c.2 = passed,
                     None => self.checks.push((i, decorator, passed)),
                 }
-                if !passed {
+                if !passed && self.visits.get(node).is_none() {
                     // Blocked before entering (rule 3): the parent sees failure. A node that
                     // was running is aborted next, which the following events record.
-                    self.set(node, Outcome::Failure, true);
+                    self.visits.record(node, arbor_runtime::Visit::Failure);
                 }
             }
-            TraceEvent::Log { .. } => {}
+            other => self.visits.event(other),
+        }
+    }
+}
+
+impl TickRecorder<'_> {
+    /// Out of line: it hashes a GUID, and runs only while breakpoints are set.
+    #[inline(never)]
+    fn check_breakpoint(&mut self, n: NodeId) {
+        let hit = self.map.is_own(n)
+            && self
+                .map
+                .shown_on(n)
+                .is_some_and(|g| self.breakpoints.contains(g));
+        if hit {
+            self.hit = Some(n);
         }
     }
 }

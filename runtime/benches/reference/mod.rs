@@ -11,7 +11,11 @@
 
 use std::sync::Arc;
 
-use arbor_runtime::{CompiledTree, NodeId, NodeType, Observer, Registry, Status, TraceEvent};
+use std::hint::black_box;
+
+use arbor_runtime::{
+    CompiledTree, LastVisits, NodeType, Observer, Registry, Status, TraceEvent, Visit,
+};
 use serde_json::{json, Value};
 
 /// The host data the reference leaves act on.
@@ -115,49 +119,57 @@ pub fn wide_tree(n: usize) -> Value {
     json!({"format": "arbor-tree", "version": 1, "guid": guid(0), "name": "wide", "root": guid(1), "nodes": nodes})
 }
 
-/// What the editor's preview keeps of a tick (`editor/src/preview/live.rs`, `TickRecorder`):
-/// per node, an index into the visits, and the visits with each node's latest outcome.
+/// What the editor's preview observes of a tick (`editor/src/preview/live.rs`,
+/// `TickRecorder`): each node's latest visit through the runtime's [`LastVisits`], plus
+/// each condition's last result and, on entering, a breakpoint check when there are
+/// breakpoints (none here, as while the preview plays without any).
 pub struct PreviewObserver {
-    slot: Vec<u32>,
-    visits: Vec<(u32, Option<Status>)>,
+    visits: LastVisits,
+    checks: Vec<(u32, u32, bool)>,
+    breakpoints: usize,
 }
 
 impl PreviewObserver {
     pub fn new(nodes: usize) -> PreviewObserver {
         PreviewObserver {
-            slot: vec![u32::MAX; nodes],
-            visits: Vec::new(),
+            visits: LastVisits::new(nodes),
+            checks: Vec::new(),
+            breakpoints: 0,
         }
     }
 
     pub fn clear(&mut self) {
-        for &(node, _) in &self.visits {
-            self.slot[node as usize] = u32::MAX;
-        }
-        self.visits.clear();
-    }
-
-    fn set(&mut self, node: NodeId, outcome: Option<Status>) {
-        let Some(slot) = self.slot.get_mut(node.index()) else {
-            return;
-        };
-        match self.visits.get_mut(*slot as usize) {
-            Some(visit) => visit.1 = outcome,
-            None => {
-                *slot = self.visits.len() as u32;
-                self.visits.push((node.index() as u32, outcome));
-            }
-        }
+        self.visits.next_tick();
+        self.checks.clear();
     }
 }
 
 impl Observer for PreviewObserver {
+    #[inline(always)]
     fn event(&mut self, event: TraceEvent<'_>) {
         match event {
-            TraceEvent::Enter(n) => self.set(n, Some(Status::Running)),
-            TraceEvent::Tick(n, s) | TraceEvent::Exit(n, Some(s)) => self.set(n, Some(s)),
-            TraceEvent::Exit(n, None) | TraceEvent::Abort(n) => self.set(n, None),
-            TraceEvent::Check { .. } | TraceEvent::Log { .. } => {}
+            TraceEvent::Enter(n) => {
+                self.visits.record(n, Visit::Running);
+                if self.breakpoints > 0 {
+                    black_box(n);
+                }
+            }
+            TraceEvent::Check {
+                node,
+                decorator,
+                passed,
+            } => {
+                let i = node.index() as u32;
+                match self
+                    .checks
+                    .iter_mut()
+                    .find(|c| c.0 == i && c.1 == decorator)
+                {
+                    Some(c) => c.2 = passed,
+                    None => self.checks.push((i, decorator, passed)),
+                }
+            }
+            other => self.visits.event(other),
         }
     }
 }
