@@ -99,5 +99,10 @@ pub fn title(session: &Session) -> String {
         |n| n.to_string_lossy().into_owned(),
     );
     let dirty = if session.is_modified() { " ●" } else { "" };
-    format!("{name}{dirty} — Arbor")
+    let read_only = if session.read_only_reason().is_some() {
+        " (read-only)"
+    } else {
+        ""
+    };
+    format!("{name}{dirty}{read_only} — Arbor")
 }

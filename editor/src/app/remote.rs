@@ -5,7 +5,10 @@
 
 use std::time::Duration;
 
-use arbor_runtime::{NodeType, NodeTypes};
+use std::collections::BTreeMap;
+
+use arbor_runtime::{NodeType, NodeTypes, ParamKind, ParamSpec};
+use serde_json::Value;
 
 use super::ArborApp;
 use crate::document::io;
@@ -128,16 +131,78 @@ impl ArborApp {
 }
 
 /// The built-in node types plus a stand-in for each host type the tree uses: the program's
-/// own types are not sent, and a read-only view needs them only to draw the nodes.
+/// own types are not sent, and a read-only view needs them only to draw the nodes. Each
+/// stand-in accepts the parameters its nodes carry, typed from their values and optional,
+/// so a tree the program loaded is not shown with invented problems.
 fn stand_in_types(doc: &crate::document::Document) -> NodeTypes {
-    let mut types = NodeTypes::builtin();
+    let builtin = NodeTypes::builtin();
+    let mut stand_ins: BTreeMap<&str, BTreeMap<&str, ParamKind>> = BTreeMap::new();
     for node in doc.nodes() {
-        if types.node(&node.kind).is_none() {
-            types.insert(NodeType::action(
-                &node.kind,
-                "A node type of the attached program.",
-            ));
+        if builtin.node(&node.kind).is_some() {
+            continue;
+        }
+        let params = stand_ins.entry(&node.kind).or_default();
+        for (name, value) in &node.params {
+            let kind = match value {
+                Value::Bool(_) => ParamKind::Bool,
+                Value::Number(n) if n.is_i64() || n.is_u64() => ParamKind::Int,
+                Value::Number(_) => ParamKind::Float,
+                _ => ParamKind::String,
+            };
+            // Nodes disagreeing (an int here, a float there) get the wider kind.
+            let merged = match (params.get(name.as_str()), kind) {
+                (Some(ParamKind::Float), ParamKind::Int) => ParamKind::Float,
+                (_, kind) => kind,
+            };
+            params.insert(name, merged);
         }
     }
+    let mut types = builtin;
+    for (kind, params) in stand_ins {
+        let mut ty = NodeType::action(kind, "A node type of the attached program.");
+        for (name, param) in params {
+            let mut spec = ParamSpec::new(name, param, "As set in the program's tree.");
+            spec.optional = true;
+            ty = ty.param(spec);
+        }
+        types.insert(ty);
+    }
     types
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::io;
+
+    #[test]
+    fn stand_ins_accept_the_parameters_their_nodes_carry() {
+        let text = serde_json::json!({
+            "format": "arbor-tree", "version": 1, "guid": "00000000-0000-4000-8000-000000000000", "name": "t",
+            "blackboard": [{"key": "target", "type": "string"}],
+            "root": "00000000-0000-4000-8000-00000000000a",
+            "nodes": [
+                {"guid": "00000000-0000-4000-8000-00000000000a", "name": "go", "type": "Sequence", "children": ["00000000-0000-4000-8000-00000000000b", "00000000-0000-4000-8000-00000000000c"]},
+                {"guid": "00000000-0000-4000-8000-00000000000b", "name": "walk", "type": "WalkTo",
+                 "params": {"zone": "red", "give_up": 3, "target": "target"}},
+                {"guid": "00000000-0000-4000-8000-00000000000c", "name": "walk", "type": "WalkTo",
+                 "params": {"zone": "blue", "give_up": 2.5}}
+            ]
+        })
+        .to_string();
+        let doc = io::load_str(&text, None).expect("a document");
+        let types = stand_in_types(&doc);
+        let walk = types.node("WalkTo").expect("a stand-in");
+        assert_eq!(
+            walk.param_spec("give_up").map(|p| p.kind),
+            Some(ParamKind::Float)
+        );
+        let session = Session::read_only(doc, types, "test");
+        let report = session.validate();
+        assert!(
+            !report.problems.iter().any(|p| p.is_error()),
+            "{:?}",
+            report.problems
+        );
+    }
 }
