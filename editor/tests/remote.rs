@@ -194,6 +194,12 @@ fn pause_step_breakpoint_and_set_go_to_the_program() {
                 .is_some_and(|p| p.reason == "breakpoint" && p.node.as_deref() == Some(COUNT))
         })
     });
+    assert_eq!(
+        remote.take_hit().as_deref(),
+        Some(COUNT),
+        "the app frames it"
+    );
+    assert_eq!(remote.take_hit(), None, "once");
     let live = remote.node_live(COUNT).expect("visited");
     assert_eq!(live.status, Some(Outcome::Success.status()));
 }

@@ -63,8 +63,13 @@ impl ArborApp {
             return;
         };
         remote.poll();
+        let hit = remote.take_hit();
         ctx.request_repaint_after(REFRESH);
         self.follow_focus();
+        if let Some(node) = hit.filter(|_| self.remote_is_live()) {
+            // As the preview does at a breakpoint: show the node that stopped it.
+            self.requests.push(super::Request::Frame(vec![node]));
+        }
     }
 
     /// Brings the focused instance's tree to the front once per change of focus (so the

@@ -40,6 +40,9 @@ pub struct Remote {
     pub focus: Option<String>,
     /// Errors and notices, newest last.
     pub log: Vec<String>,
+    /// The node the focused instance last paused at by a breakpoint, until the app takes
+    /// it to select and frame it (as the preview does).
+    hit: Option<String>,
 }
 
 impl Remote {
@@ -53,6 +56,7 @@ impl Remote {
             attached: BTreeMap::new(),
             focus: None,
             log: Vec::new(),
+            hit: None,
         }
     }
 
@@ -106,6 +110,10 @@ impl Remote {
                 node,
                 tick,
             } => {
+                let focused = self.focused().and_then(|(_, v)| v.id) == Some(instance);
+                if focused && reason == "breakpoint" {
+                    self.hit = node.clone();
+                }
                 if let Some(view) = self.by_id(instance) {
                     if let Some(tick) = tick {
                         view.tick = view.tick.max(tick);
@@ -206,6 +214,11 @@ impl Remote {
         if self.focus.as_deref() == Some(name) {
             self.focus = self.attached.keys().next().cloned();
         }
+    }
+
+    /// The breakpoint node the focused instance paused at since the last call.
+    pub fn take_hit(&mut self) -> Option<String> {
+        self.hit.take()
     }
 
     pub fn focused(&self) -> Option<(&str, &InstanceView)> {
