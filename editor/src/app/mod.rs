@@ -196,7 +196,8 @@ impl ArborApp {
             .default_width(270.0)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
-                    blackboard.ui(ui, &mut cx);
+                    let editable = cx.session.read_only_reason().is_none();
+                    ui.add_enabled_ui(editable, |ui| blackboard.ui(ui, &mut cx));
                     ui.separator();
                     history.ui(ui, &mut cx);
                 });
@@ -207,6 +208,15 @@ impl ArborApp {
                 egui::ScrollArea::vertical()
                     .id_salt("right")
                     .show(ui, |ui| {
+                        // A tree shown read-only (sent by an attached program) says so; its
+                        // edits are refused, but breakpoints still work, so the inspector
+                        // stays enabled.
+                        if let Some(why) = cx.session.read_only_reason() {
+                            ui.colored_label(
+                                ui.visuals().warn_fg_color,
+                                format!("Read-only: {why}. Save As writes a copy you can open and edit."),
+                            );
+                        }
                         inspector.ui(ui, &mut cx);
                         ui.separator();
                         problems.ui(ui, &mut cx);
