@@ -187,29 +187,26 @@ impl Scene {
         let meets = |m: &u32| self.nodes[*m as usize].indexed.intersects(area);
         // Only cells that hold nodes are visited: a view far from the tree costs nothing.
         let cells = (i64::from(max.0 - min.0) + 1) * (i64::from(max.1 - min.1) + 1);
+        let mut take = |members: &Vec<u32>| {
+            out.extend(
+                members
+                    .iter()
+                    .filter(|m| meets(m))
+                    .copied()
+                    .filter(|m| seen.insert(*m)),
+            )
+        };
         if cells as usize > self.grid.len() {
             for (c, members) in &self.grid {
                 if (min.0..=max.0).contains(&c.0) && (min.1..=max.1).contains(&c.1) {
-                    out.extend(
-                        members
-                            .iter()
-                            .filter(|m| meets(m))
-                            .copied()
-                            .filter(|m| seen.insert(*m)),
-                    );
+                    take(members);
                 }
             }
         } else {
             for x in min.0..=max.0 {
                 for y in min.1..=max.1 {
                     if let Some(members) = self.grid.get(&(x, y)) {
-                        out.extend(
-                            members
-                                .iter()
-                                .filter(|m| meets(m))
-                                .copied()
-                                .filter(|m| seen.insert(*m)),
-                        );
+                        take(members);
                     }
                 }
             }

@@ -26,7 +26,7 @@ pub use blackboard::BlackboardPanel;
 pub use history::HistoryPanel;
 pub use inspector::Inspector;
 pub use palette::Palette;
-pub use problems::{problem_node, ProblemsPanel};
+pub use problems::ProblemsPanel;
 
 use crate::app::UiCx;
 use crate::commands::{Command, CommandError};

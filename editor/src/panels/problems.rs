@@ -5,11 +5,9 @@
 
 use std::collections::HashMap;
 
-use arbor_runtime::Problem;
 use egui::{RichText, Ui};
 
 use crate::app::{Request, UiCx};
-use crate::document::Document;
 
 /// Rows drawn at most: a tree with thousands of problems lists the first ones (fixing
 /// them usually fixes the rest) instead of laying out every row in every frame.
@@ -30,18 +28,6 @@ struct Row {
     place: Option<String>,
 }
 
-/// The node a problem concerns: the node itself, or the node a decorator is attached to
-/// (problems name decorators by their own GUID).
-pub fn problem_node(doc: &Document, problem: &Problem) -> Option<String> {
-    let guid = problem.node.as_deref()?;
-    if doc.contains(guid) {
-        return Some(guid.to_owned());
-    }
-    doc.nodes()
-        .find(|n| n.decorators.iter().any(|d| d.guid == guid))
-        .map(|n| n.guid.clone())
-}
-
 impl ProblemsPanel {
     fn rows(&mut self, cx: &UiCx<'_>) {
         let generation = cx.session.generation();
@@ -49,7 +35,8 @@ impl ProblemsPanel {
             return;
         }
         let doc = cx.session.document();
-        // Every node and decorator GUID to the node it belongs to, and that node's label.
+        // Every node and decorator GUID to the node it belongs to (problems name decorators
+        // by their own GUID), and that node's label.
         let mut owners: HashMap<&str, (&str, &str)> = HashMap::new();
         for n in doc.nodes() {
             let label = if n.name.is_empty() { &n.kind } else { &n.name };

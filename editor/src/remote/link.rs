@@ -82,11 +82,6 @@ impl Link {
     pub fn poll(&self) -> Vec<LinkEvent> {
         self.events.try_iter().collect()
     }
-
-    /// Waits up to `timeout` for the next event (for tests and tools without a frame loop).
-    pub fn wait(&self, timeout: Duration) -> Option<LinkEvent> {
-        self.events.recv_timeout(timeout).ok()
-    }
 }
 
 impl Drop for Link {
