@@ -28,7 +28,8 @@ impl<C> Agent<C> {
             bb: Blackboard::new(tree.keys.clone()),
             events: vec![EventSlot::default(); tree.events.len()],
             triggers: vec![false; tree.triggers.len()],
-            rng: fastrand::Rng::with_seed(seed),
+            rng: crate::rng::Rng::with_seed(seed),
+            host: tree.states.iter().map(|m| (m.make)()).collect(),
             run: 0,
         };
         Agent { tree, state }
@@ -90,11 +91,15 @@ impl<C> Agent<C> {
         exec.abort(0);
     }
 
-    /// Switches to another compiled tree (hot reload): node states start afresh, while the
-    /// clock, the seeded RNG, triggers and events by name, and every blackboard value whose
-    /// key has the same name and type in the new tree survive. Returns the names of keys
-    /// whose values were dropped (missing or retyped in the new tree).
-    pub fn reload(&mut self, tree: Arc<CompiledTree<C>>) -> Vec<String> {
+    /// Switches to another compiled tree (hot reload). First whatever runs in the old
+    /// tree is aborted as [`Agent::halt`] does (rule 28): running host actions get their
+    /// `abort` and `exit` calls with the program's `data`, so what they hold is released.
+    /// Then node states and host states start afresh, while the clock, the seeded RNG,
+    /// triggers and events by name, and every blackboard value whose key has the same name
+    /// and type in the new tree survive. Returns the names of keys whose values were
+    /// dropped (missing or retyped in the new tree).
+    pub fn reload(&mut self, data: &mut C, tree: Arc<CompiledTree<C>>) -> Vec<String> {
+        self.halt(data, &mut ());
         let mut fresh = Agent::new(tree, 0);
         fresh.state.rng = self.state.rng.clone();
         fresh.state.run = self.state.run;

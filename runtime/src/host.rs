@@ -1,14 +1,19 @@
 //! Host nodes: the actions and conditions a program registers, with their lifecycle.
 //!
 //! An action is created once per node of a loaded tree (by its factory, from the node's
-//! parameters) and shared by every agent running that tree; per-agent state belongs in the
-//! agent's own data (`C`) or its blackboard. That keeps agents small and lets one
-//! `CompiledTree` serve thousands of them.
+//! parameters) and shared by every agent running that tree. What one agent's run of one
+//! node needs to remember lives in that node's *host state* ([`StatefulAction`]): the
+//! runtime keeps one per agent per node, so two nodes of the same type, or two agents,
+//! never share it. The program's own per-agent data is `C`.
 
-use crate::args::Args;
-use crate::blackboard::Blackboard;
+use std::any::Any;
+
+use crate::blackboard::{Blackboard, BlackboardError};
+use crate::port::{InPort, OutPort, PortType, ScalarPort};
+use crate::rng::Rng;
 use crate::status::Status;
 use crate::trace::NodeId;
+use crate::value::Value;
 
 /// What a host node sees while it runs.
 pub struct ActionCtx<'a, C> {
@@ -17,7 +22,9 @@ pub struct ActionCtx<'a, C> {
     /// This agent's blackboard.
     pub blackboard: &'a mut Blackboard,
     pub(crate) node: NodeId,
-    pub(crate) rng: &'a mut fastrand::Rng,
+    pub(crate) rng: &'a mut Rng,
+    /// The node's host state, for [`StatefulAction`]s.
+    pub(crate) state: Option<&'a mut (dyn HostState + 'static)>,
 }
 
 impl<C> ActionCtx<'_, C> {
@@ -26,14 +33,40 @@ impl<C> ActionCtx<'_, C> {
         self.blackboard.now()
     }
 
-    /// The node being run.
+    /// The node being run (for a host condition attached as a decorator: the node it is
+    /// attached to).
     pub fn node(&self) -> NodeId {
         self.node
     }
 
     /// The agent's seeded random generator: use it, not a global one, to stay reproducible.
-    pub fn rng(&mut self) -> &mut fastrand::Rng {
+    pub fn rng(&mut self) -> &mut Rng {
         self.rng
+    }
+
+    /// Reads an input port: its literal, or the bound key's valid value. `None` when the
+    /// key has no valid value (never written, or expired) or, for a `json` key, holds
+    /// another shape. An array access for a bound port; no allocation.
+    #[inline(always)]
+    pub fn get<'p, T: PortType + ?Sized>(&'p self, port: &'p InPort<T>) -> Option<T::Read<'p>> {
+        port.read(self.blackboard)
+    }
+
+    /// Writes an output port's key (valid forever); nothing when the output is unbound.
+    /// The key's type was checked against the port's when the tree loaded.
+    #[inline]
+    pub fn set<T: ScalarPort + ?Sized>(&mut self, port: &OutPort<T>, value: impl Into<T::Write>) {
+        port.write(self.blackboard, value.into());
+    }
+
+    /// Writes a list, map or any other value to an output port, checked against the key's
+    /// type now (its shape is not known when the tree loads).
+    pub fn set_value(
+        &mut self,
+        port: &OutPort<Value>,
+        value: Value,
+    ) -> Result<(), BlackboardError> {
+        port.write_value(self.blackboard, value)
     }
 }
 
@@ -47,6 +80,129 @@ pub trait Action<C>: Send + Sync {
     fn tick(&self, cx: &mut ActionCtx<'_, C>) -> Status;
     fn exit(&self, _cx: &mut ActionCtx<'_, C>, _status: Status) {}
     fn abort(&self, _cx: &mut ActionCtx<'_, C>) {}
+}
+
+/// A host node with state of its own: one `State` per agent per node, a fresh
+/// `State::default()` as each execution enters, passed to every hook.
+///
+/// The runtime creates every state when the agent is created (sized when the tree loads;
+/// [`crate::CompiledTree::state_size`] counts it), so ticking allocates nothing for it.
+/// Register with [`crate::Registry::register_stateful`].
+///
+/// ```
+/// use arbor_runtime::{ActionCtx, InPort, StatefulAction, Status};
+///
+/// /// Runs for `seconds`, measured from its own start: each node, each agent has its own.
+/// struct Hold { seconds: InPort<f64> }
+///
+/// impl<C> StatefulAction<C> for Hold {
+///     type State = f64; // when this execution started
+///     fn enter(&self, cx: &mut ActionCtx<'_, C>, started: &mut f64) {
+///         *started = cx.now();
+///     }
+///     fn tick(&self, cx: &mut ActionCtx<'_, C>, started: &mut f64) -> Status {
+///         match cx.get(&self.seconds) {
+///             Some(s) if cx.now() - *started >= s => Status::Success,
+///             Some(_) => Status::Running,
+///             None => Status::Failure,
+///         }
+///     }
+/// }
+/// ```
+pub trait StatefulAction<C>: Send + Sync {
+    /// What one execution of one node remembers. `Clone` so that agents can be cloned.
+    type State: Default + Clone + Send + 'static;
+    fn enter(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State) {}
+    fn tick(&self, cx: &mut ActionCtx<'_, C>, state: &mut Self::State) -> Status;
+    fn exit(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State, _status: Status) {}
+    fn abort(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State) {}
+}
+
+/// A [`StatefulAction`] as an [`Action`]: finds its state in the context.
+pub(crate) struct Stateful<A>(pub A);
+
+impl<C, A: StatefulAction<C>> Action<C> for Stateful<A> {
+    fn enter(&self, cx: &mut ActionCtx<'_, C>) {
+        with_state(cx, |cx, state: &mut A::State| {
+            *state = A::State::default();
+            self.0.enter(cx, state);
+        });
+    }
+    fn tick(&self, cx: &mut ActionCtx<'_, C>) -> Status {
+        with_state(cx, |cx, state| self.0.tick(cx, state))
+    }
+    fn exit(&self, cx: &mut ActionCtx<'_, C>, status: Status) {
+        with_state(cx, |cx, state| self.0.exit(cx, state, status));
+    }
+    fn abort(&self, cx: &mut ActionCtx<'_, C>) {
+        with_state(cx, |cx, state| self.0.abort(cx, state));
+    }
+}
+
+/// Runs `f` with the node's state taken out of the context (so both can be borrowed),
+/// then puts it back for the next hook of the same pass.
+fn with_state<'a, C, S: 'static, R>(
+    cx: &mut ActionCtx<'a, C>,
+    f: impl FnOnce(&mut ActionCtx<'a, C>, &mut S) -> R,
+) -> R {
+    let state = cx
+        .state
+        .take()
+        .expect("the loader gives every stateful host node a state");
+    let typed = state
+        .as_any_mut()
+        .downcast_mut::<S>()
+        .expect("a node's state is made by its own factory's type");
+    let result = f(cx, typed);
+    cx.state = Some(state);
+    result
+}
+
+/// A node's host state behind a pointer: any `Clone + Send` type.
+pub(crate) trait HostState: Send {
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn clone_box(&self) -> Box<dyn HostState>;
+}
+
+impl<T: Any + Clone + Send> HostState for T {
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn clone_box(&self) -> Box<dyn HostState> {
+        Box::new(self.clone())
+    }
+}
+
+impl std::fmt::Debug for dyn HostState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HostState")
+    }
+}
+
+impl Clone for Box<dyn HostState> {
+    fn clone(&self) -> Self {
+        (**self).clone_box()
+    }
+}
+
+/// Makes one node's initial host state, and says how large it is.
+#[derive(Clone, Copy)]
+pub(crate) struct StateMaker {
+    pub make: fn() -> Box<dyn HostState>,
+    /// Bytes per agent: the state and its pointer.
+    pub bytes: usize,
+}
+
+impl StateMaker {
+    pub(crate) fn of<S: Default + Clone + Send + 'static>() -> StateMaker {
+        fn make<S: Default + Clone + Send + 'static>() -> Box<dyn HostState> {
+            Box::new(S::default())
+        }
+        StateMaker {
+            make: make::<S>,
+            bytes: std::mem::size_of::<S>() + std::mem::size_of::<Box<dyn HostState>>(),
+        }
+    }
 }
 
 /// An action made of a closure that runs on every tick.
@@ -75,7 +231,7 @@ where
 
 /// Builds one node's action from its checked parameters.
 pub(crate) type MakeAction<C> =
-    Box<dyn Fn(&Args) -> Result<Box<dyn Action<C>>, String> + Send + Sync>;
+    Box<dyn Fn(&crate::args::Args) -> Result<Box<dyn Action<C>>, String> + Send + Sync>;
 
 /// Makes a node's action from its checked parameters; an `Err` becomes a load problem at
 /// that node.
@@ -86,4 +242,6 @@ pub(crate) struct Factory<C> {
     /// `Registry::condition`), which keep the trait's empty defaults: the engine then skips
     /// those calls, as they would do nothing.
     pub hooks: bool,
+    /// For stateful actions: how to make each node's state.
+    pub state: Option<StateMaker>,
 }

@@ -61,7 +61,9 @@ pub mod format;
 mod host;
 mod last_visits;
 mod nodes;
+mod port;
 mod registry;
+mod rng;
 mod spec;
 mod status;
 mod trace;
@@ -80,11 +82,15 @@ pub use compile::{
     ProblemKind, Report, Severity,
 };
 pub use exec::MAX_LOOPS_PER_TICK;
-pub use host::{Action, ActionCtx, ActionFn, ConditionFn};
+pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
+pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BINDING_FIELD};
 pub use registry::Registry;
-pub use spec::{Category, ChildCount, NodeType, NodeTypes, ParamKind, ParamSpec, MANIFEST_FORMAT};
+pub use rng::Rng;
+pub use spec::{
+    Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, MANIFEST_FORMAT,
+};
 pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
-pub use value::{Value, ValueType};
+pub use value::{Scalar, Value, ValueType};

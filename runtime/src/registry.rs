@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use crate::args::Args;
-use crate::host::{Action, ActionCtx, ActionFn, ConditionFn, Factory};
+use crate::host::{
+    Action, ActionCtx, ActionFn, ConditionFn, Factory, StateMaker, Stateful, StatefulAction,
+};
 use crate::spec::{NodeType, NodeTypes};
 use crate::status::Status;
 
@@ -39,20 +41,48 @@ impl<C: 'static> Registry<C> {
         A: Action<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
-        self.insert(ty, factory, true)
+        self.insert(ty, factory, true, None)
     }
 
-    /// [`Registry::register`], saying whether the actions may have lifecycle hooks: false
+    /// Registers a host node type whose actions keep state per agent per node
+    /// ([`StatefulAction`]): two nodes of this type in one tree, or one node in two agents,
+    /// each have their own. Also for conditions (`ty` of category Condition).
+    ///
+    /// # Panics
+    /// If `ty.name` is a built-in kind.
+    pub fn register_stateful<A, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
+    where
+        A: StatefulAction<C> + 'static,
+        F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
+    {
+        let maker = StateMaker::of::<A::State>();
+        self.insert(
+            ty,
+            move |args| factory(args).map(Stateful),
+            true,
+            Some(maker),
+        )
+    }
+
+    /// [`Registry::register`], saying whether the actions may have lifecycle hooks (false
     /// only for the closure actions below, whose `enter`, `exit` and `abort` are the
-    /// trait's empty defaults.
-    fn insert<A, F>(&mut self, mut ty: NodeType, factory: F, hooks: bool) -> &mut Self
+    /// trait's empty defaults) and how to make their state, if they keep one.
+    fn insert<A, F>(
+        &mut self,
+        mut ty: NodeType,
+        factory: F,
+        hooks: bool,
+        state: Option<StateMaker>,
+    ) -> &mut Self
     where
         A: Action<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
+        let builtin = |t: &NodeType| !t.host;
         assert!(
-            self.types.node(&ty.name).is_none_or(|t| t.host),
-            "`{}` is a built-in node type",
+            !self.types.node(&ty.name).is_some_and(builtin)
+                && !self.types.decorator(&ty.name).is_some_and(builtin),
+            "`{}` is a built-in node or decorator type",
             ty.name
         );
         ty.host = true;
@@ -65,6 +95,7 @@ impl<C: 'static> Registry<C> {
                     factory(args).map(|a| Box::new(a) as Box<dyn Action<C>>)
                 }),
                 hooks,
+                state,
             },
         );
         self
@@ -75,7 +106,7 @@ impl<C: 'static> Registry<C> {
     where
         F: Fn(&mut ActionCtx<'_, C>) -> Status + Send + Sync + Clone + 'static,
     {
-        self.insert(ty, move |_| Ok(ActionFn(tick.clone())), false)
+        self.insert(ty, move |_| Ok(ActionFn(tick.clone())), false, None)
     }
 
     /// Registers a parameterless condition: `true` is success, `false` failure.
@@ -83,7 +114,7 @@ impl<C: 'static> Registry<C> {
     where
         F: Fn(&mut ActionCtx<'_, C>) -> bool + Send + Sync + Clone + 'static,
     {
-        self.insert(ty, move |_| Ok(ConditionFn(test.clone())), false)
+        self.insert(ty, move |_| Ok(ConditionFn(test.clone())), false, None)
     }
 
     /// Every type this registry knows, built-in and host.

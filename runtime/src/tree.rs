@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::blackboard::KeyInfo;
 use crate::compile::Problem;
-use crate::host::Action;
+use crate::host::{Action, StateMaker};
 use crate::nodes::{attached::Decorator, Kind};
 use crate::trace::NodeId;
 
@@ -62,6 +62,8 @@ pub struct CompiledTree<C> {
     pub(crate) events: Vec<String>,
     pub(crate) triggers: Vec<String>,
     pub(crate) actions: Vec<Box<dyn Action<C>>>,
+    /// Makers of the stateful host nodes' per-agent states, by state index.
+    pub(crate) states: Vec<StateMaker>,
     pub(crate) name: String,
     pub(crate) guid: String,
     pub(crate) source: Option<PathBuf>,
@@ -146,14 +148,15 @@ impl<C> CompiledTree<C> {
         &self.warnings
     }
 
-    /// Bytes of per-agent state this tree needs, besides blackboard values' heap data.
+    /// Bytes of per-agent state this tree needs, besides blackboard values' heap data:
+    /// node slots, blackboard entries, events, triggers and host nodes' own states.
     pub fn state_size(&self) -> usize {
         crate::agent::state_size(
             self.nodes.len(),
             self.keys.len(),
             self.events.len(),
             self.triggers.len(),
-        )
+        ) + self.states.iter().map(|m| m.bytes).sum::<usize>()
     }
 }
 

@@ -7,9 +7,38 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
+/// The type of one element of a list or one value of a map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    Bool,
+    Int,
+    Float,
+    String,
+}
+
+impl Scalar {
+    pub const ALL: [Scalar; 4] = [Scalar::Bool, Scalar::Int, Scalar::Float, Scalar::String];
+
+    pub fn as_str(self) -> &'static str {
+        self.value_type().as_str()
+    }
+
+    /// The blackboard type of a single value of this scalar type.
+    pub fn value_type(self) -> ValueType {
+        match self {
+            Scalar::Bool => ValueType::Bool,
+            Scalar::Int => ValueType::Int,
+            Scalar::Float => ValueType::Float,
+            Scalar::String => ValueType::String,
+        }
+    }
+}
+
 /// The declared type of a blackboard key or parameter value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+///
+/// In files it is a string: `bool`, `int`, `float`, `string`, `json`, or a list or map of
+/// one of the four scalar types, `list<float>`, `map<string>` (file format version 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
     Bool,
     Int,
@@ -17,9 +46,30 @@ pub enum ValueType {
     String,
     /// Any JSON value (arrays and objects included).
     Json,
+    /// A JSON array whose elements all have one scalar type.
+    List(Scalar),
+    /// A JSON object whose values all have one scalar type (keys are strings).
+    Map(Scalar),
 }
 
 impl ValueType {
+    /// Every type, in the order the editor offers them.
+    pub const ALL: [ValueType; 13] = [
+        ValueType::Bool,
+        ValueType::Int,
+        ValueType::Float,
+        ValueType::String,
+        ValueType::Json,
+        ValueType::List(Scalar::Bool),
+        ValueType::List(Scalar::Int),
+        ValueType::List(Scalar::Float),
+        ValueType::List(Scalar::String),
+        ValueType::Map(Scalar::Bool),
+        ValueType::Map(Scalar::Int),
+        ValueType::Map(Scalar::Float),
+        ValueType::Map(Scalar::String),
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ValueType::Bool => "bool",
@@ -27,28 +77,66 @@ impl ValueType {
             ValueType::Float => "float",
             ValueType::String => "string",
             ValueType::Json => "json",
+            ValueType::List(Scalar::Bool) => "list<bool>",
+            ValueType::List(Scalar::Int) => "list<int>",
+            ValueType::List(Scalar::Float) => "list<float>",
+            ValueType::List(Scalar::String) => "list<string>",
+            ValueType::Map(Scalar::Bool) => "map<bool>",
+            ValueType::Map(Scalar::Int) => "map<int>",
+            ValueType::Map(Scalar::Float) => "map<float>",
+            ValueType::Map(Scalar::String) => "map<string>",
         }
+    }
+
+    /// Reads the file form (`"float"`, `"list<int>"`); `None` for anything else.
+    pub fn parse(text: &str) -> Option<ValueType> {
+        ValueType::ALL.into_iter().find(|t| t.as_str() == text)
+    }
+
+    /// Whether a value of type `self` (a key's) can be read where `wanted` is expected: the
+    /// same type, an int where a float is wanted (ints widen, as on the blackboard), and
+    /// anything where `json` is wanted.
+    pub fn reads_as(self, wanted: ValueType) -> bool {
+        self == wanted
+            || wanted == ValueType::Json
+            || matches!(
+                (self, wanted),
+                (ValueType::Int, ValueType::Float)
+                    | (ValueType::List(Scalar::Int), ValueType::List(Scalar::Float))
+                    | (ValueType::Map(Scalar::Int), ValueType::Map(Scalar::Float))
+            )
     }
 
     /// Converts a JSON value to this type, or says what was found instead.
     /// Ints are accepted where floats are expected; floats with no fraction where ints are.
+    /// List and map elements follow the same rules, and the check stops at the first bad one.
     pub fn coerce(self, json: &serde_json::Value) -> Result<Value, String> {
         use serde_json::Value as J;
         let value = match (self, json) {
             (ValueType::Bool, J::Bool(b)) => Value::Bool(*b),
-            (ValueType::Int, J::Number(n)) => match n.as_i64() {
-                Some(i) => Value::Int(i),
-                None => match n.as_f64() {
-                    Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::Int(f as i64),
-                    _ => return Err(format!("expected an integer, found {n}")),
-                },
-            },
+            (ValueType::Int, J::Number(n)) => Value::Int(int_of(n)?),
             (ValueType::Float, J::Number(n)) => match n.as_f64() {
                 Some(f) => Value::Float(f),
                 None => return Err(format!("expected a number, found {n}")),
             },
             (ValueType::String, J::String(s)) => Value::Str(Arc::from(s.as_str())),
             (ValueType::Json, other) => Value::from_json(other),
+            (ValueType::List(element), J::Array(items)) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(coerce_scalar(element, item).map_err(|m| format!("item {i}: {m}"))?);
+                }
+                Value::Json(Arc::new(J::Array(out)))
+            }
+            (ValueType::Map(element), J::Object(entries)) => {
+                let mut out = serde_json::Map::new();
+                for (name, item) in entries {
+                    let item = coerce_scalar(element, item)
+                        .map_err(|m| format!("entry \"{}\": {m}", short(name)))?;
+                    out.insert(name.clone(), item);
+                }
+                Value::Json(Arc::new(J::Object(out)))
+            }
             (expected, found) => {
                 return Err(format!(
                     "expected {}, found {}",
@@ -68,13 +156,96 @@ impl ValueType {
             ValueType::Float => "a number",
             ValueType::String => "a string",
             ValueType::Json => "any JSON value",
+            ValueType::List(Scalar::Bool) => "a list of booleans",
+            ValueType::List(Scalar::Int) => "a list of integers",
+            ValueType::List(Scalar::Float) => "a list of numbers",
+            ValueType::List(Scalar::String) => "a list of strings",
+            ValueType::Map(Scalar::Bool) => "a map of booleans",
+            ValueType::Map(Scalar::Int) => "a map of integers",
+            ValueType::Map(Scalar::Float) => "a map of numbers",
+            ValueType::Map(Scalar::String) => "a map of strings",
         }
     }
+
+    /// A list or map element's type, if this is a list or map.
+    pub fn element(self) -> Option<Scalar> {
+        match self {
+            ValueType::List(s) | ValueType::Map(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// An integer from a JSON number: floats with no fraction count (as `2.0`).
+fn int_of(n: &serde_json::Number) -> Result<i64, String> {
+    match n.as_i64() {
+        Some(i) => Ok(i),
+        None => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(f as i64),
+            _ => Err(format!("expected an integer, found {n}")),
+        },
+    }
+}
+
+/// One list element or map value, normalised to its scalar type (ints in a float list
+/// become floats), as JSON.
+fn coerce_scalar(element: Scalar, json: &serde_json::Value) -> Result<serde_json::Value, String> {
+    use serde_json::Value as J;
+    match (element, json) {
+        (Scalar::Bool, J::Bool(_)) | (Scalar::String, J::String(_)) => Ok(json.clone()),
+        (Scalar::Int, J::Number(n)) => int_of(n).map(J::from),
+        (Scalar::Float, J::Number(n)) => n
+            .as_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map(J::Number)
+            .ok_or_else(|| format!("expected a number, found {n}")),
+        (element, found) => Err(format!(
+            "expected {}, found {}",
+            element.value_type().describe(),
+            describe_json(found)
+        )),
+    }
+}
+
+/// Whether a JSON value is a valid element of a list or map of `element` (ints count as
+/// floats), without building the normalised copy.
+fn scalar_fits(element: Scalar, json: &serde_json::Value) -> bool {
+    use serde_json::Value as J;
+    match (element, json) {
+        (Scalar::Bool, J::Bool(_))
+        | (Scalar::String, J::String(_))
+        | (Scalar::Float, J::Number(_)) => true,
+        (Scalar::Int, J::Number(n)) => int_of(n).is_ok(),
+        _ => false,
+    }
+}
+
+fn short(text: &str) -> String {
+    text.chars().take(40).collect()
 }
 
 impl fmt::Display for ValueType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ValueType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ValueType {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ValueType, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(d)?;
+        ValueType::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown value type `{}`; expected bool, int, float, string, json, \
+                 list<T> or map<T> (T one of bool, int, float, string)",
+                short(&text)
+            ))
+        })
     }
 }
 
@@ -179,7 +350,15 @@ impl Value {
                 | (ValueType::Int, Value::Int(_))
                 | (ValueType::Float, Value::Float(_) | Value::Int(_))
                 | (ValueType::String, Value::Str(_))
-        )
+        ) || match (ty, self) {
+            (ValueType::List(e), Value::Json(j)) => j
+                .as_array()
+                .is_some_and(|items| items.iter().all(|i| scalar_fits(e, i))),
+            (ValueType::Map(e), Value::Json(j)) => j
+                .as_object()
+                .is_some_and(|items| items.values().all(|i| scalar_fits(e, i))),
+            _ => false,
+        }
     }
 
     /// Type-strict equality of rule 7: a boolean never equals a number, numbers compare
@@ -248,6 +427,16 @@ impl From<f64> for Value {
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
         Value::Str(Arc::from(s))
+    }
+}
+impl From<Arc<str>> for Value {
+    fn from(s: Arc<str>) -> Value {
+        Value::Str(s)
+    }
+}
+impl From<serde_json::Value> for Value {
+    fn from(json: serde_json::Value) -> Value {
+        Value::from_json(&json)
     }
 }
 impl From<String> for Value {

@@ -56,7 +56,7 @@ fn reload_keeps_compatible_blackboard_values_and_reports_dropped_keys() {
         bb_set(a, "name", json!("bob"));
     });
     let (root, decls) = tree_b();
-    let mut dropped = a.reload(compile(root, decls));
+    let mut dropped = a.reload(&mut (), compile(root, decls));
     dropped.sort();
     assert_eq!(dropped, vec!["gone".to_owned(), "retyped".to_owned()]);
     assert_eq!(
@@ -83,7 +83,7 @@ fn reload_keeps_expiry_and_clock() {
     step(&mut a);
     step_with(&mut a, 1.0, |a| bb_set_ttl(a, "brief", json!(5), 1.0));
     let (root, decls) = tree_b();
-    a.reload(compile(root, decls));
+    a.reload(&mut (), compile(root, decls));
     assert_eq!(a.now(), 2.0);
     assert_eq!(bb(&a, "brief"), json!(5));
     step(&mut a);
@@ -99,7 +99,7 @@ fn reload_restarts_node_states_and_keeps_triggers_by_name() {
     assert!(a.set_trigger("t"));
     assert_eq!(step(&mut a).0, Status::Running, "C consumed t and runs");
     assert!(a.set_trigger("t"));
-    a.reload(compile(root, decls));
+    a.reload(&mut (), compile(root, decls));
     assert_eq!(a.triggers_set().collect::<Vec<_>>(), vec!["t"]);
     // C was running before the reload; in the new instance it enters afresh.
     let (status, events) = step_lifecycle(&mut a);
@@ -125,7 +125,7 @@ fn reload_continues_the_rng_sequence() {
     let mut b = a.clone();
     common::run_n(&mut a, 3);
     common::run_n(&mut b, 3);
-    b.reload(compile(root, json!([])));
+    b.reload(&mut (), compile(root, json!([])));
     assert_eq!(common::run_n(&mut a, 32), common::run_n(&mut b, 32));
 }
 
@@ -141,7 +141,7 @@ fn reload_is_a_new_tree_instance_for_persistent_node_counters() {
         common::run_n(&mut a, 2),
         vec![Status::Success, Status::Failure]
     );
-    a.reload(compile(root, json!([])));
+    a.reload(&mut (), compile(root, json!([])));
     assert_eq!(
         step(&mut a).0,
         Status::Success,

@@ -494,16 +494,37 @@ fn compare_params(ty: &NodeType, params: &Value, required: bool) -> Vec<String> 
             continue;
         };
         let at = format!("{label}.{}", spec.name);
-        let reference = p["$ref"].as_str();
+        // A bindable parameter is `anyOf: [<its literal form>, binding]` (or any value at
+        // all, for the key-typed values); a literal-only one has no binding branch.
+        let binding = json!({"$ref": "#/$defs/binding"});
+        let branches = p["anyOf"].as_array();
+        let bound = branches.is_some_and(|b| b.len() == 2 && b[1] == binding);
+        let open = p.get("type").is_none() && p.get("$ref").is_none() && p.get("anyOf").is_none();
+        if spec.bindable() != (bound || (open && spec.kind == ParamKind::KeyValue)) {
+            diffs.push(format!(
+                "{at}: bindable is {}, but the schema {} a binding",
+                spec.bindable(),
+                if bound { "allows" } else { "does not allow" }
+            ));
+        }
+        let literal = if bound {
+            &branches.expect("checked")[0]
+        } else {
+            p
+        };
+        let reference = literal["$ref"].as_str();
         let ok = match spec.kind {
-            ParamKind::Bool => p["type"] == "boolean",
-            ParamKind::Int => p["type"] == "integer",
-            ParamKind::Float => p["type"] == "number",
-            ParamKind::String => p["type"] == "string",
+            ParamKind::Bool => literal["type"] == "boolean",
+            ParamKind::Int => literal["type"] == "integer",
+            ParamKind::Float => literal["type"] == "number",
+            ParamKind::String => literal["type"] == "string",
+            ParamKind::Json => true,
+            ParamKind::List(_) => literal["type"] == "array",
+            ParamKind::Map(_) => literal["type"] == "object",
             ParamKind::Key => reference == Some("#/$defs/keyName"),
             ParamKind::KeyValue => true,
             ParamKind::Statuses => reference == Some("#/$defs/statuses"),
-            ParamKind::Enum => p["enum"] == json!(spec.values),
+            ParamKind::Enum => literal["enum"] == json!(spec.values),
             ParamKind::Path | ParamKind::Event | ParamKind::Trigger => {
                 reference == Some("#/$defs/nonBlank")
             }

@@ -64,14 +64,11 @@ impl<W: 'static> Runner<W> {
         let warnings = tree.warnings().to_vec();
         self.tree = Some(tree.clone());
         let outcome = match &mut self.agent {
-            Some(agent) => {
-                agent.halt(world, &mut ());
-                LoadOutcome {
-                    reloaded: true,
-                    dropped_keys: agent.reload(tree),
-                    warnings,
-                }
-            }
+            Some(agent) => LoadOutcome {
+                reloaded: true,
+                dropped_keys: agent.reload(world, tree),
+                warnings,
+            },
             None => {
                 self.agent = Some(Agent::new(tree, self.seed));
                 LoadOutcome {

@@ -34,6 +34,9 @@ pub enum Shape<'a> {
     Text,
     /// Any JSON value, typed as JSON text; only valid JSON is committed.
     Json,
+    /// A list or map of one scalar type, typed as JSON text (`[1, 2]`, `{"a": true}`);
+    /// valid JSON is committed, and a value of the wrong shape is marked.
+    Typed(ValueType),
     /// One of these strings.
     Enum(&'a [String]),
     /// The name of one of these declared keys.
@@ -53,6 +56,7 @@ impl Shape<'static> {
             ValueType::Float => Shape::Float,
             ValueType::String => Shape::Text,
             ValueType::Json => Shape::Json,
+            ValueType::List(_) | ValueType::Map(_) => Shape::Typed(ty),
         }
     }
 }
@@ -78,6 +82,10 @@ impl<'a> Shape<'a> {
             ParamKind::Statuses => Shape::Statuses,
             ParamKind::Enum => Shape::Enum(&spec.values),
             ParamKind::KeyMap => Shape::KeyMap(keys),
+            ParamKind::Json => Shape::Json,
+            ParamKind::List(_) | ParamKind::Map(_) => {
+                spec.kind.value_kind().map_or(Shape::Json, Shape::of_type)
+            }
         }
     }
 
@@ -90,6 +98,7 @@ impl<'a> Shape<'a> {
             Shape::Float => plain(ValueType::Float),
             Shape::Text | Shape::Key(_) => plain(ValueType::String),
             Shape::Json => None,
+            Shape::Typed(ty) => plain(ty),
             Shape::Enum(values) => match value.as_str() {
                 Some(s) if values.iter().any(|v| v == s) => None,
                 _ => Some(format!(
@@ -155,7 +164,7 @@ pub fn value_ui(
             Shape::Int => int_ui(ui, gestures, id, shown),
             Shape::Float => float_ui(ui, gestures, id, shown),
             Shape::Text => text_ui(ui, gestures, id, current, fallback),
-            Shape::Json => json_ui(ui, gestures, id, current, fallback),
+            Shape::Json | Shape::Typed(_) => json_ui(ui, gestures, id, current, fallback),
             Shape::Enum(values) => enum_ui(ui, id, values, shown).map(|value| Change {
                 value,
                 gesture: gestures.fresh(),

@@ -298,11 +298,10 @@ impl Simulation for PlainSim {
         self.tree = Some(compiled.clone());
         let outcome = match &mut self.agent {
             Some(agent) => {
-                // As the samples do: halt first, so nothing is left half-done.
-                agent.halt(&mut self.stand_ins, &mut ());
+                // Reloading halts first, so nothing is left half-done.
                 LoadOutcome {
                     reloaded: true,
-                    dropped_keys: agent.reload(compiled),
+                    dropped_keys: agent.reload(&mut self.stand_ins, compiled),
                     warnings,
                 }
             }

@@ -23,6 +23,8 @@ pub(crate) struct Lowered {
     /// Host nodes' checked parameters, for their factory.
     pub host: Option<Args>,
     pub decorators: Vec<Decorator>,
+    /// For each of `decorators`: a host condition's checked parameters, for its factory.
+    pub decorator_args: Vec<Option<Args>>,
     /// Subtree nodes: the path and the remapping.
     pub subtree: Option<(String, Vec<(String, String)>)>,
 }
@@ -96,6 +98,7 @@ impl Analyser<'_> {
             kind: None,
             host: None,
             decorators: Vec::new(),
+            decorator_args: Vec::new(),
             subtree: None,
         };
         for (j, d) in node.decorators.iter().enumerate() {
@@ -124,8 +127,11 @@ impl Analyser<'_> {
                 key_types: &keys.types,
                 names: self.names,
             };
-            match attached::lower(&d.kind, &args, &mut cx) {
-                Ok(dec) => lowered.decorators.push(dec),
+            match attached::lower(ty, &args, &mut cx) {
+                Ok(dec) => {
+                    lowered.decorator_args.push(dec.is_host().then_some(args));
+                    lowered.decorators.push(dec);
+                }
                 Err(e) => problems.push(dsite.problem(
                     &format!(".params.{}", e.param),
                     ProblemKind::BadParam {

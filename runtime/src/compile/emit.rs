@@ -12,8 +12,9 @@ use super::problem::{Problem, ProblemKind};
 use super::suggest::closest;
 use super::{source, LoadOptions};
 use crate::blackboard::{Key, KeyInfo};
-use crate::host::Action;
-use crate::nodes::attached::Decorator;
+use crate::exec::NO_STATE;
+use crate::host::{Action, StateMaker};
+use crate::nodes::attached::{Decorator, DecoratorKind};
 use crate::nodes::{Kind, Lower, Names};
 use crate::registry::Registry;
 use crate::spec::NodeTypes;
@@ -35,6 +36,8 @@ pub(crate) struct Emitter<'a, C> {
     pub parents: Vec<u32>,
     pub keys: Vec<KeyInfo>,
     pub actions: Vec<Box<dyn Action<C>>>,
+    /// How to make each stateful host node's state, by state index.
+    pub states: Vec<StateMaker>,
     /// Subtree files already checked, by canonical path (`None`: it had errors).
     files: HashMap<PathBuf, Option<Rc<Analysed>>>,
     /// The chain of files being emitted, for cycle detection.
@@ -68,6 +71,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             parents: Vec::new(),
             keys: Vec::new(),
             actions: Vec::new(),
+            states: Vec::new(),
             files: HashMap::new(),
             chain: Vec::new(),
             root_dir: None,
@@ -182,14 +186,30 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 kind.map_keys(&remap);
                 (kind, false)
             }
-            (None, Some(args)) => self.host_action(file, i, args, &remap)?,
+            (None, Some(args)) => {
+                let host = self.host_action(file, i, &def.kind, args, &remap)?;
+                let kind = Kind::Host {
+                    action: host.action,
+                    state: host.state,
+                };
+                (kind, host.hooks)
+            }
             (None, None) => return None,
         };
         let me = self.nodes.len() as u32;
         let first_decorator = self.decorators.len() as u32;
-        for (d, ddef) in lowered.decorators.iter().zip(&def.decorators) {
+        let decorators = lowered.decorators.iter().zip(&lowered.decorator_args);
+        for ((d, args), ddef) in decorators.zip(&def.decorators) {
             let mut d = d.clone();
             d.map_keys(&remap);
+            if let Some(args) = args {
+                let host = self.host_action(file, i, &ddef.kind, args, &remap)?;
+                d.kind = DecoratorKind::Host {
+                    action: host.action,
+                    state: host.state,
+                    hooks: host.hooks,
+                };
+            }
             self.decorators.push(d);
             self.decorator_info.push(NodeInfo {
                 guid: ddef.guid.clone(),
@@ -247,25 +267,32 @@ impl<'a, C: 'static> Emitter<'a, C> {
         Some(me)
     }
 
+    /// Builds the action of host type `kind` for node `i` (a host leaf, or a host
+    /// condition attached to it) and, for a stateful one, allots its state.
     fn host_action(
         &mut self,
         file: &Analysed,
         i: usize,
+        kind: &str,
         args: &crate::args::Args,
         remap: &impl Fn(Key) -> Key,
-    ) -> Option<(Kind, bool)> {
+    ) -> Option<HostRef> {
         let def = &file.file.nodes[i];
         let Some(registry) = self.registry else {
             // Checking only: the declaration was enough.
-            return Some((Kind::Host { action: u32::MAX }, true));
+            return Some(HostRef {
+                action: u32::MAX,
+                state: NO_STATE,
+                hooks: true,
+            });
         };
-        let at = |kind| {
-            Problem::new(&file.origin, format!("$.nodes[{i}]"), kind)
+        let at = |problem| {
+            Problem::new(&file.origin, format!("$.nodes[{i}]"), problem)
                 .at_node(&def.guid, &def.name, &def.kind)
         };
-        let Some(factory) = registry.factory(&def.kind) else {
+        let Some(factory) = registry.factory(kind) else {
             self.problems
-                .push(at(ProblemKind::NoImplementation(def.kind.clone())));
+                .push(at(ProblemKind::NoImplementation(kind.to_owned())));
             return None;
         };
         let mut args = args.clone();
@@ -273,14 +300,22 @@ impl<'a, C: 'static> Emitter<'a, C> {
         match (factory.make)(&args) {
             Ok(action) => {
                 self.actions.push(action);
-                let kind = Kind::Host {
-                    action: (self.actions.len() - 1) as u32,
+                let state = match factory.state {
+                    Some(maker) => {
+                        self.states.push(maker);
+                        (self.states.len() - 1) as u32
+                    }
+                    None => NO_STATE,
                 };
-                Some((kind, factory.hooks))
+                Some(HostRef {
+                    action: (self.actions.len() - 1) as u32,
+                    state,
+                    hooks: factory.hooks,
+                })
             }
             Err(message) => {
                 self.problems.push(at(ProblemKind::HostRejected {
-                    kind: def.kind.clone(),
+                    kind: kind.to_owned(),
                     message,
                 }));
                 None
@@ -451,6 +486,13 @@ impl<'a, C: 'static> Emitter<'a, C> {
         self.files.insert(canonical.to_path_buf(), result.clone());
         result
     }
+}
+
+/// A built host action: its index, its state's (or `NO_STATE`), and whether it has hooks.
+struct HostRef {
+    action: u32,
+    state: u32,
+    hooks: bool,
 }
 
 fn file_name(path: &Path) -> String {

@@ -218,6 +218,7 @@ fn build<C: 'static>(
         events: emitter.names.events,
         triggers: emitter.names.triggers,
         actions: emitter.actions,
+        states: emitter.states,
         name,
         guid,
         source: path.map(Path::to_path_buf),

@@ -12,7 +12,7 @@ use super::suggest::closest;
 use crate::args::{Arg, Args};
 use crate::blackboard::Key;
 use crate::format::TreeFile;
-use crate::spec::{NodeType, ParamKind};
+use crate::spec::{NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::value::{describe_json, Value, ValueType};
 
@@ -20,6 +20,9 @@ use crate::value::{describe_json, Value, ValueType};
 pub(crate) struct FileKeys {
     pub by_name: HashMap<String, Key>,
     pub types: Vec<ValueType>,
+    /// Whether `{"$key": …}` values are bindings: from format version 2 on. In a
+    /// version-1 file such an object is what it always was, a literal.
+    pub bindings: bool,
 }
 
 impl FileKeys {
@@ -31,6 +34,7 @@ impl FileKeys {
         FileKeys {
             by_name,
             types: file.blackboard.iter().map(|d| d.ty).collect(),
+            bindings: file.version >= 2,
         }
     }
 
@@ -92,18 +96,6 @@ pub(crate) fn check(
     let mut key_type: Option<ValueType> = None;
     for spec in &ty.params {
         let given = params.get(&spec.name);
-        let Some(json) = given.or(spec.default.as_ref()) else {
-            if spec.is_required() {
-                problems.push(site.problem(
-                    ".params",
-                    ProblemKind::MissingParam {
-                        param: spec.name.clone(),
-                        expected: expected(spec.kind, &spec.values),
-                    },
-                ));
-            }
-            continue;
-        };
         let at = || format!(".params.{}", spec.name);
         let bad = |message: String| {
             site.problem(
@@ -114,9 +106,55 @@ pub(crate) fn check(
                 },
             )
         };
+        if let Some(json) = given.filter(|_| keys.bindings) {
+            match crate::port::binding(json) {
+                Err(message) => {
+                    problems.push(bad(message));
+                    continue;
+                }
+                Ok(Some(name)) => {
+                    match bind(spec, name, key_type, keys) {
+                        Ok(arg) => args.push(&spec.name, arg),
+                        Err(kind) => problems.push(site.problem(&at(), kind)),
+                    }
+                    continue;
+                }
+                Ok(None) if spec.direction.writes() => {
+                    problems.push(bad(format!(
+                        "is an output: bind it to a blackboard key, as {{\"$key\": \"name\"}}; \
+                         found {}",
+                        describe_json(json)
+                    )));
+                    continue;
+                }
+                Ok(None) => {}
+            }
+        }
+        let Some(json) = given.or(spec.default.as_ref()) else {
+            if spec.is_required() {
+                problems.push(site.problem(
+                    ".params",
+                    ProblemKind::MissingParam {
+                        param: spec.name.clone(),
+                        expected: if spec.direction.writes() {
+                            format!("an output: a binding to a key of type {}", spec.kind)
+                        } else {
+                            expected(spec.kind, &spec.values)
+                        },
+                    },
+                ));
+            }
+            continue;
+        };
         let arg = match spec.kind {
-            ParamKind::Bool | ParamKind::Int | ParamKind::Float | ParamKind::String => {
-                let ty = spec.kind.value_type().unwrap_or(ValueType::Json);
+            ParamKind::Bool
+            | ParamKind::Int
+            | ParamKind::Float
+            | ParamKind::String
+            | ParamKind::Json
+            | ParamKind::List(_)
+            | ParamKind::Map(_) => {
+                let ty = spec.kind.value_kind().unwrap_or(ValueType::Json);
                 ty.coerce(json).map(Arg::Value).map_err(bad)
             }
             ParamKind::Enum => match json.as_str() {
@@ -167,12 +205,57 @@ pub(crate) fn check(
     args
 }
 
+/// Checks a binding of parameter `spec` to the key `name`: the key is declared, the
+/// parameter may be bound, and the key's declared type fits the parameter's type in the
+/// directions the parameter uses.
+fn bind(
+    spec: &ParamSpec,
+    name: &str,
+    key_type: Option<ValueType>,
+    keys: &FileKeys,
+) -> Result<Arg, ProblemKind> {
+    if !spec.bindable() {
+        return Err(ProblemKind::BadParam {
+            param: spec.name.clone(),
+            message: format!(
+                "cannot be bound to a blackboard key: {} must be written out in the file",
+                expected(spec.kind, &spec.values)
+            ),
+        });
+    }
+    let key = keys.resolve(name)?;
+    let declared = keys.types[key.index()];
+    let wanted = match spec.kind {
+        // Without a valid `key` there is nothing to type the value against; the key's own
+        // problem has been reported.
+        ParamKind::KeyValue => key_type.unwrap_or(declared),
+        kind => kind.value_type().unwrap_or(ValueType::Json),
+    };
+    let reads_ok = !spec.direction.reads() || declared.reads_as(wanted);
+    let writes_ok = !spec.direction.writes() || wanted.reads_as(declared);
+    if reads_ok && writes_ok {
+        Ok(Arg::Bound { key, ty: declared })
+    } else {
+        Err(ProblemKind::BindingMismatch {
+            param: spec.name.clone(),
+            param_type: wanted,
+            key: name.to_owned(),
+            key_type: declared,
+            writes: !writes_ok,
+        })
+    }
+}
+
 fn expected(kind: ParamKind, values: &[String]) -> String {
     match kind {
         ParamKind::Bool => "a boolean".to_owned(),
         ParamKind::Int => "an integer".to_owned(),
         ParamKind::Float => "a number".to_owned(),
         ParamKind::String => "a string".to_owned(),
+        ParamKind::Json | ParamKind::List(_) | ParamKind::Map(_) => kind
+            .value_kind()
+            .map_or("a value", ValueType::describe)
+            .to_owned(),
         ParamKind::Key => "a blackboard key name".to_owned(),
         ParamKind::KeyValue => "a value of the key's type".to_owned(),
         ParamKind::Statuses => "a list of statuses".to_owned(),

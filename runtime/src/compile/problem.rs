@@ -27,7 +27,7 @@ pub enum ProblemKind {
     NotATreeFile(String),
     #[error("file format version {found} is newer than this build of Arbor reads (version {supported}); update Arbor to open it")]
     NewerVersion { found: u64, supported: u64 },
-    #[error("unsupported file format version {found}; expected {supported}")]
+    #[error("unsupported file format version {found}; this build reads versions 1 to {supported}")]
     BadVersion { found: String, supported: u64 },
     #[error("{0}")]
     Shape(String),
@@ -90,6 +90,19 @@ pub enum ProblemKind {
     MissingParam { param: String, expected: String },
     #[error("parameter `{param}`: {message}")]
     BadParam { param: String, message: String },
+    #[error(
+        "{} `{param}` ({param_type}) cannot {} key `{key}`: the key is declared {key_type}",
+        if *.writes { "output" } else { "parameter" },
+        if *.writes { "write" } else { "read" }
+    )]
+    BindingMismatch {
+        param: String,
+        param_type: crate::value::ValueType,
+        key: String,
+        key_type: crate::value::ValueType,
+        /// The parameter writes the key (an output) and the key cannot hold its values.
+        writes: bool,
+    },
     #[error("blackboard key `{key}` is not declared{}", did_you_mean(.suggestion))]
     UndeclaredKey {
         key: String,

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::problem::{Problem, ProblemKind};
 use super::suggest::closest;
 use super::LoadOptions;
-use crate::format::{TreeFile, FORMAT_NAME, FORMAT_VERSION};
+use crate::format::{TreeFile, FORMAT_NAME, FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 
 /// Reads a file, refusing one over the size limit before reading it.
 pub(crate) fn read(
@@ -84,7 +84,12 @@ fn parse_direct(text: &str, max_string_len: usize) -> Option<TreeFile> {
         return None;
     }
     let file: TreeFile = serde_json::from_str(text).ok()?;
-    (file.format == FORMAT_NAME && file.version == FORMAT_VERSION).then_some(file)
+    (file.format == FORMAT_NAME && readable(file.version)).then_some(file)
+}
+
+/// The versions this build reads: every one from the oldest to its own.
+fn readable(version: u64) -> bool {
+    (OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version)
 }
 
 /// Whether every string literal in JSON `text` (object keys included) surely fits `limit`
@@ -166,7 +171,7 @@ fn check_header(value: &Value, origin: &Arc<str>) -> Result<(), Vec<Problem>> {
         }
     }
     match object.get("version") {
-        Some(v) if v.as_u64() == Some(FORMAT_VERSION) => Ok(()),
+        Some(v) if v.as_u64().is_some_and(readable) => Ok(()),
         Some(v) if v.as_u64().is_some_and(|n| n > FORMAT_VERSION) => fail(
             "$.version",
             ProblemKind::NewerVersion {

@@ -22,6 +22,9 @@ use crate::tree::{CompiledTree, Node};
 /// child completes synchronously forever: the tick always ends.
 pub const MAX_LOOPS_PER_TICK: u32 = 1000;
 
+/// The state index of a host node that keeps no state.
+pub(crate) const NO_STATE: u32 = u32::MAX;
+
 /// Which condition decorators a check evaluates.
 #[derive(Clone, Copy, PartialEq)]
 enum Phase {
@@ -51,8 +54,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let tree = self.tree;
         let node = &tree.nodes[i as usize];
         match node.kind {
-            Kind::Host { action } if node.decorator_count == 0 => {
-                self.tick_host(i, action, node.hooks)
+            Kind::Host { action, state } if node.decorator_count == 0 => {
+                self.tick_host(i, action, state, node.hooks)
             }
             _ => self.tick_node(i, node),
         }
@@ -65,7 +68,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// Without `hooks` the action's `enter` and `exit` are the trait's empty defaults and
     /// are not called.
     #[inline(always)]
-    fn tick_host(&mut self, i: u32, action: u32, hooks: bool) -> Status {
+    fn tick_host(&mut self, i: u32, action: u32, state: u32, hooks: bool) -> Status {
         let action = &*self.tree.actions[action as usize];
         let st = &mut *self.st;
         let slot = &mut st.slots[i as usize];
@@ -74,6 +77,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             blackboard: &mut st.bb,
             node: NodeId(i),
             rng: &mut st.rng,
+            state: host_state(&mut st.host, state),
         };
         if !slot.running {
             slot.running = true;
@@ -157,11 +161,12 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             self.abort(child);
         }
         let node = &tree.nodes[i as usize];
-        if let Kind::Host { action } = node.kind {
+        if let Kind::Host { action, state } = node.kind {
             if node.hooks {
                 let action = &tree.actions[action as usize];
-                action.abort(&mut self.action_ctx(i));
-                action.exit(&mut self.action_ctx(i), Status::Failure);
+                let mut cx = self.action_ctx(i, state);
+                action.abort(&mut cx);
+                action.exit(&mut cx, Status::Failure);
             }
         }
         self.obs.event(TraceEvent::Exit(NodeId(i), None));
@@ -213,9 +218,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         slot.start = now;
         self.obs.event(TraceEvent::Enter(NodeId(i)));
         let node = &tree.nodes[i as usize];
-        if let Kind::Host { action } = node.kind {
+        if let Kind::Host { action, state } = node.kind {
             if node.hooks {
-                tree.actions[action as usize].enter(&mut self.action_ctx(i));
+                tree.actions[action as usize].enter(&mut self.action_ctx(i, state));
             }
         }
     }
@@ -226,9 +231,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let tree = self.tree;
         let node = &tree.nodes[i as usize];
         self.clear(i, node);
-        if let Kind::Host { action } = node.kind {
+        if let Kind::Host { action, state } = node.kind {
             if node.hooks {
-                tree.actions[action as usize].exit(&mut self.action_ctx(i), status);
+                tree.actions[action as usize].exit(&mut self.action_ctx(i, state), status);
             }
         }
         let mut status = status;
@@ -297,8 +302,26 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     }
 
     /// A condition decorator's raw result, before `invert`.
-    fn evaluate(&self, i: u32, kind: &DecoratorKind) -> bool {
+    fn evaluate(&mut self, i: u32, kind: &DecoratorKind) -> bool {
         match kind {
+            DecoratorKind::Host {
+                action,
+                state,
+                hooks,
+            } => {
+                // One whole execution of the condition, as when it runs as a leaf: enter,
+                // tick, exit. Only success passes (a condition that says running does not).
+                let action = &self.tree.actions[*action as usize];
+                let mut cx = self.action_ctx(i, *state);
+                if *hooks {
+                    action.enter(&mut cx);
+                }
+                let status = action.tick(&mut cx);
+                if *hooks {
+                    action.exit(&mut cx, status);
+                }
+                status == Status::Success
+            }
             DecoratorKind::Condition { key, equals } => {
                 let bb = &self.st.bb;
                 equals.matches(bb.get(*key), bb)
@@ -324,15 +347,15 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::Inverter => decorator::inverter::tick(self, i),
             Kind::Succeeder => decorator::succeeder::tick(self, i),
             Kind::ForceFailure => decorator::force_failure::tick(self, i),
-            Kind::Repeat { count } => decorator::repeat::tick(self, i, *count),
-            Kind::Retry { attempts } => decorator::retry::tick(self, i, *attempts),
+            Kind::Repeat { count } => decorator::repeat::tick(self, i, count),
+            Kind::Retry { attempts } => decorator::retry::tick(self, i, attempts),
             Kind::Limiter { max } => decorator::limiter::tick(self, i, *max),
-            Kind::Timeout { seconds } => decorator::timeout::tick(self, i, *seconds),
+            Kind::Timeout { seconds } => decorator::timeout::tick(self, i, seconds),
             Kind::KeepRunningUntilFailure => decorator::keep_running_until_failure::tick(self, i),
-            Kind::Delay { seconds } => decorator::delay::tick(self, i, *seconds),
+            Kind::Delay { seconds } => decorator::delay::tick(self, i, seconds),
             Kind::RunOnce { then_skip } => decorator::run_once::tick(self, i, *then_skip),
             Kind::Subtree => decorator::subtree::tick(self, i),
-            Kind::Wait { seconds } => action::wait::tick(self, i, *seconds),
+            Kind::Wait { seconds } => action::wait::tick(self, i, seconds),
             Kind::Scripted { returns } => action::scripted::tick(self, i, returns),
             Kind::Condition { key, equals } => action::condition::tick(self, *key, equals),
             Kind::Increment { key, by } => action::increment::tick(self, *key, by),
@@ -342,21 +365,36 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::SendEvent { event } => action::send_event::tick(self, i, *event),
             Kind::SetTrigger { trigger } => action::set_trigger::tick(self, *trigger),
             Kind::Log { message } => action::log::tick(self, i, message),
-            Kind::Random { probability } => action::random::tick(self, *probability),
-            Kind::Host { action } => {
+            Kind::Random { probability } => action::random::tick(self, probability),
+            Kind::Host { action, state } => {
                 let action = &tree.actions[*action as usize];
-                action.tick(&mut self.action_ctx(i))
+                action.tick(&mut self.action_ctx(i, *state))
             }
         }
     }
 
-    fn action_ctx(&mut self, i: u32) -> ActionCtx<'_, C> {
+    fn action_ctx(&mut self, i: u32, state: u32) -> ActionCtx<'_, C> {
+        let st = &mut *self.st;
         ActionCtx {
             agent: self.data,
-            blackboard: &mut self.st.bb,
+            blackboard: &mut st.bb,
             node: NodeId(i),
-            rng: &mut self.st.rng,
+            rng: &mut st.rng,
+            state: host_state(&mut st.host, state),
         }
+    }
+}
+
+/// The host state at `index`, or none for a stateless action ([`NO_STATE`]).
+#[inline(always)]
+fn host_state(
+    states: &mut [Box<dyn crate::host::HostState>],
+    index: u32,
+) -> Option<&mut (dyn crate::host::HostState + 'static)> {
+    if index == NO_STATE {
+        None
+    } else {
+        states.get_mut(index as usize).map(|s| &mut **s)
     }
 }
 

@@ -31,7 +31,9 @@ pub(crate) struct State {
     pub bb: Blackboard,
     pub events: Vec<EventSlot>,
     pub triggers: Vec<bool>,
-    pub rng: fastrand::Rng,
+    pub rng: crate::rng::Rng,
+    /// Host state of the stateful host nodes, by the index in their `Kind::Host`.
+    pub host: Vec<Box<dyn crate::host::HostState>>,
     /// Root ticks started so far; the current one while ticking.
     pub run: u64,
 }

@@ -10,4 +10,5 @@ mod tree_file;
 
 pub use tree_file::{
     new_guid, DecoratorDef, KeyDecl, NodeDef, TreeFile, FORMAT_NAME, FORMAT_VERSION,
+    OLDEST_FORMAT_VERSION,
 };

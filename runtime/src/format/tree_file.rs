@@ -9,8 +9,11 @@ use crate::value::ValueType;
 
 /// The value of the `format` field.
 pub const FORMAT_NAME: &str = "arbor-tree";
-/// The newest file format version this build reads and the one it writes.
-pub const FORMAT_VERSION: u64 = 1;
+/// The newest file format version this build reads and the one it writes. Version 2 added
+/// bindings (`{"$key": "name"}` parameter values) and list and map value types.
+pub const FORMAT_VERSION: u64 = 2;
+/// The oldest file format version this build reads (and reads as it always was).
+pub const OLDEST_FORMAT_VERSION: u64 = 1;
 
 /// One tree file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::args::Args;
 use crate::blackboard::Key;
+use crate::port::InPort;
 use crate::spec::{Category, NodeType};
 use crate::status::Status;
 use crate::value::{Value, ValueType};
@@ -42,20 +43,20 @@ pub(crate) enum Kind {
     Succeeder,
     ForceFailure,
     Repeat {
-        count: i64,
+        count: InPort<i64>,
     },
     Retry {
-        attempts: i64,
+        attempts: InPort<i64>,
     },
     Limiter {
         max: u32,
     },
     Timeout {
-        seconds: f64,
+        seconds: InPort<f64>,
     },
     KeepRunningUntilFailure,
     Delay {
-        seconds: f64,
+        seconds: InPort<f64>,
     },
     RunOnce {
         then_skip: bool,
@@ -63,7 +64,7 @@ pub(crate) enum Kind {
     /// Ticks its one child: the referenced tree's root, spliced in at load.
     Subtree,
     Wait {
-        seconds: f64,
+        seconds: InPort<f64>,
     },
     Scripted {
         returns: Arc<[Status]>,
@@ -74,11 +75,11 @@ pub(crate) enum Kind {
     },
     Increment {
         key: Key,
-        by: Value,
+        by: InPort<Value>,
     },
     SetBlackboard {
         key: Key,
-        value: Value,
+        value: InPort<Value>,
         ttl: f64,
     },
     SendEvent {
@@ -88,14 +89,16 @@ pub(crate) enum Kind {
         trigger: u32,
     },
     Log {
-        message: Arc<str>,
+        message: InPort<str>,
     },
     Random {
-        probability: f64,
+        probability: InPort<f64>,
     },
-    /// A host node: index into the tree's action table.
+    /// A host node: index into the tree's action table, and into the agent's host states
+    /// (`exec::NO_STATE` for a stateless action).
     Host {
         action: u32,
+        state: u32,
     },
 }
 
@@ -107,9 +110,17 @@ impl Kind {
                 *key = map(*key);
                 equals.map_keys(map);
             }
-            Kind::Increment { key, .. }
-            | Kind::SetBlackboard { key, .. }
-            | Kind::Switch { variable: key, .. } => *key = map(*key),
+            Kind::Increment { key, by: value } | Kind::SetBlackboard { key, value, .. } => {
+                *key = map(*key);
+                value.map_key(map);
+            }
+            Kind::Switch { variable: key, .. } => *key = map(*key),
+            Kind::Repeat { count: port } | Kind::Retry { attempts: port } => port.map_key(map),
+            Kind::Timeout { seconds } | Kind::Delay { seconds } | Kind::Wait { seconds } => {
+                seconds.map_key(map)
+            }
+            Kind::Random { probability } => probability.map_key(map),
+            Kind::Log { message } => message.map_key(map),
             _ => {}
         }
     }
@@ -130,13 +141,26 @@ impl Operand {
         }
     }
 
-    /// Reads the operand from `equals` / `equals_key`; exactly one must be given.
+    /// Reads the operand from `equals` / `equals_key`; exactly one must be given. An
+    /// `equals` bound to a key (`{"$key": …}`) is the same as `equals_key`.
     pub(crate) fn from_args(
         args: &Args,
         cx: &LowerCx<'_>,
         key: Key,
     ) -> Result<Operand, ParamError> {
-        match (args.value("equals"), args.key("equals_key")) {
+        let equals_key = match args.get("equals") {
+            Some(crate::args::Arg::Bound { key, .. }) => {
+                if args.get("equals_key").is_some() {
+                    return Err(ParamError::new(
+                        "equals_key",
+                        "give either `equals` or `equals_key`, not both",
+                    ));
+                }
+                Ok(*key)
+            }
+            _ => args.key("equals_key"),
+        };
+        match (args.value("equals"), equals_key) {
             (Some(v), Err(_)) => Ok(Operand::Const(v.clone())),
             (None, Ok(other)) => {
                 let (a, b) = (cx.key_types[key.index()], cx.key_types[other.index()]);
@@ -194,19 +218,46 @@ impl ParamError {
     }
 }
 
-/// The `seconds` parameter of the timed nodes (Wait, Timeout, Delay): finite and not
-/// negative, so that `now - start >= seconds` is a meaningful test.
-pub(crate) fn seconds_param(args: &Args) -> Result<f64, ParamError> {
+/// The `seconds` parameter of the timed nodes (Wait, Timeout, Delay): a literal must be
+/// finite and not negative, so that `now >= start + seconds` is a meaningful test; a bound
+/// one is checked when it is read (see [`deadline`]).
+pub(crate) fn seconds_param(args: &Args) -> Result<InPort<f64>, ParamError> {
     let seconds = args
-        .f64("seconds")
+        .port::<f64>("seconds")
         .map_err(|m| ParamError::new("seconds", m))?;
-    if !seconds.is_finite() || seconds < 0.0 {
-        return Err(ParamError::new(
-            "seconds",
-            format!("must be a finite number of seconds, 0 or more; found {seconds}"),
-        ));
+    if let Some(&s) = seconds.as_literal() {
+        if !valid_seconds(s) {
+            return Err(ParamError::new(
+                "seconds",
+                format!("must be a finite number of seconds, 0 or more; found {s}"),
+            ));
+        }
     }
     Ok(seconds)
+}
+
+fn valid_seconds(s: f64) -> bool {
+    s.is_finite() && s >= 0.0
+}
+
+/// The time at which a timed node's duration is up. The duration is read once per
+/// execution, on its first body run (cursor 0), and kept as `start + seconds` in the slot,
+/// so a bound duration that changes while the node runs does not move its deadline.
+/// `None` when a bound duration has no valid value or is not a finite number, 0 or more:
+/// the node then fails (docs/nodes.md, "Bound parameters").
+pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
+    x: &mut crate::exec::Exec<'_, C, O>,
+    i: u32,
+    seconds: &InPort<f64>,
+) -> Option<f64> {
+    let st = &mut *x.st;
+    let slot = &mut st.slots[i as usize];
+    if slot.cursor == 0 {
+        let s = seconds.read(&st.bb).filter(|s| valid_seconds(*s))?;
+        slot.start += s;
+        slot.cursor = 1;
+    }
+    Some(slot.start)
 }
 
 /// What `lower` may look up: the file's key types and the tree's event/trigger names.

@@ -5,5 +5,5 @@
 mod node_type;
 mod node_types;
 
-pub use node_type::{Category, ChildCount, NodeType, ParamKind, ParamSpec};
+pub use node_type::{Category, ChildCount, Direction, NodeType, ParamKind, ParamSpec};
 pub use node_types::{NodeTypes, MANIFEST_FORMAT};

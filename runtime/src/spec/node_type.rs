@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::value::ValueType;
+use std::fmt;
+
+use crate::value::{Scalar, ValueType};
 
 /// Where a node type sits in the palette, and how many children it takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -86,13 +88,22 @@ impl ChildCount {
 }
 
 /// The kind of value a parameter holds; decides the inspector widget and the loader's check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+///
+/// In files and manifests it is a string: the value types (`bool`, `int`, `float`,
+/// `string`, `json`, `list<T>`, `map<T>`) and the structural kinds (`key`, `key_value`,
+/// `statuses`, `enum`, `path`, `key_map`, `event`, `trigger`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamKind {
     Bool,
     Int,
     Float,
     String,
+    /// Any JSON value.
+    Json,
+    /// A list of one scalar type.
+    List(Scalar),
+    /// A map (JSON object) of one scalar type.
+    Map(Scalar),
     /// The name of a declared blackboard key.
     Key,
     /// A value compared with or written to the key named by the node's `key` parameter;
@@ -113,19 +124,144 @@ pub enum ParamKind {
 }
 
 impl ParamKind {
-    /// The plain value type, for kinds that have one.
-    pub fn value_type(self) -> Option<ValueType> {
+    /// The structural kinds, by their file names.
+    const STRUCTURAL: [(&'static str, ParamKind); 8] = [
+        ("key", ParamKind::Key),
+        ("key_value", ParamKind::KeyValue),
+        ("statuses", ParamKind::Statuses),
+        ("enum", ParamKind::Enum),
+        ("path", ParamKind::Path),
+        ("key_map", ParamKind::KeyMap),
+        ("event", ParamKind::Event),
+        ("trigger", ParamKind::Trigger),
+    ];
+
+    /// The kind of a parameter holding values of `ty`.
+    pub fn of(ty: ValueType) -> ParamKind {
+        match ty {
+            ValueType::Bool => ParamKind::Bool,
+            ValueType::Int => ParamKind::Int,
+            ValueType::Float => ParamKind::Float,
+            ValueType::String => ParamKind::String,
+            ValueType::Json => ParamKind::Json,
+            ValueType::List(s) => ParamKind::List(s),
+            ValueType::Map(s) => ParamKind::Map(s),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self.value_kind() {
+            Some(ty) => ty.as_str(),
+            None => Self::STRUCTURAL
+                .iter()
+                .find(|(_, k)| *k == self)
+                .map_or("?", |(name, _)| name),
+        }
+    }
+
+    /// Reads the file form; `None` for an unknown name.
+    pub fn parse(text: &str) -> Option<ParamKind> {
+        ValueType::parse(text).map(ParamKind::of).or_else(|| {
+            Self::STRUCTURAL
+                .iter()
+                .find(|(name, _)| *name == text)
+                .map(|(_, k)| *k)
+        })
+    }
+
+    /// The value type of a plain value parameter (the kinds a blackboard key can bind).
+    pub fn value_kind(self) -> Option<ValueType> {
         match self {
             ParamKind::Bool => Some(ValueType::Bool),
             ParamKind::Int => Some(ValueType::Int),
             ParamKind::Float => Some(ValueType::Float),
-            ParamKind::String
-            | ParamKind::Key
+            ParamKind::String => Some(ValueType::String),
+            ParamKind::Json => Some(ValueType::Json),
+            ParamKind::List(s) => Some(ValueType::List(s)),
+            ParamKind::Map(s) => Some(ValueType::Map(s)),
+            _ => None,
+        }
+    }
+
+    /// The plain value type, for kinds that have one (names and enums are strings).
+    pub fn value_type(self) -> Option<ValueType> {
+        match self {
+            ParamKind::Key
             | ParamKind::Enum
             | ParamKind::Path
             | ParamKind::Event
             | ParamKind::Trigger => Some(ValueType::String),
-            ParamKind::KeyValue | ParamKind::Statuses | ParamKind::KeyMap => None,
+            other => other.value_kind(),
+        }
+    }
+
+    /// Whether a parameter of this kind may be bound to a blackboard key (`{"$key": …}`):
+    /// values and enums may; key names, paths, remappings, status lists, events and
+    /// triggers are part of the tree's structure and must be written out.
+    pub fn bindable(self) -> bool {
+        self.value_kind().is_some() || matches!(self, ParamKind::Enum | ParamKind::KeyValue)
+    }
+}
+
+impl fmt::Display for ParamKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ParamKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ParamKind, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(d)?;
+        ParamKind::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown parameter type `{}`; expected a value type (bool, int, float, \
+                 string, json, list<T>, map<T>) or one of key, key_value, statuses, enum, \
+                 path, key_map, event, trigger",
+                text.chars().take(40).collect::<String>()
+            ))
+        })
+    }
+}
+
+/// Which way data flows through a parameter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The node reads it: a literal, or a key it reads (the default).
+    #[default]
+    In,
+    /// The node writes it: always bound to a key.
+    Out,
+    /// The node reads and writes it: always bound to a key.
+    InOut,
+}
+
+impl Direction {
+    pub fn is_in(&self) -> bool {
+        *self == Direction::In
+    }
+
+    /// Whether the node writes the bound key.
+    pub fn writes(self) -> bool {
+        self != Direction::In
+    }
+
+    /// Whether the node reads the bound key.
+    pub fn reads(self) -> bool {
+        self != Direction::Out
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::In => "in",
+            Direction::Out => "out",
+            Direction::InOut => "inout",
         }
     }
 }
@@ -144,6 +280,14 @@ pub struct ParamSpec {
     /// May be omitted, and has no default (e.g. `SetBlackboard.ttl`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
+    /// Whether the node reads (`in`, the default), writes (`out`) or both (`inout`) the
+    /// value; outputs are always bound to a blackboard key.
+    #[serde(default, skip_serializing_if = "Direction::is_in")]
+    pub direction: Direction,
+    /// Must be written as a literal in the file: the value shapes the compiled tree (a
+    /// Parallel's `need`, an abort type), so it cannot come from the blackboard.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub literal: bool,
     /// The allowed values of an `enum` parameter.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
@@ -158,6 +302,8 @@ impl ParamSpec {
             kind,
             default: None,
             optional: false,
+            direction: Direction::In,
+            literal: false,
             values: Vec::new(),
             description: description.to_owned(),
         }
@@ -173,6 +319,29 @@ impl ParamSpec {
         self
     }
 
+    /// An output: the node writes a value of this kind to the key it is bound to.
+    pub fn output(mut self) -> ParamSpec {
+        self.direction = Direction::Out;
+        self
+    }
+
+    /// Read and written through the key it is bound to.
+    pub fn in_out(mut self) -> ParamSpec {
+        self.direction = Direction::InOut;
+        self
+    }
+
+    /// Must be a literal (see [`ParamSpec::literal`]).
+    pub fn literal(mut self) -> ParamSpec {
+        self.literal = true;
+        self
+    }
+
+    /// Whether a file may bind this parameter to a blackboard key.
+    pub fn bindable(&self) -> bool {
+        !self.literal && self.kind.bindable()
+    }
+
     pub fn values(mut self, values: &[&str]) -> ParamSpec {
         self.values = values.iter().map(|v| (*v).to_owned()).collect();
         self
@@ -180,6 +349,11 @@ impl ParamSpec {
 
     pub fn is_required(&self) -> bool {
         self.default.is_none() && !self.optional
+    }
+
+    /// A value-typed parameter: `ParamSpec::new(name, ParamKind::of(ty), description)`.
+    pub fn typed(name: &str, ty: ValueType, description: &str) -> ParamSpec {
+        ParamSpec::new(name, ParamKind::of(ty), description)
     }
 }
 

@@ -10,11 +10,15 @@ use super::{Category, NodeType};
 pub const MANIFEST_FORMAT: &str = "arbor-node-types";
 
 /// Node types by name, and attached decorator types by name (a separate namespace:
-/// `Inverter` and `Condition` exist in both).
+/// `Inverter` and `Condition` exist in both). Every host condition is also an attached
+/// decorator type of the same name (its parameters plus `invert` and `abort`).
 #[derive(Clone, Debug, Default)]
 pub struct NodeTypes {
     nodes: BTreeMap<String, NodeType>,
     decorators: BTreeMap<String, NodeType>,
+    /// The attached forms of host conditions, derived from `nodes`; never written to a
+    /// manifest (the condition itself is).
+    host_conditions: BTreeMap<String, NodeType>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -39,6 +43,11 @@ impl NodeTypes {
 
     /// Adds or replaces a type; attached decorators go to their own namespace.
     pub fn insert(&mut self, ty: NodeType) {
+        self.host_conditions.remove(&ty.name);
+        if ty.host && ty.category == Category::Condition {
+            let attached = crate::nodes::attached::host_condition(&ty);
+            self.host_conditions.insert(ty.name.clone(), attached);
+        }
         let map = if ty.category == Category::Attached {
             &mut self.decorators
         } else {
@@ -51,8 +60,11 @@ impl NodeTypes {
         self.nodes.get(name)
     }
 
+    /// An attached decorator type: built-in, or a host condition's attached form.
     pub fn decorator(&self, name: &str) -> Option<&NodeType> {
-        self.decorators.get(name)
+        self.decorators
+            .get(name)
+            .or_else(|| self.host_conditions.get(name))
     }
 
     /// Node types in name order.
@@ -60,9 +72,12 @@ impl NodeTypes {
         self.nodes.values()
     }
 
-    /// Attached decorator types in name order.
+    /// Attached decorator types: the built-in ones in name order, then the host
+    /// conditions' attached forms in name order.
     pub fn decorators(&self) -> impl Iterator<Item = &NodeType> {
-        self.decorators.values()
+        self.decorators
+            .values()
+            .chain(self.host_conditions.values())
     }
 
     /// Merges the host types declared in a manifest; they are marked `host`. Either every
@@ -136,7 +151,10 @@ impl NodeTypes {
     }
 
     pub(crate) fn decorator_names(&self) -> impl Iterator<Item = &str> {
-        self.decorators.keys().map(String::as_str)
+        self.decorators
+            .keys()
+            .chain(self.host_conditions.keys())
+            .map(String::as_str)
     }
 }
 

@@ -6,6 +6,7 @@ use crate::args::Args;
 use crate::blackboard::Key;
 use crate::exec::Exec;
 use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -34,16 +35,25 @@ pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamErro
             format!("must name an int or float key; this one holds {ty} values"),
         ));
     }
-    let by = args.value("by").cloned().unwrap_or(Value::Int(1));
+    let by = match args.get("by") {
+        Some(_) => args
+            .port::<Value>("by")
+            .map_err(|m| ParamError::new("by", m))?,
+        None => InPort::literal(Value::Int(1)),
+    };
     Ok(Kind::Increment { key, by })
 }
 
+/// A bound `by` without a valid value fails and leaves the key as it is.
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     key: Key,
-    by: &Value,
+    by: &InPort<Value>,
 ) -> Status {
-    let bb = &mut x.st.bb;
+    let bb = &x.st.bb;
+    let Some(by) = by.read(bb) else {
+        return Status::Failure;
+    };
     let sum = match (bb.get(key), by) {
         (Some(Value::Int(a)), Value::Int(b)) => Value::Int(a.wrapping_add(*b)),
         (None, Value::Int(b)) => Value::Int(*b),
@@ -52,6 +62,6 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             Value::Float(a + by.as_f64().unwrap_or(0.0))
         }
     };
-    bb.write(key, sum, -1.0);
+    x.st.bb.write(key, sum, -1.0);
     Status::Success
 }

@@ -2,11 +2,10 @@
 //! and succeeds. Without an observer it only succeeds.
 //! JSON: `{"type":"Log","params":{"message":"reached the door"}}`
 
-use std::sync::Arc;
-
 use crate::args::Args;
 use crate::exec::Exec;
 use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer, TraceEvent};
@@ -21,18 +20,20 @@ pub(crate) fn spec() -> NodeType {
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let message = args
-        .str("message")
+        .port::<str>("message")
         .map_err(|m| ParamError::new("message", m))?;
-    Ok(Kind::Log {
-        message: Arc::from(message),
-    })
+    Ok(Kind::Log { message })
 }
 
+/// A bound message without a valid value fails and logs nothing.
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
-    message: &str,
+    message: &InPort<str>,
 ) -> Status {
+    let Some(message) = message.read(&x.st.bb) else {
+        return Status::Failure;
+    };
     x.obs.event(TraceEvent::Log {
         node: NodeId(i),
         message,

@@ -5,6 +5,7 @@
 use crate::args::Args;
 use crate::exec::Exec;
 use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -27,17 +28,30 @@ pub(crate) fn spec() -> NodeType {
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let probability = args
-        .f64("probability")
+        .port::<f64>("probability")
         .map_err(|m| ParamError::new("probability", m))?;
-    if !(0.0..=1.0).contains(&probability) {
-        return Err(ParamError::new(
-            "probability",
-            format!("must be between 0 and 1; found {probability}"),
-        ));
+    if let Some(&p) = probability.as_literal() {
+        if !valid(p) {
+            return Err(ParamError::new(
+                "probability",
+                format!("must be between 0 and 1; found {p}"),
+            ));
+        }
     }
     Ok(Kind::Random { probability })
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, probability: f64) -> Status {
-    Status::from_bool(x.st.rng.f64() < probability)
+fn valid(p: f64) -> bool {
+    (0.0..=1.0).contains(&p)
+}
+
+/// A bound probability without a valid value, or outside 0..=1, fails without drawing.
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    probability: &InPort<f64>,
+) -> Status {
+    match probability.read(&x.st.bb).filter(|p| valid(*p)) {
+        Some(p) => Status::from_bool(x.st.rng.f64() < p),
+        None => Status::Failure,
+    }
 }

@@ -5,6 +5,7 @@ use crate::args::Args;
 use crate::blackboard::Key;
 use crate::exec::Exec;
 use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -28,13 +29,16 @@ pub(crate) fn spec() -> NodeType {
             ParamKind::Float,
             "Seconds the value stays valid; omit for forever.",
         )
+        .literal()
         .optional(),
     )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let key = args.key("key").map_err(|m| ParamError::new("key", m))?;
-    let value = args.value("value").cloned().unwrap_or_default();
+    let value = args
+        .port::<Value>("value")
+        .map_err(|m| ParamError::new("value", m))?;
     let ttl = args.value("ttl").and_then(Value::as_f64).unwrap_or(-1.0);
     if ttl.is_nan() {
         return Err(ParamError::new("ttl", "must be a number"));
@@ -45,10 +49,19 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     key: Key,
-    value: &Value,
+    value: &InPort<Value>,
     ttl: f64,
 ) -> Status {
+    // A value copied from another key needs a valid one there (its type was checked at
+    // load: it fits this key's).
+    let Some(value) = value.read(&x.st.bb) else {
+        return Status::Failure;
+    };
     // Cloning a Value never allocates: strings and containers are shared.
-    x.st.bb.write(key, value.clone(), ttl);
+    let value = match (value, x.st.bb.info(key).ty) {
+        (Value::Int(n), crate::value::ValueType::Float) => Value::Float(*n as f64),
+        (v, _) => v.clone(),
+    };
+    x.st.bb.write(key, value, ttl);
     Status::Success
 }

@@ -5,7 +5,8 @@
 use crate::args::Args;
 use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
-use crate::nodes::{seconds_param, ty, Kind, LowerCx, ParamError};
+use crate::nodes::{deadline, seconds_param, ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -19,7 +20,8 @@ pub(crate) fn spec() -> NodeType {
     .param(ParamSpec::new(
         "seconds",
         ParamKind::Float,
-        "How long to wait, in seconds of the agent's clock.",
+        "How long to wait, in seconds of the agent's clock (a bound key is read as the node \
+         starts).",
     ))
 }
 
@@ -32,10 +34,12 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
-    seconds: f64,
+    seconds: &InPort<f64>,
 ) -> Status {
-    let start = x.slot(i).start;
-    if x.now() - start >= seconds - TIME_EPSILON {
+    let Some(deadline) = deadline(x, i, seconds) else {
+        return Status::Failure;
+    };
+    if x.now() >= deadline - TIME_EPSILON {
         Status::Success
     } else {
         Status::Running

@@ -7,7 +7,9 @@ use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use super::{AbortType, Decorator, DecoratorKind, Reset};
 
 fn invert() -> ParamSpec {
-    ParamSpec::new("invert", ParamKind::Bool, "Negate the result.").default(false.into())
+    ParamSpec::new("invert", ParamKind::Bool, "Negate the result.")
+        .literal()
+        .default(false.into())
 }
 
 fn abort() -> ParamSpec {
@@ -17,6 +19,7 @@ fn abort() -> ParamSpec {
         "Re-check while running: None, Self (abort this node), LowerPriority (abort a later \
          sibling), Both.",
     )
+    .literal()
     .values(&AbortType::NAMES)
     .default("None".into())
 }
@@ -88,6 +91,7 @@ pub(crate) fn builtin_types() -> Vec<NodeType> {
                 "Clear the trigger on a successful check (Immediate), when the node enters \
                  (EnterNode) or when it leaves (LeaveNode).",
             )
+            .literal()
             .values(&Reset::NAMES)
             .default("Immediate".into()),
         )
@@ -101,12 +105,26 @@ pub(crate) fn builtin_types() -> Vec<NodeType> {
     ]
 }
 
-/// Builds a decorator of type `name` from its checked parameters.
+/// The attached form of a host condition type: its own parameters, then `invert` and
+/// `abort` as on the built-in Condition decorator. The program's condition runs as the
+/// check (rules 21 to 27 apply unchanged).
+pub(crate) fn host_condition(condition: &NodeType) -> NodeType {
+    let mut ty = NodeType::new(&condition.name, Category::Attached, &condition.description);
+    ty.host = true;
+    ty.params = condition.params.clone();
+    ty.params
+        .retain(|p| p.name != "invert" && p.name != "abort");
+    ty.param(invert()).param(abort())
+}
+
+/// Builds a decorator of type `ty` from its checked parameters. A host condition gets a
+/// placeholder action, built by the emitter from the same parameters.
 pub(crate) fn lower(
-    name: &str,
+    ty: &NodeType,
     args: &Args,
     cx: &mut LowerCx<'_>,
 ) -> Result<Decorator, ParamError> {
+    let name = ty.name.as_str();
     let invert = match args.value("invert") {
         Some(v) => v.as_bool().unwrap_or(false),
         None => false,
@@ -141,6 +159,11 @@ pub(crate) fn lower(
                 .unwrap_or(Reset::Immediate),
         },
         "Inverter" => DecoratorKind::Inverter,
+        _ if ty.host => DecoratorKind::Host {
+            action: u32::MAX,
+            state: crate::exec::NO_STATE,
+            hooks: true,
+        },
         other => {
             return Err(ParamError::new(
                 "type",

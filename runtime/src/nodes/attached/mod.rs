@@ -11,7 +11,7 @@ mod abort_type;
 mod lower;
 
 pub(crate) use abort_type::{AbortType, Reset};
-pub(crate) use lower::{builtin_types, lower};
+pub(crate) use lower::{builtin_types, host_condition, lower};
 
 use crate::blackboard::Key;
 use crate::nodes::Operand;
@@ -40,11 +40,24 @@ pub(crate) enum DecoratorKind {
     },
     /// The post-decorator of rule 29.
     Inverter,
+    /// A host condition attached as a decorator: indices into the tree's action table and
+    /// the agent's host states, and whether the action has lifecycle hooks (as for
+    /// `Kind::Host`). The indices are placeholders until the emitter builds the action.
+    Host {
+        action: u32,
+        state: u32,
+        hooks: bool,
+    },
 }
 
 impl Decorator {
     pub fn is_condition(&self) -> bool {
         !matches!(self.kind, DecoratorKind::Inverter)
+    }
+
+    /// A host condition, whose action the emitter still has to build.
+    pub fn is_host(&self) -> bool {
+        matches!(self.kind, DecoratorKind::Host { .. })
     }
 
     pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {

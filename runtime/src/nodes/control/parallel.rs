@@ -27,6 +27,7 @@ pub(crate) fn spec() -> NodeType {
             ParamKind::Int,
             "How many children must succeed (clamped to 1..number of children).",
         )
+        .literal()
         .default(1.into()),
     )
 }

@@ -30,6 +30,7 @@ pub(crate) fn spec() -> NodeType {
             ParamKind::Bool,
             "Re-tick earlier children every tick while a later one runs (reactive).",
         )
+        .literal()
         .default(false.into()),
     )
 }

@@ -84,6 +84,7 @@ pub(crate) fn spec() -> NodeType {
                 ParamKind::String,
                 &format!("The value that selects child {k}."),
             )
+            .literal()
             .optional(),
         );
     }

@@ -20,11 +20,14 @@ pub(crate) fn spec() -> NodeType {
         Category::Decorator,
         "Lets the child start at most `max` times, then fails without running it.",
     )
-    .param(ParamSpec::new(
-        "max",
-        ParamKind::Int,
-        "How many times the child may start over the agent's lifetime.",
-    ))
+    .param(
+        ParamSpec::new(
+            "max",
+            ParamKind::Int,
+            "How many times the child may start over the agent's lifetime.",
+        )
+        .literal(),
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {

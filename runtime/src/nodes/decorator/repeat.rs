@@ -12,6 +12,7 @@
 use crate::args::Args;
 use crate::exec::{Exec, MAX_LOOPS_PER_TICK};
 use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -33,11 +34,17 @@ pub(crate) fn spec() -> NodeType {
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
-    let count = args.i64("count").map_err(|m| ParamError::new("count", m))?;
+    let count = args
+        .port::<i64>("count")
+        .map_err(|m| ParamError::new("count", m))?;
     Ok(Kind::Repeat { count })
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, count: i64) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    count: &InPort<i64>,
+) -> Status {
     let child = only_child(x, i);
     let mut restarts = 0;
     loop {
@@ -45,6 +52,11 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, coun
             Status::Running => return Status::Running,
             Status::Failure => return Status::Failure,
             Status::Success => {
+                // A bound count is read each time it is compared; without a valid value
+                // the Repeat fails.
+                let Some(count) = count.read(&x.st.bb) else {
+                    return Status::Failure;
+                };
                 let slot = x.slot(i);
                 // Saturating: an unbounded Repeat may count past u32::MAX in a long run.
                 slot.cursor = slot.cursor.saturating_add(1);

@@ -13,6 +13,7 @@
 use crate::args::Args;
 use crate::exec::{Exec, MAX_LOOPS_PER_TICK};
 use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -32,21 +33,27 @@ pub(crate) fn spec() -> NodeType {
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let attempts = args
-        .i64("attempts")
+        .port::<i64>("attempts")
         .map_err(|m| ParamError::new("attempts", m))?;
-    if attempts == 0 || attempts < -1 {
-        return Err(ParamError::new(
-            "attempts",
-            format!("must be 1 or more, or -1 for unbounded; found {attempts}"),
-        ));
+    if let Some(&n) = attempts.as_literal() {
+        if !valid_attempts(n) {
+            return Err(ParamError::new(
+                "attempts",
+                format!("must be 1 or more, or -1 for unbounded; found {n}"),
+            ));
+        }
     }
     Ok(Kind::Retry { attempts })
+}
+
+fn valid_attempts(n: i64) -> bool {
+    n >= 1 || n == -1
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
-    attempts: i64,
+    attempts: &InPort<i64>,
 ) -> Status {
     let child = only_child(x, i);
     let mut restarts = 0;
@@ -55,6 +62,11 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             Status::Running => return Status::Running,
             Status::Success => return Status::Success,
             Status::Failure => {
+                // A bound limit is read each time it is compared; without a valid one
+                // (none, 0, below -1) the Retry fails.
+                let Some(attempts) = attempts.read(&x.st.bb).filter(|n| valid_attempts(*n)) else {
+                    return Status::Failure;
+                };
                 let slot = x.slot(i);
                 // Saturating: an unbounded Retry may count past u32::MAX in a long run.
                 slot.cursor = slot.cursor.saturating_add(1);

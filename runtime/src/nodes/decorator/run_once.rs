@@ -38,6 +38,7 @@ pub(crate) fn spec() -> NodeType {
             ParamKind::Bool,
             "After the first run: true succeeds at once; false returns the first run's status.",
         )
+        .literal()
         .default(true.into()),
     )
 }

@@ -8,7 +8,8 @@
 use crate::args::Args;
 use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
-use crate::nodes::{decorator::only_child, seconds_param, ty, Kind, LowerCx, ParamError};
+use crate::nodes::{deadline, decorator::only_child, seconds_param, ty, Kind, LowerCx, ParamError};
+use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -35,11 +36,14 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
-    seconds: f64,
+    seconds: &InPort<f64>,
 ) -> Status {
     let child = only_child(x, i);
-    let start = x.slot(i).start;
-    if x.now() - start >= seconds - TIME_EPSILON {
+    // Read as the node starts, before its child has run: nothing to abort yet.
+    let Some(deadline) = deadline(x, i, seconds) else {
+        return Status::Failure;
+    };
+    if x.now() >= deadline - TIME_EPSILON {
         x.abort(child);
         return Status::Failure;
     }
