@@ -94,7 +94,7 @@ impl Args {
     /// optional output the file leaves unbound writes nowhere.
     pub fn output<T: PortType + ?Sized>(&self, name: &str) -> Result<OutPort<T>, String> {
         match self.get(name) {
-            Some(Arg::Bound { key, ty }) if T::reads_from(*ty) => Ok(OutPort::bound(*key, *ty)),
+            Some(Arg::Bound { key, ty }) if T::writes_to(*ty) => Ok(OutPort::bound(*key, *ty)),
             Some(Arg::Bound { ty, .. }) => Err(format!(
                 "output `{name}` is bound to a {ty} key; this action writes {}",
                 T::NAME

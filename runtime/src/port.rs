@@ -39,6 +39,9 @@ pub trait PortType: sealed::Sealed + 'static {
     /// Whether a key of type `ty` can be read as this type.
     #[doc(hidden)]
     fn reads_from(ty: ValueType) -> bool;
+    /// Whether a value of this type can be written to a key of type `ty`.
+    #[doc(hidden)]
+    fn writes_to(ty: ValueType) -> bool;
 }
 
 /// A port type that can be written without a run-time type check: the key it is bound to
@@ -48,9 +51,6 @@ pub trait ScalarPort: PortType {
     type Write;
     #[doc(hidden)]
     fn to_value(value: Self::Write) -> Value;
-    /// Whether a value of this type can be written to a key of type `ty`.
-    #[doc(hidden)]
-    fn writes_to(ty: ValueType) -> bool;
 }
 
 impl sealed::Sealed for f64 {}
@@ -72,14 +72,14 @@ impl PortType for f64 {
     fn reads_from(ty: ValueType) -> bool {
         matches!(ty, ValueType::Int | ValueType::Float | ValueType::Json)
     }
+    fn writes_to(ty: ValueType) -> bool {
+        matches!(ty, ValueType::Float | ValueType::Json)
+    }
 }
 impl ScalarPort for f64 {
     type Write = f64;
     fn to_value(value: f64) -> Value {
         Value::Float(value)
-    }
-    fn writes_to(ty: ValueType) -> bool {
-        matches!(ty, ValueType::Float | ValueType::Json)
     }
 }
 
@@ -102,14 +102,14 @@ impl PortType for i64 {
     fn reads_from(ty: ValueType) -> bool {
         matches!(ty, ValueType::Int | ValueType::Json)
     }
+    fn writes_to(ty: ValueType) -> bool {
+        matches!(ty, ValueType::Int | ValueType::Float | ValueType::Json)
+    }
 }
 impl ScalarPort for i64 {
     type Write = i64;
     fn to_value(value: i64) -> Value {
         Value::Int(value)
-    }
-    fn writes_to(ty: ValueType) -> bool {
-        matches!(ty, ValueType::Int | ValueType::Float | ValueType::Json)
     }
 }
 
@@ -132,14 +132,14 @@ impl PortType for bool {
     fn reads_from(ty: ValueType) -> bool {
         matches!(ty, ValueType::Bool | ValueType::Json)
     }
+    fn writes_to(ty: ValueType) -> bool {
+        matches!(ty, ValueType::Bool | ValueType::Json)
+    }
 }
 impl ScalarPort for bool {
     type Write = bool;
     fn to_value(value: bool) -> Value {
         Value::Bool(value)
-    }
-    fn writes_to(ty: ValueType) -> bool {
-        matches!(ty, ValueType::Bool | ValueType::Json)
     }
 }
 
@@ -165,14 +165,14 @@ impl PortType for str {
     fn reads_from(ty: ValueType) -> bool {
         matches!(ty, ValueType::String | ValueType::Json)
     }
+    fn writes_to(ty: ValueType) -> bool {
+        matches!(ty, ValueType::String | ValueType::Json)
+    }
 }
 impl ScalarPort for str {
     type Write = Arc<str>;
     fn to_value(value: Arc<str>) -> Value {
         Value::Str(value)
-    }
-    fn writes_to(ty: ValueType) -> bool {
-        matches!(ty, ValueType::String | ValueType::Json)
     }
 }
 
@@ -193,6 +193,9 @@ impl PortType for Value {
         Some(value)
     }
     fn reads_from(_: ValueType) -> bool {
+        true
+    }
+    fn writes_to(_: ValueType) -> bool {
         true
     }
 }
