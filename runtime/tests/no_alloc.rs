@@ -149,3 +149,78 @@ fn the_counter_counts() {
     assert!(allocations() > before);
     drop(v);
 }
+
+/// Bound parameters of built-in nodes, host actions reading bound inputs and writing
+/// outputs, per-node host state and host condition decorators: still no allocation.
+#[test]
+fn bound_ports_host_state_and_host_conditions_do_not_allocate() {
+    use arbor_runtime::{
+        ActionCtx, Agent, InPort, NodeType, OutPort, ParamKind, ParamSpec, Registry,
+        StatefulAction, Status,
+    };
+    use std::sync::Arc;
+
+    struct Step {
+        by: InPort<f64>,
+        out: OutPort<f64>,
+    }
+    impl StatefulAction<f64> for Step {
+        type State = (u32, f64);
+        fn tick(&self, cx: &mut ActionCtx<'_, f64>, state: &mut (u32, f64)) -> Status {
+            state.0 += 1;
+            state.1 += cx.get(&self.by).unwrap_or(0.0);
+            *cx.agent += state.1;
+            let total = *cx.agent;
+            cx.set(&self.out, total);
+            if state.0 % 3 == 0 {
+                Status::Success
+            } else {
+                Status::Running
+            }
+        }
+    }
+    let mut registry = Registry::<f64>::new();
+    registry
+        .register_stateful(
+            NodeType::action("Step", "")
+                .param(ParamSpec::new("by", ParamKind::Float, ""))
+                .param(ParamSpec::new("out", ParamKind::Float, "").output()),
+            |args| {
+                Ok(Step {
+                    by: args.port("by")?,
+                    out: args.output("out")?,
+                })
+            },
+        )
+        .condition(NodeType::condition("Small", ""), |cx| *cx.agent < 1e12);
+    let mut file = common::tree_json(
+        json!({"type": "Parallel", "params": {"need": 2}, "children": [
+            {"type": "Step", "name": "a", "params": {"by": {"$key": "by"}, "out": {"$key": "total"}},
+             "decorators": [{"type": "Small", "params": {"abort": "Self"}}]},
+            {"type": "Step", "name": "b", "params": {"by": 0.5, "out": {"$key": "total"}}},
+            {"type": "Wait", "params": {"seconds": {"$key": "pause"}}},
+            {"type": "SetBlackboard", "params": {"key": "copy", "value": {"$key": "total"}}}
+        ]}),
+        json!([
+            {"key": "by", "type": "float", "default": 0.25},
+            {"key": "total", "type": "float", "default": 0},
+            {"key": "copy", "type": "float"},
+            {"key": "pause", "type": "float", "default": 0.3}
+        ]),
+    );
+    file["version"] = json!(2);
+    let tree = registry
+        .loader()
+        .load_str(&file.to_string(), None)
+        .expect("loads");
+    let mut agent = Agent::new(Arc::new(tree), 1);
+    let mut data = 0.0;
+    agent.tick(&mut data, 0.1);
+    let before = allocations();
+    for _ in 0..2_000 {
+        agent.tick(&mut data, 0.1);
+    }
+    assert_eq!(allocations() - before, 0, "allocations during 2,000 ticks");
+    let copy = agent.blackboard().key("copy").expect("declared");
+    assert!(agent.blackboard().get_f64(copy).is_some_and(|c| c > 100.0));
+}
