@@ -14,7 +14,7 @@ use std::hint::black_box;
 use arbor_runtime::{Agent, Recorder, TraceEvent};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 
-use reference::{bonsai, compile, registry, wide_tree, Counter, PreviewObserver};
+use reference::{bonsai, compile, compile_ported, registry, wide_tree, Counter, PreviewObserver};
 
 const AGENTS: usize = 10_000;
 
@@ -89,6 +89,28 @@ fn ticks(c: &mut Criterion) {
     bench_variant(c, "B", true);
 }
 
+/// The reference actions reading one input and writing one output each: the input a
+/// literal or bound to a key, side by side with the plain actions, in one group.
+fn ports(c: &mut Criterion) {
+    for (label, running) in [("A", false), ("B", true)] {
+        let mut group = c.benchmark_group(format!("ports/{label}"));
+        let trees = [
+            ("no parameters", compile(running)),
+            (
+                "literal input, bound output",
+                compile_ported(running, false),
+            ),
+            ("bound input, bound output", compile_ported(running, true)),
+        ];
+        for (name, tree) in trees {
+            let mut agent = Agent::new(tree, 1);
+            let mut data = Counter::default();
+            group.bench_function(name, |b| b.iter(|| agent.tick(&mut data, black_box(0.1))));
+        }
+        group.finish();
+    }
+}
+
 /// Loading: parse + check + compile a generated 10,000-node file.
 fn loading(c: &mut Criterion) {
     let text = wide_tree(10_000).to_string();
@@ -110,5 +132,5 @@ fn loading(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ticks, loading);
+criterion_group!(benches, ticks, ports, loading);
 criterion_main!(benches);

@@ -67,7 +67,7 @@ impl Args {
     /// ```
     pub fn port<T: PortType + ?Sized>(&self, name: &str) -> Result<InPort<T>, String> {
         match self.get(name) {
-            Some(Arg::Bound { key, ty }) if T::reads_from(*ty) => Ok(InPort::bound(*key)),
+            Some(Arg::Bound { key, ty }) if T::reads_from(*ty) => Ok(InPort::bound(*key, *ty)),
             Some(Arg::Bound { ty, .. }) => Err(format!(
                 "parameter `{name}` is bound to a {ty} key; this action reads it as {}",
                 T::NAME

@@ -3,6 +3,12 @@
 //! Keys are declared in the tree file and resolved to [`Key`] indices when the tree is
 //! compiled, so reads and writes at tick time are array accesses, never string hashing.
 //! A value written at time `s` with ttl `n` is valid while `now <= s + n` (inclusive).
+//!
+//! Expiry happens when the clock moves ([`Blackboard::set_now`]): the clock only changes
+//! between ticks, so clearing the values whose time is up then is exact, and a read is one
+//! array access with no time test. Only keys written with a ttl are looked at (a list kept
+//! with capacity for every key, so writing never allocates). Expiry is final: a clock
+//! moved backwards does not bring an expired value back.
 
 use std::sync::Arc;
 
@@ -30,15 +36,35 @@ pub struct KeyInfo {
     pub default: Value,
 }
 
-/// Bytes one key takes in an agent's blackboard (values' shared heap data aside).
-pub(crate) const ENTRY_SIZE: usize = std::mem::size_of::<Entry>();
+/// Bytes one key takes in an agent's blackboard (values' shared heap data aside): its
+/// entry and its place in the expiry list.
+pub(crate) const ENTRY_SIZE: usize =
+    std::mem::size_of::<Entry>() + std::mem::size_of::<u32>() + std::mem::size_of::<bool>();
 
 #[derive(Clone, Debug)]
 struct Entry {
     value: Value,
-    written: f64,
-    /// Negative: never expires.
-    ttl: f64,
+    /// The value is valid while `now <= deadline`: the write time plus the ttl plus
+    /// [`TIME_EPSILON`], or infinity for a value that never expires.
+    deadline: f64,
+}
+
+impl Entry {
+    fn new(value: Value, now: f64, ttl: f64) -> Entry {
+        if ttl.is_nan() {
+            // Never valid, as `now <= written + NaN` never holds.
+            return Entry {
+                value: Value::Null,
+                deadline: f64::INFINITY,
+            };
+        }
+        let deadline = if ttl < 0.0 {
+            f64::INFINITY
+        } else {
+            now + ttl + TIME_EPSILON
+        };
+        Entry { value, deadline }
+    }
 }
 
 /// A host write the blackboard refused.
@@ -60,6 +86,10 @@ pub struct Blackboard {
     keys: Arc<[KeyInfo]>,
     entries: Vec<Entry>,
     now: f64,
+    /// Keys whose value has a finite deadline (and some that had one since the last
+    /// sweep), each at most once, as `listed` says; capacity for all keys.
+    expiring: Vec<u32>,
+    listed: Vec<bool>,
 }
 
 impl Blackboard {
@@ -67,13 +97,11 @@ impl Blackboard {
     pub(crate) fn new(keys: Arc<[KeyInfo]>) -> Blackboard {
         let entries = keys
             .iter()
-            .map(|k| Entry {
-                value: k.default.clone(),
-                written: 0.0,
-                ttl: -1.0,
-            })
+            .map(|k| Entry::new(k.default.clone(), 0.0, -1.0))
             .collect();
         Blackboard {
+            expiring: Vec::with_capacity(keys.len()),
+            listed: vec![false; keys.len()],
             keys,
             entries,
             now: 0.0,
@@ -85,8 +113,33 @@ impl Blackboard {
         self.now
     }
 
+    /// Moves the clock and clears the values whose time is up (rule 33).
+    #[inline]
     pub(crate) fn set_now(&mut self, now: f64) {
         self.now = now;
+        if !self.expiring.is_empty() {
+            self.expire();
+        }
+    }
+
+    #[inline(never)]
+    fn expire(&mut self) {
+        let now = self.now;
+        let (entries, listed) = (&mut self.entries, &mut self.listed);
+        self.expiring.retain(|&k| {
+            let entry = &mut entries[k as usize];
+            let keep = if entry.deadline == f64::INFINITY {
+                false // rewritten without a ttl since
+            } else if now <= entry.deadline {
+                true
+            } else {
+                entry.value = Value::Null;
+                entry.deadline = f64::INFINITY;
+                false
+            };
+            listed[k as usize] = keep;
+            keep
+        });
     }
 
     /// Resolves a key by name; do this once, not per tick.
@@ -111,21 +164,26 @@ impl Blackboard {
 
     /// The key's valid value: `None` if it was never written or has expired (rule 33).
     pub fn get(&self, key: Key) -> Option<&Value> {
-        let entry = &self.entries[key.index()];
-        if entry.value.is_null() || !self.is_live(entry) {
-            None
-        } else {
-            Some(&entry.value)
+        match self.live(key) {
+            Some(Value::Null) | None => None,
+            value => value,
         }
+    }
+
+    /// The key's value, `Null` when it has none: for typed reads, which turn `Null` into
+    /// `None` themselves, so the hot path tests it once.
+    #[inline(always)]
+    pub(crate) fn live(&self, key: Key) -> Option<&Value> {
+        Some(&self.entries[key.index()].value)
     }
 
     /// Seconds until the key's value expires; `None` if it never expires or is not valid.
     pub fn remaining(&self, key: Key) -> Option<f64> {
         let entry = &self.entries[key.index()];
-        if entry.ttl < 0.0 || self.get(key).is_none() {
+        if entry.deadline == f64::INFINITY || self.get(key).is_none() {
             None
         } else {
-            Some((entry.written + entry.ttl - self.now).max(0.0))
+            Some((entry.deadline - TIME_EPSILON - self.now).max(0.0))
         }
     }
 
@@ -201,34 +259,51 @@ impl Blackboard {
     }
 
     /// Typed writes from nodes: the value was checked against the key's type at load.
+    #[inline]
     pub(crate) fn write(&mut self, key: Key, value: Value, ttl: f64) {
-        let now = self.now;
-        let entry = &mut self.entries[key.index()];
-        entry.value = value;
-        entry.written = now;
-        entry.ttl = ttl;
+        if ttl < 0.0 {
+            // The common case: a value that never expires.
+            self.entries[key.index()] = Entry {
+                value,
+                deadline: f64::INFINITY,
+            };
+            return;
+        }
+        let entry = Entry::new(value, self.now, ttl);
+        self.list_if_expiring(key.index(), &entry);
+        self.entries[key.index()] = entry;
+    }
+
+    fn list_if_expiring(&mut self, i: usize, entry: &Entry) {
+        if entry.deadline != f64::INFINITY && !self.listed[i] {
+            self.listed[i] = true;
+            self.expiring.push(i as u32);
+        }
     }
 
     /// Takes over `old`'s entries (value, write time and ttl) for keys with the same name
     /// and type; returns the names of `old`'s keys that had no such match.
     pub(crate) fn adopt(&mut self, old: &Blackboard) -> Vec<String> {
         self.now = old.now;
+        let mine: std::collections::HashMap<(&str, ValueType), usize> = self
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(j, k)| ((k.name.as_str(), k.ty), j))
+            .collect();
         let mut dropped = Vec::new();
+        let mut adopted = Vec::new();
         for (i, info) in old.keys.iter().enumerate() {
-            match self
-                .keys
-                .iter()
-                .position(|k| k.name == info.name && k.ty == info.ty)
-            {
-                Some(j) => self.entries[j] = old.entries[i].clone(),
+            match mine.get(&(info.name.as_str(), info.ty)) {
+                Some(&j) => adopted.push((j, old.entries[i].clone())),
                 None => dropped.push(info.name.clone()),
             }
         }
+        for (j, entry) in adopted {
+            self.list_if_expiring(j, &entry);
+            self.entries[j] = entry;
+        }
         dropped
-    }
-
-    fn is_live(&self, entry: &Entry) -> bool {
-        entry.ttl < 0.0 || self.now <= entry.written + entry.ttl + TIME_EPSILON
     }
 
     /// Every key with its valid value as JSON (`null` when none), in declaration order.

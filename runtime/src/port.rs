@@ -34,8 +34,21 @@ pub trait PortType: sealed::Sealed + 'static {
     fn literal(value: &Value) -> Option<Self::Literal>;
     #[doc(hidden)]
     fn read_literal(literal: &Self::Literal) -> Self::Read<'_>;
+    /// Reads a key's value; `None` for `Null` (no value) or another shape.
     #[doc(hidden)]
     fn read(value: &Value) -> Option<Self::Read<'_>>;
+    /// Reads a key whose values may need converting (an `int` or `json` key read as a
+    /// float); `read` only sees values of the port's own type.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_converted(value: &Value) -> Option<Self::Read<'_>> {
+        Self::read(value)
+    }
+    /// Whether a key of type `ty` needs [`PortType::read_converted`].
+    #[doc(hidden)]
+    fn converts(_ty: ValueType) -> bool {
+        false
+    }
     /// Whether a key of type `ty` can be read as this type.
     #[doc(hidden)]
     fn reads_from(ty: ValueType) -> bool;
@@ -67,7 +80,18 @@ impl PortType for f64 {
     }
     #[inline(always)]
     fn read(value: &Value) -> Option<f64> {
+        // A float key holds floats only: the blackboard widens ints as they are written.
+        match value {
+            Value::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+    #[inline(always)]
+    fn read_converted(value: &Value) -> Option<f64> {
         value.as_f64()
+    }
+    fn converts(ty: ValueType) -> bool {
+        matches!(ty, ValueType::Int | ValueType::Json)
     }
     fn reads_from(ty: ValueType) -> bool {
         matches!(ty, ValueType::Int | ValueType::Float | ValueType::Json)
@@ -190,7 +214,7 @@ impl PortType for Value {
     }
     #[inline(always)]
     fn read(value: &Value) -> Option<&Value> {
-        Some(value)
+        (!value.is_null()).then_some(value)
     }
     fn reads_from(_: ValueType) -> bool {
         true
@@ -209,7 +233,10 @@ pub struct InPort<T: PortType + ?Sized> {
 #[derive(Clone, Debug)]
 enum Source<L> {
     Literal(L),
+    /// A key of the port's own type.
     Key(Key),
+    /// A key whose values are converted as they are read (an int key read as a float).
+    Converted(Key),
 }
 
 impl<T: PortType + ?Sized> InPort<T> {
@@ -221,9 +248,15 @@ impl<T: PortType + ?Sized> InPort<T> {
         }
     }
 
-    pub(crate) fn bound(key: Key) -> InPort<T> {
+    /// A port reading `key`, declared `ty`.
+    pub(crate) fn bound(key: Key, ty: ValueType) -> InPort<T> {
+        let source = if T::converts(ty) {
+            Source::Converted(key)
+        } else {
+            Source::Key(key)
+        };
         InPort {
-            source: Source::Key(key),
+            source,
             _type: PhantomData,
         }
     }
@@ -232,14 +265,14 @@ impl<T: PortType + ?Sized> InPort<T> {
     pub fn as_literal(&self) -> Option<&T::Literal> {
         match &self.source {
             Source::Literal(l) => Some(l),
-            Source::Key(_) => None,
+            Source::Key(_) | Source::Converted(_) => None,
         }
     }
 
     /// The key it reads, if it is bound.
     pub fn key(&self) -> Option<Key> {
         match self.source {
-            Source::Key(k) => Some(k),
+            Source::Key(k) | Source::Converted(k) => Some(k),
             Source::Literal(_) => None,
         }
     }
@@ -250,12 +283,13 @@ impl<T: PortType + ?Sized> InPort<T> {
     pub fn read<'a>(&'a self, blackboard: &'a Blackboard) -> Option<T::Read<'a>> {
         match &self.source {
             Source::Literal(l) => Some(T::read_literal(l)),
-            Source::Key(k) => T::read(blackboard.get(*k)?),
+            Source::Key(k) => T::read(blackboard.live(*k)?),
+            Source::Converted(k) => T::read_converted(blackboard.live(*k)?),
         }
     }
 
     pub(crate) fn map_key(&mut self, map: &impl Fn(Key) -> Key) {
-        if let Source::Key(k) = &mut self.source {
+        if let Source::Key(k) | Source::Converted(k) = &mut self.source {
             *k = map(*k);
         }
     }
@@ -274,7 +308,7 @@ impl<T: PortType + ?Sized> fmt::Debug for InPort<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.source {
             Source::Literal(l) => write!(f, "InPort({l:?})"),
-            Source::Key(k) => write!(f, "InPort(key {})", k.index()),
+            Source::Key(k) | Source::Converted(k) => write!(f, "InPort(key {})", k.index()),
         }
     }
 }
@@ -415,12 +449,12 @@ mod tests {
     fn a_port_reads_its_literal_or_its_key() {
         let mut bb = board();
         let literal = InPort::<f64>::literal(1.5);
-        let bound = InPort::<f64>::bound(Key(0));
+        let bound = InPort::<f64>::bound(Key(0), ValueType::Float);
         assert_eq!(literal.read(&bb), Some(1.5));
         assert_eq!(bound.read(&bb), Some(2.5));
         bb.write(Key(0), Value::Float(4.0), -1.0);
         assert_eq!(bound.read(&bb), Some(4.0));
-        let unset = InPort::<i64>::bound(Key(1));
+        let unset = InPort::<i64>::bound(Key(1), ValueType::Int);
         assert_eq!(unset.read(&bb), None, "never written: no value");
     }
 

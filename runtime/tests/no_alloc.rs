@@ -172,7 +172,7 @@ fn bound_ports_host_state_and_host_conditions_do_not_allocate() {
             *cx.agent += state.1;
             let total = *cx.agent;
             cx.set(&self.out, total);
-            if state.0 % 3 == 0 {
+            if state.0.is_multiple_of(3) {
                 Status::Success
             } else {
                 Status::Running

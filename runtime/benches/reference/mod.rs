@@ -14,7 +14,8 @@ use std::sync::Arc;
 use std::hint::black_box;
 
 use arbor_runtime::{
-    CompiledTree, LastVisits, NodeType, Observer, Registry, Status, TraceEvent, Visit,
+    Action, ActionCtx, CompiledTree, InPort, LastVisits, NodeType, Observer, OutPort, ParamKind,
+    ParamSpec, Registry, Status, TraceEvent, Visit,
 };
 use serde_json::{json, Value};
 
@@ -72,6 +73,82 @@ pub fn reference_tree(running: bool) -> Value {
     }
     nodes[0]["children"] = json!(root_children);
     json!({"format": "arbor-tree", "version": 1, "guid": guid(0), "name": "reference", "root": guid(1), "nodes": nodes})
+}
+
+/// The reference actions with ports: each reads one input (`amount`, added to the counter)
+/// and writes one output (`total`, the counter after the addition), for the cost of a
+/// bound read against a literal one (docs/performance.md, "Bound parameters").
+struct PortWork {
+    amount: InPort<f64>,
+    total: OutPort<f64>,
+    status: Status,
+}
+
+impl Action<Counter> for PortWork {
+    #[inline]
+    fn tick(&self, cx: &mut ActionCtx<'_, Counter>) -> Status {
+        let amount = cx.get(&self.amount).unwrap_or(0.0);
+        cx.agent.n += amount as u64;
+        let total = cx.agent.n as f64;
+        cx.set(&self.total, total);
+        self.status
+    }
+}
+
+/// [`registry`] with `Work` and `Busy` reading `amount` and writing `total`.
+pub fn ported_registry() -> Registry<Counter> {
+    let mut registry = Registry::<Counter>::new();
+    registry
+        .condition(NodeType::condition("False", "Always false."), |_| false)
+        .condition(NodeType::condition("True", "Always true."), |_| true);
+    for (name, status) in [("Work", Status::Success), ("Busy", Status::Running)] {
+        registry.register(
+            NodeType::action(name, "Adds `amount` to the counter; writes it to `total`.")
+                .param(ParamSpec::new("amount", ParamKind::Float, "How much."))
+                .param(ParamSpec::new("total", ParamKind::Float, "The counter.").output()),
+            move |args| {
+                Ok(PortWork {
+                    amount: args.port("amount")?,
+                    total: args.output("total")?,
+                    status,
+                })
+            },
+        );
+    }
+    registry
+}
+
+/// The reference tree whose actions read `amount` as the literal 1 (`bound` false) or
+/// from the key `amount` (default 1), and write the key `total`: version 2 of the format.
+pub fn ported_tree(running: bool, bound: bool) -> Value {
+    let mut tree = reference_tree(running);
+    tree["version"] = json!(2);
+    tree["blackboard"] = json!([
+        {"key": "amount", "type": "float", "default": 1.0},
+        {"key": "total", "type": "float"}
+    ]);
+    let amount = if bound {
+        json!({"$key": "amount"})
+    } else {
+        json!(1.0)
+    };
+    for node in tree["nodes"].as_array_mut().into_iter().flatten() {
+        if matches!(node["type"].as_str(), Some("Work" | "Busy")) {
+            node["params"] = json!({"amount": amount, "total": {"$key": "total"}});
+        }
+    }
+    tree
+}
+
+/// The loaded [`ported_tree`].
+pub fn compile_ported(running: bool, bound: bool) -> Arc<CompiledTree<Counter>> {
+    let text = ported_tree(running, bound).to_string();
+    Arc::new(
+        ported_registry()
+            .loader()
+            .load_str(&text, None)
+            .expect("the ported reference tree loads"),
+    )
 }
 
 /// The loaded reference tree.
