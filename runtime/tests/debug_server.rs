@@ -10,7 +10,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use arbor_runtime::debug::{DebugConfig, DebugError, DebugServer, Instance};
+use arbor_runtime::debug::{DebugConfig, DebugError, DebugServer, Instance, MAX_LINE};
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{parse_str, Agent, NodeType, Registry, Status};
 use serde_json::{json, Value};
@@ -606,7 +606,7 @@ fn an_over_long_line_closes_only_that_connection() {
     .expect("starts");
     let mut host = Host::new(&server, "worker");
     let mut client = Client::connect(server.local_addr());
-    let mut line = vec![b'x'; 3 << 19];
+    let mut line = vec![b'x'; MAX_LINE + (1 << 19)];
     line.push(b'\n');
     client.send_raw(&line);
     let error = client.expect("error");
@@ -664,6 +664,20 @@ fn a_client_that_stops_reading_never_stalls_the_host() {
         dropped["frames"].as_u64().is_some_and(|n| n > 0),
         "{dropped}"
     );
+
+    // The frames it missed carried changes it never saw: the next one carries every key
+    // (`mood` and `speed` never change, so only a full frame has them).
+    let frame = loop {
+        assert!(Instant::now() < deadline, "no frame after `dropped`");
+        host.tick();
+        if let Some(message) = client.try_recv(Duration::from_millis(5)) {
+            if message["type"] == "tick" {
+                break message;
+            }
+        }
+    };
+    assert_eq!(frame["blackboard"]["mood"], "calm", "{frame}");
+    assert_eq!(frame["blackboard"]["speed"], 1.5, "{frame}");
 }
 
 #[test]
