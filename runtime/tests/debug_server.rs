@@ -650,16 +650,16 @@ fn a_client_that_stops_reading_never_stalls_the_host() {
 
     // Reading again, the client learns what it missed while the host keeps ticking.
     let deadline = Instant::now() + TIMEOUT;
-    let dropped = loop {
-        assert!(Instant::now() < deadline, "no `dropped` message");
+    let mut ticking_until = |ty: &str| loop {
+        assert!(Instant::now() < deadline, "no `{ty}` message");
         host.tick();
         if let Some(message) = client.try_recv(Duration::from_millis(5)) {
-            if message["type"] == "dropped" {
+            if message["type"] == ty {
                 break message;
             }
         }
     };
-    assert_eq!(dropped["instance"], host.id());
+    let dropped = ticking_until("dropped");
     assert!(
         dropped["frames"].as_u64().is_some_and(|n| n > 0),
         "{dropped}"
@@ -667,17 +667,10 @@ fn a_client_that_stops_reading_never_stalls_the_host() {
 
     // The frames it missed carried changes it never saw: the next one carries every key
     // (`mood` and `speed` never change, so only a full frame has them).
-    let frame = loop {
-        assert!(Instant::now() < deadline, "no frame after `dropped`");
-        host.tick();
-        if let Some(message) = client.try_recv(Duration::from_millis(5)) {
-            if message["type"] == "tick" {
-                break message;
-            }
-        }
-    };
+    let frame = ticking_until("tick");
     assert_eq!(frame["blackboard"]["mood"], "calm", "{frame}");
     assert_eq!(frame["blackboard"]["speed"], 1.5, "{frame}");
+    assert_eq!(dropped["instance"], host.id());
 }
 
 #[test]

@@ -63,10 +63,9 @@ mod shared;
 mod writer;
 
 #[cfg(feature = "debug-server")]
-pub use config::{DebugConfig, LogFn};
-#[cfg(feature = "debug-server")]
-pub use error::DebugError;
-#[cfg(feature = "debug-server")]
-pub use instance::Instance;
-#[cfg(feature = "debug-server")]
-pub use server::DebugServer;
+pub use self::{
+    config::{DebugConfig, LogFn},
+    error::DebugError,
+    instance::Instance,
+    server::DebugServer,
+};
