@@ -5,12 +5,14 @@
 //! Every test starts its own server on `127.0.0.1:0`, so they run in parallel, and every
 //! read has a timeout, so a broken server fails a test instead of hanging it.
 
-use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::io::{BufReader, ErrorKind, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use arbor_runtime::debug::{DebugConfig, DebugError, DebugServer, Instance, MAX_LINE};
+use arbor_runtime::debug::{
+    is_timeout, DebugConfig, DebugError, DebugServer, Framed, Instance, LineReader, MAX_LINE,
+};
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{parse_str, Agent, NodeType, Registry, Status};
 use serde_json::{json, Value};
@@ -94,11 +96,12 @@ impl Host {
     }
 }
 
-/// A line-oriented client with timeouts; keeps partial lines across timed-out reads.
+/// A line-oriented client with timeouts, reading through the protocol's own framing
+/// (`LineReader` keeps partial lines across timed-out reads) and writing JSON by hand, so
+/// the messages are checked as docs/debug-protocol.md writes them.
 struct Client {
-    reader: BufReader<TcpStream>,
+    reader: LineReader<BufReader<TcpStream>>,
     writer: TcpStream,
-    partial: Vec<u8>,
 }
 
 impl Client {
@@ -109,9 +112,8 @@ impl Client {
             .expect("read timeout");
         let writer = stream.try_clone().expect("clones");
         Client {
-            reader: BufReader::new(stream),
+            reader: LineReader::new(BufReader::new(stream)),
             writer,
-            partial: Vec::new(),
         }
     }
 
@@ -145,16 +147,13 @@ impl Client {
     fn next_line(&mut self, wait: Duration) -> Line {
         let deadline = Instant::now() + wait;
         loop {
-            match self.reader.read_until(b'\n', &mut self.partial) {
-                Ok(0) => return Line::Eof,
-                Ok(_) if self.partial.ends_with(b"\n") => {
-                    let line = std::mem::take(&mut self.partial);
-                    return Line::Message(
-                        serde_json::from_slice(&line).expect("server sends JSON"),
-                    );
+            match self.reader.read() {
+                Ok(Framed::Line(line)) => {
+                    return Line::Message(serde_json::from_slice(line).expect("server sends JSON"))
                 }
-                Ok(_) => {}
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+                Ok(Framed::Eof) => return Line::Eof,
+                Ok(Framed::TooLong) => panic!("the server sent a line over the limit"),
+                Err(e) if is_timeout(&e) => {}
                 Err(e) if e.kind() == ErrorKind::ConnectionReset => return Line::Eof,
                 Err(e) => panic!("read failed: {e}"),
             }
