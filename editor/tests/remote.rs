@@ -1,5 +1,5 @@
 //! Remote debugging end to end: a host runs a tree through the runtime's debug server on
-//! an ephemeral loopback port, and the editor attaches to it (issue 6). Covers listing,
+//! an ephemeral loopback port, and the editor attaches to it. Covers listing,
 //! attaching, statuses drawn on the matching document, pause/step/breakpoints, blackboard
 //! writes, the read-only view of a tree that is not open, and reconnection after the
 //! program restarts.
@@ -14,7 +14,7 @@ use arbor_editor::document::io;
 use arbor_editor::preview::{LiveSource, Outcome};
 use arbor_editor::remote::{Connection, Remote};
 use arbor_editor::Session;
-use arbor_runtime::debug::{DebugConfig, DebugServer};
+use arbor_runtime::debug::{DebugConfig, DebugServer, PauseReason};
 use arbor_runtime::{Agent, Registry, Status};
 use serde_json::{json, Value};
 
@@ -164,7 +164,10 @@ fn pause_step_breakpoint_and_set_go_to_the_program() {
     remote.step();
     until(&mut remote, "one step", |r| {
         r.focused().is_some_and(|(_, v)| {
-            v.tick == at + 1 && v.paused.as_ref().is_some_and(|p| p.reason == "step")
+            v.tick == at + 1
+                && v.paused
+                    .as_ref()
+                    .is_some_and(|p| p.reason == PauseReason::Step)
         })
     });
 
@@ -189,9 +192,9 @@ fn pause_step_breakpoint_and_set_go_to_the_program() {
     remote.resume();
     until(&mut remote, "the breakpoint", |r| {
         r.focused().is_some_and(|(_, v)| {
-            v.paused
-                .as_ref()
-                .is_some_and(|p| p.reason == "breakpoint" && p.node.as_deref() == Some(COUNT))
+            v.paused.as_ref().is_some_and(|p| {
+                p.reason == PauseReason::Breakpoint && p.node.as_deref() == Some(COUNT)
+            })
         })
     });
     assert_eq!(
@@ -286,7 +289,10 @@ fn the_editor_reconnects_when_the_program_restarts_and_keeps_its_breakpoints() {
     let _again = Host::start(&addr, "counter #1", tree(TREE));
     until(&mut remote, "the breakpoint after the restart", |r| {
         r.focused().is_some_and(|(_, v)| {
-            v.is_running() && v.paused.as_ref().is_some_and(|p| p.reason == "breakpoint")
+            v.is_running()
+                && v.paused
+                    .as_ref()
+                    .is_some_and(|p| p.reason == PauseReason::Breakpoint)
         })
     });
     assert!(matches!(remote.connection, Connection::Connected { .. }));

@@ -54,7 +54,7 @@ mod blackboard;
 #[cfg(feature = "btcpp")]
 pub mod btcpp;
 mod compile;
-#[cfg(feature = "debug-server")]
+#[cfg(feature = "debug-protocol")]
 pub mod debug;
 mod exec;
 pub mod format;

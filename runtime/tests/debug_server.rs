@@ -5,12 +5,14 @@
 //! Every test starts its own server on `127.0.0.1:0`, so they run in parallel, and every
 //! read has a timeout, so a broken server fails a test instead of hanging it.
 
-use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::io::{BufReader, ErrorKind, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use arbor_runtime::debug::{DebugConfig, DebugError, DebugServer, Instance};
+use arbor_runtime::debug::{
+    is_timeout, DebugConfig, DebugError, DebugServer, Framed, Instance, LineReader, MAX_LINE,
+};
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{parse_str, Agent, NodeType, Registry, Status};
 use serde_json::{json, Value};
@@ -94,11 +96,12 @@ impl Host {
     }
 }
 
-/// A line-oriented client with timeouts; keeps partial lines across timed-out reads.
+/// A line-oriented client with timeouts, reading through the protocol's own framing
+/// (`LineReader` keeps partial lines across timed-out reads) and writing JSON by hand, so
+/// the messages are checked as docs/debug-protocol.md writes them.
 struct Client {
-    reader: BufReader<TcpStream>,
+    reader: LineReader<BufReader<TcpStream>>,
     writer: TcpStream,
-    partial: Vec<u8>,
 }
 
 impl Client {
@@ -109,9 +112,8 @@ impl Client {
             .expect("read timeout");
         let writer = stream.try_clone().expect("clones");
         Client {
-            reader: BufReader::new(stream),
+            reader: LineReader::new(BufReader::new(stream)),
             writer,
-            partial: Vec::new(),
         }
     }
 
@@ -145,16 +147,13 @@ impl Client {
     fn next_line(&mut self, wait: Duration) -> Line {
         let deadline = Instant::now() + wait;
         loop {
-            match self.reader.read_until(b'\n', &mut self.partial) {
-                Ok(0) => return Line::Eof,
-                Ok(_) if self.partial.ends_with(b"\n") => {
-                    let line = std::mem::take(&mut self.partial);
-                    return Line::Message(
-                        serde_json::from_slice(&line).expect("server sends JSON"),
-                    );
+            match self.reader.read() {
+                Ok(Framed::Line(line)) => {
+                    return Line::Message(serde_json::from_slice(line).expect("server sends JSON"))
                 }
-                Ok(_) => {}
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+                Ok(Framed::Eof) => return Line::Eof,
+                Ok(Framed::TooLong) => panic!("the server sent a line over the limit"),
+                Err(e) if is_timeout(&e) => {}
                 Err(e) if e.kind() == ErrorKind::ConnectionReset => return Line::Eof,
                 Err(e) => panic!("read failed: {e}"),
             }
@@ -606,7 +605,7 @@ fn an_over_long_line_closes_only_that_connection() {
     .expect("starts");
     let mut host = Host::new(&server, "worker");
     let mut client = Client::connect(server.local_addr());
-    let mut line = vec![b'x'; 3 << 19];
+    let mut line = vec![b'x'; MAX_LINE + (1 << 19)];
     line.push(b'\n');
     client.send_raw(&line);
     let error = client.expect("error");
@@ -650,20 +649,27 @@ fn a_client_that_stops_reading_never_stalls_the_host() {
 
     // Reading again, the client learns what it missed while the host keeps ticking.
     let deadline = Instant::now() + TIMEOUT;
-    let dropped = loop {
-        assert!(Instant::now() < deadline, "no `dropped` message");
+    let mut ticking_until = |ty: &str| loop {
+        assert!(Instant::now() < deadline, "no `{ty}` message");
         host.tick();
         if let Some(message) = client.try_recv(Duration::from_millis(5)) {
-            if message["type"] == "dropped" {
+            if message["type"] == ty {
                 break message;
             }
         }
     };
-    assert_eq!(dropped["instance"], host.id());
+    let dropped = ticking_until("dropped");
     assert!(
         dropped["frames"].as_u64().is_some_and(|n| n > 0),
         "{dropped}"
     );
+
+    // The frames it missed carried changes it never saw: the next one carries every key
+    // (`mood` and `speed` never change, so only a full frame has them).
+    let frame = ticking_until("tick");
+    assert_eq!(frame["blackboard"]["mood"], "calm", "{frame}");
+    assert_eq!(frame["blackboard"]["speed"], 1.5, "{frame}");
+    assert_eq!(dropped["instance"], host.id());
 }
 
 #[test]

@@ -2,13 +2,18 @@
 //! `arbor-runtime` API, for the headless binaries, the tests and the editor's live preview.
 //!
 //! # Brief overview
-//! - [`Simulation`] is the dyn-safe interface every sample implements: load (and
+//! - [`Simulation`] is the dyn-safe interface the samples are driven through: load (and
 //!   hot-reload) a tree, tick it against the world with an [`arbor_runtime::Observer`],
 //!   reset, read the blackboard, map trace node ids to GUIDs ([`TreeView`]), read the
-//!   [`Log`]. [`all`] and [`by_name`] list the samples.
-//! - [`villager`]: a needs-driven agent ([000]'s example), `trees/villager.json`.
-//! - [`card_duel`]: [001]'s HomeRock duel AI, played against the user or a script.
-//! - [`counting`]: [001]'s MathTree from built-in nodes.
+//!   [`Log`]. [`all`] and [`by_name`] find the samples.
+//! - [`Sample<W>`] implements it once for every sample's [`World`]; [`SAMPLES`] is the one
+//!   list of samples, and [`SampleMut`] names a running sample's type (sample.rs says how
+//!   to add one).
+//! - [`villager`]: a needs-driven agent after the villager example of the HuskyT
+//!   behavior-tree framework, `trees/villager.json`.
+//! - [`card_duel`]: the AI of HomeRock, the card game of a Unity game-AI book, played
+//!   against the user or a script.
+//! - [`counting`]: the same book's MathTree, from built-in nodes.
 //! - [`guard`]: a patrol interrupted by a LowerPriority abort, a chase ended by a Self abort.
 //!
 //! Each sample has its tree in `trees/`, its host node types' manifest in `manifests/`
@@ -25,12 +30,14 @@ pub mod cli;
 mod log;
 mod rng;
 mod runner;
+mod sample;
 mod simulation;
 mod tree_view;
 mod vec2;
 
 pub use log::{Log, LogLine};
 pub use rng::Rng;
+pub use sample::{Entry, Sample, SampleMut, World, SAMPLES};
 pub use simulation::{all, by_name, manifests_dir, trees_dir, LoadOutcome, Simulation};
 pub use tree_view::TreeView;
 pub use vec2::Vec2;

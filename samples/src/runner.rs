@@ -1,5 +1,5 @@
 //! Runner: the part every sample shares: a registry, the compiled tree and the agent
-//! running it, with loading and hot reload. Each sample pairs one with its world.
+//! running it, with loading and hot reload. [`crate::Sample`] pairs one with its world.
 
 use std::path::Path;
 use std::sync::Arc;

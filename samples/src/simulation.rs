@@ -1,13 +1,14 @@
 //! Simulation: the one dyn-safe interface the editor's live preview (and the headless
-//! binaries) drive every sample through, plus the list of samples.
+//! binaries) drive every sample through, and the samples found by name.
 //!
 //! A simulation owns a world (positions, needs, health, log…), the registry of its host
 //! node types and, once a tree is loaded, one agent running that tree against the world.
 //! `tick(dt)` follows SEMANTICS rule 2: the agent's clock advances, the world moves and
 //! writes its sensor readings to the blackboard (the host's inputs), then the root is
 //! ticked once. With the same seed and the same `dt` sequence a simulation always does the
-//! same thing. Sample-specific controls (the duel's move buttons, the counting target) are
-//! reached through [`Simulation::as_any_mut`] and a downcast to the sample's type.
+//! same thing. Every sample implements it once, through [`crate::Sample`]; its own controls
+//! (the duel's move buttons, the counting target) are reached through
+//! [`Simulation::sample_mut`], which names the sample's type.
 
 use std::any::Any;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use arbor_runtime::{
 };
 
 use crate::log::Log;
+use crate::sample::{SampleMut, SAMPLES};
 use crate::tree_view::TreeView;
 
 /// What loading a tree did.
@@ -97,6 +99,13 @@ pub trait Simulation: Send {
     /// One line describing the world now, e.g. for a status bar.
     fn summary(&self) -> String;
 
+    /// The sample by its type, for what only it has; `None` for simulations that are not
+    /// one of [`SAMPLES`] (the editor's stand-in runner).
+    fn sample_mut(&mut self) -> Option<SampleMut<'_>> {
+        None
+    }
+
+    /// For tests and tools that know the concrete type.
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
@@ -111,26 +120,17 @@ pub fn manifests_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("manifests")
 }
 
-/// Every sample, with seed 1 and no tree loaded yet, in menu order.
+/// Every sample of [`SAMPLES`], with seed 1 and no tree loaded yet, in menu order.
 pub fn all() -> Vec<Box<dyn Simulation>> {
-    vec![
-        Box::new(crate::villager::Villager::new(1)),
-        Box::new(crate::card_duel::CardDuel::new(1)),
-        Box::new(crate::counting::Counting::new(1)),
-        Box::new(crate::guard::Guard::new(1)),
-    ]
+    SAMPLES.iter().map(|sample| sample.create(1)).collect()
 }
 
 /// The sample called `name` (see [`Simulation::name`]), seeded with `seed`.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Simulation>> {
-    let sim: Box<dyn Simulation> = match name {
-        "villager" => Box::new(crate::villager::Villager::new(seed)),
-        "card_duel" => Box::new(crate::card_duel::CardDuel::new(seed)),
-        "counting" => Box::new(crate::counting::Counting::new(seed)),
-        "guard" => Box::new(crate::guard::Guard::new(seed)),
-        _ => return None,
-    };
-    Some(sim)
+    SAMPLES
+        .iter()
+        .find(|sample| sample.name == name)
+        .map(|sample| sample.create(seed))
 }
 
 fn io_error(path: &Path, e: &std::io::Error) -> LoadError {

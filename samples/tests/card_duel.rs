@@ -5,13 +5,14 @@ mod common;
 
 use arbor_runtime::Status;
 use arbor_samples::card_duel::{CardDuel, Move, Opponent, Side};
-use arbor_samples::Simulation;
+use arbor_samples::{SampleMut, Simulation};
 use common::{has, loaded, step};
 
 fn duel(sim: &mut dyn Simulation) -> &mut CardDuel {
-    sim.as_any_mut()
-        .downcast_mut::<CardDuel>()
-        .expect("the card duel sample")
+    match sim.sample_mut() {
+        Some(SampleMut::CardDuel(sample)) => sample,
+        _ => panic!("not the card duel sample"),
+    }
 }
 
 /// A duel against a human player, with the AI's health set.

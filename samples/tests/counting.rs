@@ -1,17 +1,18 @@
-//! The counting sample (rule 35, [001]'s MathTree): target 20 succeeds at the second AddTen
+//! The counting sample (rule 35, the MathTree of a Unity game-AI book): target 20 succeeds at the second AddTen
 //! with current 20; target 30 fails with current 20; target 10 stops at the first AddTen.
 
 mod common;
 
 use arbor_runtime::Status;
 use arbor_samples::counting::Counting;
-use arbor_samples::Simulation;
+use arbor_samples::{SampleMut, Simulation};
 use common::{loaded, step};
 
 fn counting(sim: &mut dyn Simulation) -> &mut Counting {
-    sim.as_any_mut()
-        .downcast_mut::<Counting>()
-        .expect("the counting sample")
+    match sim.sample_mut() {
+        Some(SampleMut::Counting(sample)) => sample,
+        _ => panic!("not the counting sample"),
+    }
 }
 
 fn run_once(target: i64) -> (Option<Status>, Vec<(String, Status)>, Option<i64>) {

@@ -5,13 +5,14 @@
 mod common;
 
 use arbor_samples::guard::Guard;
-use arbor_samples::Simulation;
+use arbor_samples::{SampleMut, Simulation};
 use common::{has, loaded, node, step};
 
 fn guard(sim: &mut dyn Simulation) -> &mut Guard {
-    sim.as_any_mut()
-        .downcast_mut::<Guard>()
-        .expect("the guard sample")
+    match sim.sample_mut() {
+        Some(SampleMut::Guard(sample)) => sample,
+        _ => panic!("not the guard sample"),
+    }
 }
 
 /// Runs 4000 ticks and checks, at every tick, the two abort rules.

@@ -6,7 +6,7 @@ mod common;
 
 use arbor_runtime::{parse_str, NodeId, Status};
 use arbor_samples::villager::Villager;
-use arbor_samples::{all, by_name, Simulation};
+use arbor_samples::{all, by_name, SampleMut, Simulation, SAMPLES};
 use common::{loaded, log_since, render};
 
 /// Everything observable about a run: per tick the status and the trace, then the log
@@ -45,6 +45,29 @@ fn samples_are_listed_once_and_found_by_name() {
         assert!(sim.tree().is_none() && sim.blackboard().is_none());
     }
     assert!(by_name("dragon", 1).is_none());
+}
+
+#[test]
+fn each_listed_sample_names_its_own_type() {
+    for entry in SAMPLES {
+        let mut sim = entry.create(1);
+        assert_eq!((sim.name(), sim.title()), (entry.name, entry.title));
+        let name = match sim.sample_mut() {
+            Some(SampleMut::Villager(s)) => s.name(),
+            Some(SampleMut::CardDuel(s)) => s.name(),
+            Some(SampleMut::Counting(s)) => s.name(),
+            Some(SampleMut::Guard(s)) => s.name(),
+            None => panic!("{}: not a sample", entry.name),
+        };
+        assert_eq!(name, entry.name);
+    }
+}
+
+fn villager(sim: &mut dyn Simulation) -> &mut Villager {
+    match sim.sample_mut() {
+        Some(SampleMut::Villager(sample)) => sample,
+        _ => panic!("not the villager sample"),
+    }
 }
 
 #[test]
@@ -91,12 +114,7 @@ fn hot_reload_keeps_the_world_clock_and_blackboard() {
     for _ in 0..300 {
         sim.tick(0.25, &mut ());
     }
-    let before = sim
-        .as_any()
-        .downcast_ref::<Villager>()
-        .expect("villager")
-        .world
-        .clone();
+    let before = villager(&mut *sim).world.clone();
     let now = sim.now();
     let board = sim.blackboard().expect("an agent").to_json();
 
@@ -107,11 +125,7 @@ fn hot_reload_keeps_the_world_clock_and_blackboard() {
         "{:?}",
         outcome.dropped_keys
     );
-    let after = &sim
-        .as_any()
-        .downcast_ref::<Villager>()
-        .expect("villager")
-        .world;
+    let after = villager(&mut *sim).world.clone();
     assert_eq!(after.pos, before.pos);
     assert_eq!(after.needs, before.needs);
     assert_eq!(sim.now(), now);

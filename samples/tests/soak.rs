@@ -1,4 +1,4 @@
-//! Soak tests (issue 7): the Villager sample ticked for a long time. Every tick's trace is
+//! Soak tests: the Villager sample ticked for a long time. Every tick's trace is
 //! well-formed ([`TraceChecker`]), the agent's own idea of which nodes are running matches
 //! the trace's, and memory stays flat.
 //!

@@ -5,13 +5,14 @@ mod common;
 
 use arbor_runtime::Status;
 use arbor_samples::villager::{Activity, Need, Villager, ZoneColor};
-use arbor_samples::Simulation;
+use arbor_samples::{SampleMut, Simulation};
 use common::{has, loaded, log_since, step};
 
 fn villager(sim: &mut dyn Simulation) -> &mut Villager {
-    sim.as_any_mut()
-        .downcast_mut::<Villager>()
-        .expect("the villager sample")
+    match sim.sample_mut() {
+        Some(SampleMut::Villager(sample)) => sample,
+        _ => panic!("not the villager sample"),
+    }
 }
 
 #[test]

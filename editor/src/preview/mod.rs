@@ -192,7 +192,7 @@ impl Preview {
                 edit = self.blackboard.ui(ui, runner.sim().blackboard(), editable);
             });
         egui::CentralPanel::default().show_inside(ui, |ui| {
-            if let Some(message) = worlds::world_ui(ui, runner.sim_mut()) {
+            if let Some(message) = worlds::world_ui(ui, runner) {
                 self.note = Some((Tone::Warning, message));
             }
         });

@@ -18,8 +18,8 @@ use arbor_runtime::{
     Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeInfo, NodeTypes, Observer, Status,
     TraceEvent,
 };
-use arbor_samples::card_duel::{CardDuel, Opponent};
-use arbor_samples::{LoadOutcome, Log, Simulation, TreeView};
+use arbor_samples::card_duel::Opponent;
+use arbor_samples::{LoadOutcome, Log, SampleMut, Simulation, TreeView, SAMPLES};
 
 use crate::document::Document;
 
@@ -41,9 +41,9 @@ pub fn choices() -> &'static [Choice] {
             name: NONE,
             title: PlainSim::TITLE,
         }];
-        out.extend(arbor_samples::all().iter().map(|s| Choice {
-            name: s.name(),
-            title: s.title(),
+        out.extend(SAMPLES.iter().map(|s| Choice {
+            name: s.name,
+            title: s.title,
         }));
         out
     })
@@ -67,13 +67,28 @@ pub fn sample_for(doc: &Document) -> &'static str {
 /// A fresh simulation called `name` (unknown names give "none"). The card duel is played
 /// by the user: the preview shows the player's move buttons.
 pub fn create(name: &str, seed: u64) -> Box<dyn Simulation> {
-    let Some(mut sim) = arbor_samples::by_name(name, seed) else {
-        return Box::new(PlainSim::new(seed));
-    };
-    if let Some(duel) = sim.as_any_mut().downcast_mut::<CardDuel>() {
-        duel.set_opponent(Opponent::Human);
+    match Sim::new(name, seed) {
+        Sim::Sample(sim) => sim,
+        Sim::StandIns(plain) => plain,
     }
-    sim
+}
+
+/// What runs the tree: one of the samples, or the stand-ins of "none".
+enum Sim {
+    Sample(Box<dyn Simulation>),
+    StandIns(Box<PlainSim>),
+}
+
+impl Sim {
+    fn new(name: &str, seed: u64) -> Sim {
+        let Some(mut sim) = arbor_samples::by_name(name, seed) else {
+            return Sim::StandIns(Box::new(PlainSim::new(seed)));
+        };
+        if let Some(SampleMut::CardDuel(duel)) = sim.sample_mut() {
+            duel.set_opponent(Opponent::Human);
+        }
+        Sim::Sample(sim)
+    }
 }
 
 /// What loading the document did.
@@ -94,7 +109,7 @@ pub enum Loaded {
 
 /// A simulation and what it was last given to load.
 pub struct Runner {
-    sim: Box<dyn Simulation>,
+    sim: Sim,
     /// The runtime-relevant part of the last tree handed to `load` (editor data removed),
     /// to skip reloading after edits that change only the layout.
     last: Option<TreeFile>,
@@ -104,22 +119,36 @@ pub struct Runner {
 impl Runner {
     pub fn new(name: &str, seed: u64) -> Runner {
         Runner {
-            sim: create(name, seed),
+            sim: Sim::new(name, seed),
             last: None,
             has_tree: false,
         }
     }
 
     pub fn name(&self) -> &'static str {
-        self.sim.name()
+        self.sim().name()
     }
 
     pub fn sim(&self) -> &dyn Simulation {
-        &*self.sim
+        match &self.sim {
+            Sim::Sample(sim) => &**sim,
+            Sim::StandIns(plain) => &**plain,
+        }
     }
 
     pub fn sim_mut(&mut self) -> &mut dyn Simulation {
-        &mut *self.sim
+        match &mut self.sim {
+            Sim::Sample(sim) => &mut **sim,
+            Sim::StandIns(plain) => &mut **plain,
+        }
+    }
+
+    /// The stand-ins, when no sample runs the tree: their view lets the user pick statuses.
+    pub fn stand_ins_mut(&mut self) -> Option<&mut PlainSim> {
+        match &mut self.sim {
+            Sim::Sample(_) => None,
+            Sim::StandIns(plain) => Some(plain),
+        }
     }
 
     /// Whether a tree is loaded (the simulation can tick).
@@ -143,7 +172,7 @@ impl Runner {
         self.last = Some(file.clone());
         // Give the runtime the whole file, as it would read it from disk.
         file.editor = editor;
-        match self.sim.load(&file, path) {
+        match self.sim_mut().load(&file, path) {
             Ok(outcome) => {
                 self.has_tree = true;
                 loaded(outcome)
@@ -400,8 +429,10 @@ mod tests {
         assert_eq!(sample_for(&Document::new("my tree")), NONE);
         assert_eq!(choices()[0].name, NONE);
         assert!(choices().iter().any(|c| c.name == "card_duel"));
-        let duel = create("card_duel", 1);
-        let duel = duel.as_any().downcast_ref::<CardDuel>().expect("a duel");
+        let mut duel = create("card_duel", 1);
+        let Some(SampleMut::CardDuel(duel)) = duel.sample_mut() else {
+            panic!("not a duel");
+        };
         assert_eq!(duel.opponent(), Opponent::Human);
         assert_eq!(create("nonsense", 1).name(), NONE);
     }

@@ -4,17 +4,16 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use arbor_runtime::debug::{InstanceEntry, NodeStatus, PauseReason, Tick, TreeRef};
 use arbor_runtime::Status;
 use serde_json::Value;
 
-use super::wire::{InstanceInfo, TickFrame, TreeRef};
 use crate::preview::{NodeLive, Outcome};
 
 /// Why an instance is paused, as the server said.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pause {
-    /// `request`, `breakpoint` or `step`.
-    pub reason: String,
+    pub reason: PauseReason,
     /// The breakpoint node, for `breakpoint`.
     pub node: Option<String>,
 }
@@ -52,7 +51,7 @@ struct Visit {
 impl InstanceView {
     /// Takes the listing's facts; a different id means a new run of the program, whose
     /// statuses and blackboard start afresh.
-    pub fn listed(&mut self, info: &InstanceInfo) {
+    pub fn listed(&mut self, info: &InstanceEntry) {
         if self.id != Some(info.instance) {
             self.visits.clear();
             self.blackboard.clear();
@@ -69,7 +68,7 @@ impl InstanceView {
         self.paused = match (info.paused, self.paused.take()) {
             (true, Some(p)) => Some(p),
             (true, None) => Some(Pause {
-                reason: "request".into(),
+                reason: PauseReason::Request,
                 node: None,
             }),
             (false, _) => None,
@@ -82,21 +81,19 @@ impl InstanceView {
         self.paused = None;
     }
 
-    pub fn tick(&mut self, frame: &TickFrame) {
+    pub fn tick(&mut self, frame: &Tick<'_>) {
         self.tick = frame.tick;
         self.time = frame.time;
-        self.root = parse_status(&frame.status);
+        self.root = Some(frame.status);
         for (guid, status) in &frame.nodes {
-            if let Some(outcome) = parse_outcome(status) {
-                self.visits.insert(
-                    guid.clone(),
-                    Visit {
-                        outcome,
-                        tick: frame.tick,
-                        time: frame.time,
-                    },
-                );
-            }
+            self.visits.insert(
+                guid.to_string(),
+                Visit {
+                    outcome: outcome(*status),
+                    tick: frame.tick,
+                    time: frame.time,
+                },
+            );
         }
         for (key, value) in &frame.blackboard {
             self.blackboard.insert(key.clone(), value.clone());
@@ -121,19 +118,12 @@ impl InstanceView {
     }
 }
 
-fn parse_status(text: &str) -> Option<Status> {
-    match text {
-        "success" => Some(Status::Success),
-        "failure" => Some(Status::Failure),
-        "running" => Some(Status::Running),
-        _ => None,
-    }
-}
-
-fn parse_outcome(text: &str) -> Option<Outcome> {
-    match text {
-        "aborted" => Some(Outcome::Aborted),
-        other => parse_status(other).map(Outcome::from_status),
+fn outcome(status: NodeStatus) -> Outcome {
+    match status {
+        NodeStatus::Success => Outcome::Success,
+        NodeStatus::Failure => Outcome::Failure,
+        NodeStatus::Running => Outcome::Running,
+        NodeStatus::Aborted => Outcome::Aborted,
     }
 }
 
@@ -142,8 +132,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn info(id: u64) -> InstanceInfo {
-        InstanceInfo {
+    fn info(id: u64) -> InstanceEntry {
+        InstanceEntry {
             instance: id,
             name: "villager #1".into(),
             tree: TreeRef {
@@ -155,15 +145,15 @@ mod tests {
         }
     }
 
-    fn frame(tick: u64, nodes: &[(&str, &str)], bb: Value) -> TickFrame {
-        TickFrame {
+    fn frame(tick: u64, nodes: &[(&str, NodeStatus)], bb: Value) -> Tick<'static> {
+        Tick {
             instance: 1,
             tick,
             time: tick as f64 * 0.1,
-            status: "running".into(),
+            status: Status::Running,
             nodes: nodes
                 .iter()
-                .map(|(g, s)| (g.to_string(), s.to_string()))
+                .map(|(g, s)| (g.to_string().into(), *s))
                 .collect(),
             blackboard: serde_json::from_value(bb).expect("an object"),
         }
@@ -175,10 +165,10 @@ mod tests {
         view.listed(&info(1));
         view.tick(&frame(
             1,
-            &[("a", "running"), ("b", "failure")],
+            &[("a", NodeStatus::Running), ("b", NodeStatus::Failure)],
             json!({"x": 1, "y": 2}),
         ));
-        view.tick(&frame(2, &[("a", "aborted")], json!({"x": 5})));
+        view.tick(&frame(2, &[("a", NodeStatus::Aborted)], json!({"x": 5})));
         let a = view.node_live("a").expect("visited");
         assert_eq!(
             (a.status, a.aborted, a.ticks_ago),
@@ -197,7 +187,7 @@ mod tests {
         let mut view = InstanceView::default();
         view.listed(&info(1));
         view.breakpoints.insert("a".into());
-        view.tick(&frame(7, &[("a", "success")], json!({"x": 1})));
+        view.tick(&frame(7, &[("a", NodeStatus::Success)], json!({"x": 1})));
         view.unlisted();
         assert!(!view.is_running());
         view.listed(&info(9));

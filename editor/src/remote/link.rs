@@ -1,22 +1,32 @@
 //! The connection to a debug server, on a background thread, so the editor's frame never
-//! waits for the network. It connects, does the handshake, forwards requests and parsed
-//! messages through channels, and, when the connection drops (the program exited or
-//! restarted), keeps trying again until the editor detaches. A refusal (wrong token,
-//! another protocol version) is final: retrying would not change the answer.
+//! waits for the network. It connects, does the handshake, forwards requests and the
+//! server's messages through bounded queues, and, when the connection drops (the program
+//! exited or restarted), keeps trying again until the editor detaches. A refusal (wrong
+//! token, another protocol version) is final: retrying would not change the answer.
+//!
+//! The messages and the framing are the runtime's (`arbor_runtime::debug`), the same code
+//! the server uses. Requests wait in a queue of [`REQUESTS`]; the server's messages wait in
+//! an [`Inbox`], which coalesces tick frames while the editor draws nothing.
 
-use std::io::{BufRead, BufReader, ErrorKind, Write};
+use std::io::{BufReader, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::wire::{Incoming, Request, PROTOCOL};
+use arbor_runtime::debug::{
+    is_timeout, Auth, Framed, LineReader, Request, ServerMessage, MAX_LINE, PROTOCOL_VERSION,
+};
 
-/// Longest line accepted from a server: a tree file is sent as one line, and a big tree is
-/// a few MiB; anything longer is not a server speaking this protocol.
-pub const MAX_LINE: usize = 64 << 20;
+use super::inbox::{Inbox, Overflow};
+
+/// How the editor names itself in its `hello`.
+const CLIENT: &str = concat!("arbor-editor ", env!("CARGO_PKG_VERSION"));
+/// Requests that wait for the connection; more are dropped. The thread sends them every
+/// [`POLL`], so only a stalled connection fills it, and that one is dropped anyway.
+pub const REQUESTS: usize = 256;
 /// How long a read waits before the thread looks at its outgoing queue again.
 const POLL: Duration = Duration::from_millis(30);
 /// Waits between reconnection attempts: short at first (a program that restarts is back
@@ -30,7 +40,10 @@ pub enum LinkEvent {
     Connected {
         server: String,
     },
-    Message(Incoming),
+    Message(ServerMessage<'static>),
+    /// A line this client could not read (not JSON, an unknown type, a wrong field), with
+    /// why: shown in the panel's log rather than dropped silently.
+    Unreadable(String),
     /// The connection failed or dropped; the link tries again.
     Lost(String),
     /// The server refused this client; the link has stopped.
@@ -39,8 +52,8 @@ pub enum LinkEvent {
 
 /// See the module documentation. Dropping it closes the connection and ends the thread.
 pub struct Link {
-    requests: Sender<Request>,
-    events: Receiver<LinkEvent>,
+    requests: SyncSender<Request>,
+    inbox: Arc<Mutex<Inbox>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -48,14 +61,14 @@ pub struct Link {
 impl Link {
     /// Starts connecting to `addr` (`host:port`).
     pub fn start(addr: &str, token: Option<String>) -> Link {
-        let (requests, outgoing) = mpsc::channel();
-        let (events_tx, events) = mpsc::channel();
+        let (requests, outgoing) = mpsc::sync_channel(REQUESTS);
+        let inbox = Arc::new(Mutex::new(Inbox::default()));
         let stop = Arc::new(AtomicBool::new(false));
         let worker = Worker {
             addr: addr.to_owned(),
             token,
             outgoing,
-            events: events_tx,
+            inbox: Arc::clone(&inbox),
             stop: Arc::clone(&stop),
         };
         let thread = std::thread::Builder::new()
@@ -64,7 +77,7 @@ impl Link {
             .ok();
         Link {
             requests,
-            events,
+            inbox,
             stop,
             thread,
         }
@@ -73,14 +86,15 @@ impl Link {
     /// Queues a request; it is sent once connected (requests queued while disconnected
     /// are dropped at the next connection: they were meant for the last one).
     pub fn send(&self, request: Request) {
-        // A send fails only when the thread has ended (refused); then there is no one to
-        // send to, which the events already said.
-        let _ = self.requests.send(request);
+        // A send fails when the thread has ended (refused), and then there is no one to
+        // send to, which the events already said; or when [`REQUESTS`] wait, which only a
+        // stalled connection does, and it is about to be dropped with its requests.
+        let _ = self.requests.try_send(request);
     }
 
     /// Everything reported since the last call.
     pub fn poll(&self) -> Vec<LinkEvent> {
-        self.events.try_iter().collect()
+        lock(&self.inbox).take()
     }
 }
 
@@ -93,11 +107,16 @@ impl Drop for Link {
     }
 }
 
+/// Locks ignoring poison: a push or a take leaves the queue consistent.
+fn lock(inbox: &Mutex<Inbox>) -> std::sync::MutexGuard<'_, Inbox> {
+    inbox.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 struct Worker {
     addr: String,
     token: Option<String>,
     outgoing: Receiver<Request>,
-    events: Sender<LinkEvent>,
+    inbox: Arc<Mutex<Inbox>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -124,14 +143,14 @@ impl Worker {
             match end {
                 End::Stopped => return,
                 End::Refused(why) => {
-                    let _ = self.events.send(LinkEvent::Refused(why));
+                    let _ = self.report(LinkEvent::Refused(why));
                     return;
                 }
                 End::Lost(why) => {
                     // Each distinct failure once: a program that is not running yet
                     // would otherwise fill the panel with the same line.
                     if why != last_error {
-                        let _ = self.events.send(LinkEvent::Lost(why.clone()));
+                        let _ = self.report(LinkEvent::Lost(why.clone()));
                         last_error = why;
                     }
                 }
@@ -139,6 +158,11 @@ impl Worker {
             self.sleep(backoff);
             backoff = (backoff * 2).min(MAX_BACKOFF);
         }
+    }
+
+    /// Hands an event to the editor.
+    fn report(&self, event: LinkEvent) -> Result<(), Overflow> {
+        lock(&self.inbox).push(event)
     }
 
     fn stopped(&self) -> bool {
@@ -177,7 +201,7 @@ impl Worker {
             Ok(w) => w,
             Err(e) => return End::Lost(e.to_string()),
         };
-        let mut reader = Lines::new(stream);
+        let mut reader = LineReader::new(BufReader::new(stream));
         // Requests queued for an earlier connection name its instance ids: drop them.
         while self.outgoing.try_recv().is_ok() {}
 
@@ -193,8 +217,7 @@ impl Worker {
                 loop {
                     match self.outgoing.try_recv() {
                         Ok(request) => {
-                            let line = request.to_line() + "\n";
-                            if let Err(e) = writer.write_all(line.as_bytes()) {
+                            if let Err(e) = writer.write_all(request.to_line().as_bytes()) {
                                 return End::Lost(format!("connection lost: {e}"));
                             }
                         }
@@ -205,109 +228,86 @@ impl Worker {
             } else if Instant::now() > deadline {
                 return End::Lost(format!("{}: no handshake from the server", self.addr));
             }
-            let line = match reader.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => continue,
-                Err(e) => return End::Lost(e),
+            let message = match reader.read() {
+                Ok(Framed::Line(line)) => ServerMessage::from_line(line).map_err(|e| {
+                    let shown = String::from_utf8_lossy(&line[..line.len().min(120)]);
+                    format!("{e}: {shown}")
+                }),
+                Ok(Framed::Eof) => return End::Lost("the server closed the connection".into()),
+                Ok(Framed::TooLong) => {
+                    return End::Lost(format!(
+                        "the server sent a line longer than {} MiB",
+                        MAX_LINE >> 20
+                    ))
+                }
+                Err(e) if is_timeout(&e) => continue,
+                Err(e) => return End::Lost(format!("connection lost: {e}")),
             };
-            match Incoming::parse(&line) {
-                Incoming::Hello {
+            let message = match message {
+                Ok(message) => message,
+                Err(why) => match self.report(LinkEvent::Unreadable(why)) {
+                    Ok(()) => continue,
+                    Err(Overflow) => return self.overflow(),
+                },
+            };
+            match message {
+                ServerMessage::Hello {
                     protocol,
                     server: name,
                     auth,
                 } if !welcomed => {
-                    if protocol != PROTOCOL {
+                    if protocol != PROTOCOL_VERSION {
                         return End::Refused(format!(
-                            "the server speaks debug protocol {protocol}; this editor speaks {PROTOCOL}"
+                            "the server speaks debug protocol {protocol}; this editor speaks {PROTOCOL_VERSION}"
                         ));
                     }
-                    if auth == "token" && self.token.is_none() {
+                    if auth == Auth::Token && self.token.is_none() {
                         return End::Refused("the server asks for a token".into());
                     }
                     server = name;
                     greeted = true;
-                    let token = if auth == "token" {
-                        self.token.clone()
-                    } else {
-                        None
+                    let token = match auth {
+                        Auth::Token => self.token.clone(),
+                        Auth::None => None,
                     };
-                    let hello = Request::Hello { token }.to_line() + "\n";
+                    let hello = Request::hello(CLIENT, token).to_line();
                     if let Err(e) = writer.write_all(hello.as_bytes()) {
                         return End::Lost(format!("connection lost: {e}"));
                     }
                 }
-                Incoming::Welcome {} if !welcomed => {
+                ServerMessage::Welcome if !welcomed => {
                     welcomed = true;
-                    let _ = self.events.send(LinkEvent::Connected {
+                    let connected = LinkEvent::Connected {
                         server: server.clone(),
-                    });
+                    };
+                    if self.report(connected).is_err() {
+                        return self.overflow();
+                    }
                 }
                 // Before its hello, a server turns clients away for a passing reason (it
                 // serves too many clients): try again later. After the client's hello, the
                 // answer is about this client (token, version) and would not change.
-                Incoming::Error { code, message, .. } if !greeted => {
+                ServerMessage::Error { code, message, .. } if !greeted => {
                     return End::Lost(format!("{}: {message} ({code})", self.addr));
                 }
-                Incoming::Error { code, message, .. } if !welcomed => {
+                ServerMessage::Error { code, message, .. } if !welcomed => {
                     return End::Refused(format!("{message} ({code})"));
                 }
                 message => {
-                    if self.events.send(LinkEvent::Message(message)).is_err() {
-                        return End::Stopped;
+                    if self.report(LinkEvent::Message(message)).is_err() {
+                        return self.overflow();
                     }
                 }
             }
         }
     }
-}
 
-/// Newline-delimited lines from a stream with a read timeout: a timeout keeps the partial
-/// line for the next call instead of losing it.
-struct Lines {
-    reader: BufReader<TcpStream>,
-    partial: Vec<u8>,
-}
-
-impl Lines {
-    fn new(stream: TcpStream) -> Lines {
-        Lines {
-            reader: BufReader::new(stream),
-            partial: Vec::new(),
-        }
-    }
-
-    /// `Ok(None)`: no whole line yet. `Err`: the connection is over, with why.
-    fn next_line(&mut self) -> Result<Option<String>, String> {
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok([]) => return Err("the server closed the connection".into()),
-                Ok(bytes) => bytes,
-                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-                    return Ok(None)
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(format!("connection lost: {e}")),
-            };
-            match available.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    self.partial.extend_from_slice(&available[..end]);
-                    self.reader.consume(end + 1);
-                    let line = String::from_utf8_lossy(&self.partial).into_owned();
-                    self.partial.clear();
-                    return Ok(Some(line));
-                }
-                None => {
-                    let n = available.len();
-                    self.partial.extend_from_slice(available);
-                    self.reader.consume(n);
-                    if self.partial.len() > MAX_LINE {
-                        return Err(format!(
-                            "the server sent a line longer than {} MiB",
-                            MAX_LINE >> 20
-                        ));
-                    }
-                }
-            }
-        }
+    /// The editor has not read [`super::inbox::LIMIT`] messages that could not be folded
+    /// together: give the connection up (and try again) rather than the memory.
+    fn overflow(&self) -> End {
+        End::Lost(format!(
+            "{}: the server sends more than the editor reads; reconnecting",
+            self.addr
+        ))
     }
 }

@@ -2,9 +2,11 @@
 //! debug server (docs/debug-protocol.md).
 //!
 //! # Brief overview
-//! - [`wire`]: the protocol's messages as the client reads and writes them.
+//! - The protocol's messages and framing are the runtime's (`arbor_runtime::debug`, feature
+//!   `debug-protocol`): the same types the server writes.
 //! - [`Link`] (link.rs): the TCP connection on a background thread; reconnects when the
-//!   program restarts.
+//!   program restarts. Its [`Inbox`](inbox.rs) is bounded: it coalesces tick frames while
+//!   the editor draws nothing.
 //! - [`Remote`] (state.rs): the attachment, UI-free: listed and attached instances (by
 //!   name), the focus, and the requests for pause/step/breakpoints/values.
 //! - [`InstanceView`] (instance.rs): one instance's statuses and blackboard, read by the
@@ -14,13 +16,13 @@
 //! The app draws the focused instance's statuses on the open document whose tree GUID
 //! matches; when none does, it opens the tree the server sent in a read-only tab.
 
+mod inbox;
 mod instance;
 mod link;
 mod panel;
 mod state;
-pub mod wire;
 
 pub use instance::{InstanceView, Pause};
 pub use link::{Link, LinkEvent};
-pub use panel::{AttachDialog, RemoteAction, RemotePanel, DEFAULT_ADDR};
+pub use panel::{AttachDialog, RemoteAction, RemotePanel};
 pub use state::{Connection, Remote};

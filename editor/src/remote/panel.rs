@@ -2,13 +2,11 @@
 //! and the Remote panel (instance picker, pause/step, the focused instance's blackboard,
 //! the connection's log). Everything it does goes through [`Remote`]'s methods.
 
+use arbor_runtime::debug::{PauseReason, DEFAULT_ADDR};
 use egui::{Color32, RichText};
 use serde_json::Value;
 
 use super::state::{Connection, Remote};
-
-/// Where the editor connects by default: the runtime's default debug address.
-pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 
 /// The Attach… dialog's fields.
 pub struct AttachDialog {
@@ -231,10 +229,10 @@ impl RemotePanel {
                 ui.colored_label(crate::preview::status_color(root), format!("{root:?}").to_lowercase());
             }
             if let Some(pause) = &view.paused {
-                let why = match pause.reason.as_str() {
-                    "breakpoint" => "paused at a breakpoint".to_owned(),
-                    "step" => "paused after a step".to_owned(),
-                    _ => "paused".to_owned(),
+                let why = match pause.reason {
+                    PauseReason::Breakpoint => "paused at a breakpoint",
+                    PauseReason::Step => "paused after a step",
+                    PauseReason::Request => "paused",
                 };
                 ui.colored_label(Color32::from_rgb(230, 170, 60), why);
             }

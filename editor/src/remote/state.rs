@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
+use arbor_runtime::debug::{InstanceEntry, PauseReason, Request, ServerMessage};
 use serde_json::Value;
 
 use super::instance::{InstanceView, Pause};
 use super::link::{Link, LinkEvent};
-use super::wire::{Incoming, InstanceInfo, Request};
 use crate::preview::{LiveSource, NodeLive};
 
 /// Lines of the connection log kept for the panel.
@@ -34,7 +34,7 @@ pub struct Remote {
     link: Link,
     pub connection: Connection,
     /// The server's latest list.
-    pub listed: Vec<InstanceInfo>,
+    pub listed: Vec<InstanceEntry>,
     /// Attached instances, by name.
     pub attached: BTreeMap<String, InstanceView>,
     pub focus: Option<String>,
@@ -88,58 +88,56 @@ impl Remote {
                 self.unlist_all();
             }
             LinkEvent::Message(message) => self.message(message),
+            LinkEvent::Unreadable(why) => self.note(format!("unreadable message: {why}")),
         }
     }
 
-    fn message(&mut self, message: Incoming) {
+    fn message(&mut self, message: ServerMessage<'static>) {
         match message {
-            Incoming::Instances { instances } => self.relist(instances),
-            Incoming::Tree { instance, file } => {
+            ServerMessage::Instances { instances, .. } => self.relist(instances),
+            ServerMessage::Tree { instance, file, .. } => {
                 if let Some(view) = self.by_id(instance) {
-                    view.file = Some(file);
+                    view.file = Some(file.into_owned());
                 }
             }
-            Incoming::Tick(frame) => {
+            ServerMessage::Tick(frame) => {
                 if let Some(view) = self.by_id(frame.instance) {
                     view.tick(&frame);
                 }
             }
-            Incoming::Paused {
+            ServerMessage::Paused {
                 instance,
                 reason,
                 node,
                 tick,
             } => {
                 let focused = self.focused().and_then(|(_, v)| v.id) == Some(instance);
-                if focused && reason == "breakpoint" {
+                if focused && reason == PauseReason::Breakpoint {
                     self.hit = node.clone();
                 }
                 if let Some(view) = self.by_id(instance) {
-                    if let Some(tick) = tick {
-                        view.tick = view.tick.max(tick);
-                    }
+                    view.tick = view.tick.max(tick);
                     view.paused = Some(Pause { reason, node });
                 }
             }
-            Incoming::Resumed { instance } => {
+            ServerMessage::Resumed { instance } => {
                 if let Some(view) = self.by_id(instance) {
                     view.paused = None;
                 }
             }
-            Incoming::Dropped { instance, frames } => {
+            ServerMessage::Dropped { instance, frames } => {
                 if let Some(view) = self.by_id(instance) {
                     view.dropped += frames;
                 }
             }
-            Incoming::Error { code, message, .. } => self.note(format!("{message} ({code})")),
-            Incoming::Unreadable(why) => self.note(format!("unreadable message: {why}")),
-            Incoming::Ok { .. } | Incoming::Hello { .. } | Incoming::Welcome {} => {}
+            ServerMessage::Error { code, message, .. } => self.note(format!("{message} ({code})")),
+            ServerMessage::Ok { .. } | ServerMessage::Hello { .. } | ServerMessage::Welcome => {}
         }
     }
 
     /// A new list: attached instances that came back (a restarted program) are subscribed
     /// again, with their breakpoints.
-    fn relist(&mut self, instances: Vec<InstanceInfo>) {
+    fn relist(&mut self, instances: Vec<InstanceEntry>) {
         for (name, view) in self.attached.iter_mut() {
             match instances.iter().find(|i| &i.name == name) {
                 Some(info) => {

@@ -8,9 +8,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
 
 use super::error::DebugError;
-
-/// The address a server listens on unless told otherwise.
-pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
+use super::protocol::DEFAULT_ADDR;
 
 /// Where the server's log lines go (one line per call, no newline).
 pub type LogFn = Arc<dyn Fn(&str) + Send + Sync>;

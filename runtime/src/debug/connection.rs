@@ -1,7 +1,8 @@
-//! The reader thread of one client: reads request lines (at most 1 MiB each), answers
+//! The reader thread of one client: reads request lines (at most `MAX_LINE` each), answers
 //! them through the client's queue, and turns steering requests into queued changes of the
 //! instance's control state. It never touches an agent and never waits on the host.
 
+use std::borrow::Cow;
 use std::io::BufReader;
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
@@ -12,11 +13,8 @@ use serde_json::Value as Json;
 
 use super::client::{ClientLink, Outgoing, Refused};
 use super::hub::{lock, Hub};
-use super::line::{read_line, skip_line, LineRead};
-use super::protocol::{
-    Breakpoint, ErrorCode, Hello, Many, One, PauseReason, Request, ServerMessage, Set, MAX_LINE,
-    PROTOCOL_VERSION,
-};
+use super::line::{is_timeout, Framed, LineReader, MAX_LINE};
+use super::protocol::{ErrorCode, PauseReason, Request, ServerMessage, PROTOCOL_VERSION};
 use super::requests::{self, Parsed};
 use super::shared::{Control, InstanceShared, Subscriber};
 
@@ -44,13 +42,12 @@ pub(crate) fn run(stream: TcpStream, hub: Arc<Hub>, link: Arc<ClientLink>) {
         greeted: false,
         bad_requests: 0,
     };
-    let mut reader = BufReader::new(&stream);
-    let mut line = Vec::new();
+    let mut reader = LineReader::new(BufReader::new(&stream));
     let mut timed = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT)).is_ok();
     let stop = loop {
-        match read_line(&mut reader, &mut line, MAX_LINE) {
-            Ok(LineRead::Line) => {
-                if let Err(stop) = session.handle(&line) {
+        match reader.read() {
+            Ok(Framed::Line(line)) => {
+                if let Err(stop) = session.handle(line) {
                     break stop;
                 }
                 if timed && session.greeted {
@@ -60,8 +57,8 @@ pub(crate) fn run(stream: TcpStream, hub: Arc<Hub>, link: Arc<ClientLink>) {
                     timed = false;
                 }
             }
-            Ok(LineRead::Eof) => break Stop("disconnected".into()),
-            Ok(LineRead::TooLong) => {
+            Ok(Framed::Eof) => break Stop("disconnected".into()),
+            Ok(Framed::TooLong) => {
                 let _ = session.error(
                     None,
                     ErrorCode::LineTooLong,
@@ -69,16 +66,10 @@ pub(crate) fn run(stream: TcpStream, hub: Arc<Hub>, link: Arc<ClientLink>) {
                 );
                 // Bounded in time and size: a client that keeps streaming is cut off.
                 let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
-                let _ = skip_line(&mut reader, 64 * MAX_LINE);
+                let _ = reader.skip_line(4 * MAX_LINE);
                 break Stop(format!("sent a line longer than {MAX_LINE} bytes"));
             }
-            Err(e)
-                if timed
-                    && matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-            {
+            Err(e) if timed && is_timeout(&e) => {
                 let _ = session.error(None, ErrorCode::Protocol, "no `hello` in time".into());
                 break Stop(format!("no hello within {} s", HANDSHAKE_TIMEOUT.as_secs()));
             }
@@ -105,7 +96,9 @@ impl Session {
         };
         let id = id.as_ref();
         match request {
-            Request::Hello(hello) => self.hello(id, hello),
+            Request::Hello {
+                protocol, token, ..
+            } => self.hello(id, protocol, token),
             _ if !self.greeted => self.error(
                 id,
                 ErrorCode::Protocol,
@@ -115,24 +108,24 @@ impl Session {
                 let listing = self.hub.listing(id);
                 self.send(listing)
             }
-            Request::Tree(One { instance }) => {
+            Request::Tree { instance } => {
                 let Some(shared) = self.instance(id, instance)? else {
                     return Ok(());
                 };
                 self.send(
                     ServerMessage::Tree {
-                        id,
+                        id: id.cloned(),
                         instance,
-                        file: &shared.file,
+                        file: Cow::Borrowed(&shared.file),
                     }
                     .to_line(),
                 )
             }
-            Request::Subscribe(Many { instances }) => self.subscribe(id, &instances, true),
-            Request::Unsubscribe(Many { instances }) => self.subscribe(id, &instances, false),
-            Request::Pause(One { instance }) => self.pause(id, instance, true),
-            Request::Resume(One { instance }) => self.pause(id, instance, false),
-            Request::Step(One { instance }) => {
+            Request::Subscribe { instances } => self.subscribe(id, &instances, true),
+            Request::Unsubscribe { instances } => self.subscribe(id, &instances, false),
+            Request::Pause { instance } => self.pause(id, instance, true),
+            Request::Resume { instance } => self.pause(id, instance, false),
+            Request::Step { instance } => {
                 let Some(shared) = self.instance(id, instance)? else {
                     return Ok(());
                 };
@@ -143,25 +136,39 @@ impl Session {
                 }
                 self.ok(id)
             }
-            Request::Breakpoint(breakpoint) => self.breakpoint(id, breakpoint),
-            Request::Set(set) => self.set(id, set),
+            Request::Breakpoint {
+                instance,
+                node,
+                set,
+            } => self.breakpoint(id, instance, &node, set),
+            Request::Set {
+                instance,
+                key,
+                value,
+            } => self.set(id, instance, key, value),
+            // `requests::parse` answers it with `unknown_type`.
+            Request::Unknown => Ok(()),
         }
     }
 
-    fn hello(&mut self, id: Option<&Json>, hello: Hello) -> Result<(), Stop> {
+    fn hello(
+        &mut self,
+        id: Option<&Json>,
+        protocol: u64,
+        token: Option<String>,
+    ) -> Result<(), Stop> {
         if self.greeted {
             return self.error(id, ErrorCode::Protocol, "already greeted".into());
         }
-        if hello.protocol != PROTOCOL_VERSION {
+        if protocol != PROTOCOL_VERSION {
             let message = format!(
-                "protocol {} is not supported; this server speaks {PROTOCOL_VERSION}",
-                hello.protocol
+                "protocol {protocol} is not supported; this server speaks {PROTOCOL_VERSION}"
             );
             self.error(id, ErrorCode::Protocol, message.clone())?;
             return Err(Stop(message));
         }
-        if let Some(token) = &self.hub.token {
-            if !hello.token.as_deref().is_some_and(|t| same_token(t, token)) {
+        if let Some(expected) = &self.hub.token {
+            if !token.as_deref().is_some_and(|t| same_token(t, expected)) {
                 let message = "missing or wrong token".to_owned();
                 self.error(id, ErrorCode::Auth, message.clone())?;
                 return Err(Stop(message));
@@ -197,7 +204,7 @@ impl Session {
         // subscription cannot publish before `ok`, and every tick after `ok` is reported.
         // Locks are taken in id order, and the host's tick holds at most one, so this
         // cannot deadlock.
-        let ok = ServerMessage::Ok { id }.to_line();
+        let ok = ServerMessage::Ok { id: id.cloned() }.to_line();
         let mut controls: Vec<_> = found.iter().map(|shared| shared.control()).collect();
         for (shared, control) in found.iter().zip(controls.iter_mut()) {
             subscribe(&self.link, shared, control);
@@ -247,19 +254,25 @@ impl Session {
         Ok(())
     }
 
-    fn breakpoint(&mut self, id: Option<&Json>, b: Breakpoint) -> Result<(), Stop> {
-        let Some(shared) = self.instance(id, b.instance)? else {
+    fn breakpoint(
+        &mut self,
+        id: Option<&Json>,
+        instance: u64,
+        node: &str,
+        set: bool,
+    ) -> Result<(), Stop> {
+        let Some(shared) = self.instance(id, instance)? else {
             return Ok(());
         };
-        let nodes = shared.nodes_with_guid(&b.node);
+        let nodes = shared.nodes_with_guid(node);
         if nodes.is_empty() {
-            let message = format!("instance {} has no node `{}`", b.instance, b.node);
+            let message = format!("instance {instance} has no node `{node}`");
             return self.error(id, ErrorCode::UnknownNode, message);
         }
         {
             let mut control = shared.control();
             for node in nodes {
-                if b.set {
+                if set {
                     control.breakpoints.insert(node);
                 } else {
                     control.breakpoints.remove(&node);
@@ -273,23 +286,29 @@ impl Session {
 
     /// Checks the value against the key's type here, so the client hears about a bad value
     /// at once; the host applies the write at its next tick call.
-    fn set(&mut self, id: Option<&Json>, set: Set) -> Result<(), Stop> {
-        let Some(shared) = self.instance(id, set.instance)? else {
+    fn set(
+        &mut self,
+        id: Option<&Json>,
+        instance: u64,
+        key: String,
+        value: Json,
+    ) -> Result<(), Stop> {
+        let Some(shared) = self.instance(id, instance)? else {
             return Ok(());
         };
-        let Some(info) = shared.keys.iter().find(|k| k.name == set.key) else {
-            let message = format!("instance {} has no key `{}`", set.instance, set.key);
+        let Some(info) = shared.keys.iter().find(|k| k.name == key) else {
+            let message = format!("instance {instance} has no key `{key}`");
             return self.error(id, ErrorCode::UnknownKey, message);
         };
-        if !set.value.is_null() {
-            if let Err(found) = info.ty.coerce(&set.value) {
+        if !value.is_null() {
+            if let Err(found) = info.ty.coerce(&value) {
                 let message = format!("key `{}` ({}): {found}", info.name, info.ty);
                 return self.error(id, ErrorCode::BadValue, message);
             }
         }
         {
             let mut control = shared.control();
-            control.writes.push((set.key, set.value));
+            control.writes.push((key, value));
             shared.update_active(&control);
         }
         self.ok(id)
@@ -312,11 +331,18 @@ impl Session {
     }
 
     fn ok(&self, id: Option<&Json>) -> Result<(), Stop> {
-        self.send(ServerMessage::Ok { id }.to_line())
+        self.send(ServerMessage::Ok { id: id.cloned() }.to_line())
     }
 
     fn error(&self, id: Option<&Json>, code: ErrorCode, message: String) -> Result<(), Stop> {
-        self.send(ServerMessage::Error { id, code, message }.to_line())
+        self.send(
+            ServerMessage::Error {
+                id: id.cloned(),
+                code,
+                message,
+            }
+            .to_line(),
+        )
     }
 
     fn send(&self, line: String) -> Result<(), Stop> {

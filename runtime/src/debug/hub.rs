@@ -114,17 +114,17 @@ impl Hub {
             .iter()
             .map(|i| InstanceEntry {
                 instance: i.id,
-                name: &i.name,
+                name: i.name.clone(),
                 tree: TreeRef {
-                    guid: &i.tree_guid,
-                    name: &i.tree_name,
+                    guid: i.tree_guid.clone(),
+                    name: i.tree_name.clone(),
                 },
                 paused: i.control().paused,
                 ticks: i.ticks.load(Ordering::Relaxed),
             })
             .collect();
         ServerMessage::Instances {
-            id,
+            id: id.cloned(),
             instances: entries,
         }
         .to_line()

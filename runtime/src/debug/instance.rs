@@ -180,7 +180,6 @@ impl Instance {
             return;
         }
         let changes = self.diff.changes(agent.blackboard());
-        let full = control.wants_full_frame().then(|| self.diff.all());
         let frame = |nodes, blackboard| {
             Arc::new(TickFrame {
                 instance: shared.id,
@@ -193,9 +192,14 @@ impl Instance {
                 keys: shared.keys.clone(),
             })
         };
-        let full = full.map(|all| frame(nodes.clone(), all));
         let diff = frame(nodes, changes);
-        control.publish(shared.id, &diff, full.as_ref());
+        // Built once, and only if a subscriber is fresh: it copies every value.
+        let mut full = None;
+        let every_key = &self.diff;
+        control.publish(shared.id, &diff, || {
+            full.get_or_insert_with(|| frame(diff.nodes.clone(), every_key.all()))
+                .clone()
+        });
         shared.update_active(&control);
     }
 
@@ -215,7 +219,7 @@ impl Instance {
         self.hub.broadcast(&ServerMessage::Paused {
             instance: self.shared.id,
             reason,
-            node: node.map(|g| &**g),
+            node: node.map(|g| g.to_string()),
             tick: agent.ticks(),
         });
     }

@@ -1,8 +1,13 @@
-//! Remote debugging (feature `debug-server`): a small TCP server that lets clients (the
-//! editor's **Attach…**, or any tool) watch and steer the tree instances a host registers.
+//! Remote debugging: a small TCP server (feature `debug-server`) that lets clients (the
+//! editor's **Attach…**, or any tool) watch and steer the tree instances a host registers,
+//! and the protocol both ends speak (feature `debug-protocol`, implied by `debug-server`).
 //! The wire protocol is docs/debug-protocol.md; docs/embedding.md shows the host side.
 //!
 //! # Brief overview
+//! - The protocol, one definition for both ends: [`ServerMessage`] (server to client),
+//!   [`Request`] (client to server), [`PROTOCOL_VERSION`], [`DEFAULT_ADDR`], and the
+//!   framing: one JSON message per line, read by [`LineReader`] with one limit,
+//!   [`MAX_LINE`].
 //! - [`DebugServer`] listens on the address of a [`DebugConfig`] (loopback unless the host
 //!   opts in *and* sets a token) and serves each client on two threads: a reader that
 //!   answers requests, and a writer that drains the client's bounded queue.
@@ -21,23 +26,46 @@
 //! - A misbehaving client (garbage, a huge line, a stall, a disconnect) costs a log line and
 //!   its own connection, never a panic; dropping the server ends and joins every thread.
 
-mod blackboard_diff;
-mod client;
-mod collector;
-mod config;
-mod connection;
-mod error;
-mod hub;
-mod instance;
+// The protocol: what a client needs too (feature `debug-protocol`).
 mod line;
 mod protocol;
+
+pub use line::{is_timeout, Framed, LineReader, MAX_LINE};
+pub use protocol::{
+    Auth, ErrorCode, InstanceEntry, NodeStatus, PauseReason, Request, ServerMessage, Tick, TreeRef,
+    DEFAULT_ADDR, PROTOCOL_VERSION,
+};
+
+// The server (feature `debug-server`).
+#[cfg(feature = "debug-server")]
+mod blackboard_diff;
+#[cfg(feature = "debug-server")]
+mod client;
+#[cfg(feature = "debug-server")]
+mod collector;
+#[cfg(feature = "debug-server")]
+mod config;
+#[cfg(feature = "debug-server")]
+mod connection;
+#[cfg(feature = "debug-server")]
+mod error;
+#[cfg(feature = "debug-server")]
+mod hub;
+#[cfg(feature = "debug-server")]
+mod instance;
+#[cfg(feature = "debug-server")]
 mod requests;
+#[cfg(feature = "debug-server")]
 mod server;
+#[cfg(feature = "debug-server")]
 mod shared;
+#[cfg(feature = "debug-server")]
 mod writer;
 
-pub use config::{DebugConfig, LogFn, DEFAULT_ADDR};
-pub use error::DebugError;
-pub use instance::Instance;
-pub use protocol::PROTOCOL_VERSION;
-pub use server::DebugServer;
+#[cfg(feature = "debug-server")]
+pub use self::{
+    config::{DebugConfig, LogFn},
+    error::DebugError,
+    instance::Instance,
+    server::DebugServer,
+};

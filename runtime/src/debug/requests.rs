@@ -1,8 +1,8 @@
-//! Parsing one client line into a request: not JSON, not an object or a missing field is
-//! `bad_request`; a `type` this version does not know is `unknown_type`.
+//! Parsing one client line into a [`Request`]: not JSON, not an object, a missing or
+//! mistyped field is `bad_request`; a `type` this version does not know is `unknown_type`.
+//! The `id` is read first, so that a request that cannot be parsed still gets it echoed.
 
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::protocol::{ErrorCode, Request};
 
@@ -51,40 +51,21 @@ pub(crate) fn parse(line: &[u8]) -> Result<Parsed, Rejected> {
         ));
     };
     let kind = kind.to_owned();
-    let request = match kind.as_str() {
-        "hello" => fields(object).map(Request::Hello),
-        "list" => Ok(Request::List),
-        "tree" => fields(object).map(Request::Tree),
-        "subscribe" => fields(object).map(Request::Subscribe),
-        "unsubscribe" => fields(object).map(Request::Unsubscribe),
-        "pause" => fields(object).map(Request::Pause),
-        "resume" => fields(object).map(Request::Resume),
-        "step" => fields(object).map(Request::Step),
-        "breakpoint" => fields(object).map(Request::Breakpoint),
-        "set" => fields(object).map(Request::Set),
-        other => {
-            return Err(reject(
-                id,
-                ErrorCode::UnknownType,
-                format!("unknown message type `{other}`"),
-            ))
-        }
-    };
-    match request {
+    // Unknown fields (`id` included) are ignored.
+    match serde_json::from_value(Value::Object(object)) {
+        Ok(Request::Unknown) => Err(reject(
+            id,
+            ErrorCode::UnknownType,
+            format!("unknown message type `{kind}`"),
+        )),
         Ok(request) => Ok(Parsed { id, request }),
         Err(e) => Err(reject(id, ErrorCode::BadRequest, format!("`{kind}`: {e}"))),
     }
 }
 
-/// A request's fields; unknown ones (`type` and `id` included) are ignored.
-fn fields<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, serde_json::Error> {
-    serde_json::from_value(Value::Object(object))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::debug::protocol::{Hello, Set};
 
     #[test]
     fn requests_parse_and_keep_their_id() {
@@ -93,24 +74,29 @@ mod tests {
             parsed,
             Ok(Parsed {
                 id: Some(Value::from("a")),
-                request: Request::Hello(Hello {
+                request: Request::Hello {
                     protocol: 1,
+                    client: "x".into(),
                     token: None
-                })
+                }
             })
         );
         let set = parse(br#"{"type":"set","instance":2,"key":"k","value":null}"#);
         assert!(matches!(
             set,
             Ok(Parsed {
-                request: Request::Set(Set {
+                request: Request::Set {
                     instance: 2,
                     value: Value::Null,
                     ..
-                }),
+                },
                 ..
             })
         ));
+        assert_eq!(
+            parse(br#"{"type":"list","id":3}"#).map(|p| p.request),
+            Ok(Request::List)
+        );
     }
 
     #[test]

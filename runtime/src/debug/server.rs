@@ -15,7 +15,7 @@ use super::config::DebugConfig;
 use super::error::DebugError;
 use super::hub::{lock, Hub};
 use super::instance::Instance;
-use super::protocol::{ErrorCode, ServerMessage, PROTOCOL_VERSION};
+use super::protocol::{Auth, ErrorCode, ServerMessage, PROTOCOL_VERSION};
 use super::shared::InstanceShared;
 use super::{connection, writer};
 use crate::agent::Agent;
@@ -243,8 +243,12 @@ fn serve(stream: TcpStream, peer: SocketAddr, id: u64, hub: &Arc<Hub>) -> Option
     let link = Arc::new(ClientLink::new(id, peer.clone(), tx));
     let hello = ServerMessage::Hello {
         protocol: PROTOCOL_VERSION,
-        server: concat!("arbor-runtime ", env!("CARGO_PKG_VERSION")),
-        auth: if hub.token.is_some() { "token" } else { "none" },
+        server: concat!("arbor-runtime ", env!("CARGO_PKG_VERSION")).into(),
+        auth: if hub.token.is_some() {
+            Auth::Token
+        } else {
+            Auth::None
+        },
     };
     let _ = link.try_send(Outgoing::Line(hello.to_line()));
     hub.add_client(link.clone());

@@ -34,7 +34,8 @@ pub(crate) struct TickFrame {
 /// A client subscribed to an instance.
 pub(crate) struct Subscriber {
     pub link: Arc<ClientLink>,
-    /// Has not had a frame yet: its first one carries every key.
+    /// Its next frame must carry every key: it has not had one yet, or frames it missed
+    /// carried changes it never saw.
     pub fresh: bool,
     /// Frames that did not fit since the last `dropped` report.
     pub dropped: u64,
@@ -66,13 +67,15 @@ impl Control {
             || !self.subscribers.is_empty()
     }
 
-    /// Queues `frame` (or `full`, for fresh subscribers) to every subscriber without
-    /// waiting; a full queue drops the frame and counts it, a gone client is removed.
+    /// Queues `frame` (or `full()`, every key, for fresh subscribers) to every subscriber
+    /// without waiting; a full queue drops the frame and counts it, and the subscriber's
+    /// next frame is a full one, so its blackboard is whole again. A gone client is
+    /// removed. `full` is called only when some subscriber needs it.
     pub fn publish(
         &mut self,
         instance: u64,
         frame: &Arc<TickFrame>,
-        full: Option<&Arc<TickFrame>>,
+        mut full: impl FnMut() -> Arc<TickFrame>,
     ) {
         self.subscribers.retain_mut(|sub| {
             if sub.dropped > 0 {
@@ -88,26 +91,20 @@ impl Control {
                     Err(Refused::Gone) => return false,
                 }
             }
-            let chosen = match (sub.fresh, full) {
-                (true, Some(full)) => full,
-                _ => frame,
-            };
-            match sub.link.try_send(Outgoing::Tick(chosen.clone())) {
+            let chosen = if sub.fresh { full() } else { frame.clone() };
+            match sub.link.try_send(Outgoing::Tick(chosen)) {
                 Ok(()) => {
                     sub.fresh = false;
                     true
                 }
                 Err(Refused::Full) => {
                     sub.dropped += 1;
+                    sub.fresh = true;
                     true
                 }
                 Err(Refused::Gone) => false,
             }
         });
-    }
-
-    pub fn wants_full_frame(&self) -> bool {
-        self.subscribers.iter().any(|s| s.fresh)
     }
 }
 

@@ -3,6 +3,7 @@
 //! It ends on `Close`, when the link is closed, or when a write fails or times out; then it
 //! shuts the socket down, which also ends the client's reader.
 
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 use std::net::{Shutdown, TcpStream};
 use std::sync::atomic::Ordering;
@@ -14,7 +15,7 @@ use serde_json::Map;
 
 use super::client::{ClientLink, Outgoing};
 use super::hub::Hub;
-use super::protocol::ServerMessage;
+use super::protocol::{ServerMessage, Tick};
 use super::shared::TickFrame;
 
 /// How often an idle writer checks whether its connection is ending.
@@ -84,7 +85,12 @@ fn tick_line(frame: &TickFrame) -> String {
     let nodes = frame
         .nodes
         .iter()
-        .filter_map(|&(n, status)| frame.guids.get(n as usize).map(|g| (&**g, status)))
+        .filter_map(|&(n, status)| {
+            frame
+                .guids
+                .get(n as usize)
+                .map(|g| (Cow::Borrowed(&**g), status))
+        })
         .collect();
     let blackboard: Map<String, serde_json::Value> = frame
         .blackboard
@@ -96,13 +102,13 @@ fn tick_line(frame: &TickFrame) -> String {
                 .map(|info| (info.name.clone(), value.to_json()))
         })
         .collect();
-    ServerMessage::Tick {
+    ServerMessage::Tick(Tick {
         instance: frame.instance,
         tick: frame.tick,
         time: frame.time,
         status: frame.status,
         nodes,
         blackboard,
-    }
+    })
     .to_line()
 }

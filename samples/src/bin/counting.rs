@@ -7,7 +7,7 @@ use arbor_samples::counting::Counting;
 
 const SPEC: Spec = Spec {
     program: "counting",
-    about: "Runs the counting sample ([001]'s MathTree): target 20 succeeds, 30 fails.",
+    about: "Runs the counting sample (the MathTree of a Unity game-AI book): target 20 succeeds, 30 fails.",
     default_ticks: 1,
     default_dt: 1.0,
     extra: &[(

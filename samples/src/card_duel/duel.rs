@@ -9,6 +9,7 @@ use arbor_runtime::Blackboard;
 
 use super::duelist::{Duelist, Side};
 use super::moves::Move;
+use super::opponent::Opponent;
 use crate::log::Log;
 use crate::rng::Rng;
 
@@ -31,6 +32,10 @@ pub struct DuelWorld {
     /// Whether the AI has moved in the current turn: one move per turn.
     pub(crate) ai_moved: bool,
     pub(crate) rng: Rng,
+    /// Who plays the player's side; kept by a reset.
+    pub(crate) opponent: Opponent,
+    /// The human player's move for the next round.
+    pub(crate) pending: Option<Move>,
 }
 
 impl DuelWorld {
@@ -46,6 +51,8 @@ impl DuelWorld {
             ai_moved: false,
             // Offset so the world's draws differ from the agent's, which share the seed.
             rng: Rng::new(seed ^ 0xD0E1),
+            opponent: Opponent::Scripted,
+            pending: None,
         }
     }
 

@@ -1,7 +1,8 @@
-//! Card duel: [001]'s HomeRock as a turn-based game. The player and an AI each have health,
-//! a low-health threshold, a buff and potions. The AI's tree (`trees/card_duel.json`) is
-//! `Selector[Sequence[HealthLow self, Heal], Sequence[HealthLow opponent, Attack],
-//! Sequence[Random 50%, not Buffed, Buff], Attack]` (rule 35).
+//! Card duel: HomeRock, the card game of a Unity game-AI book, as a turn-based game. The
+//! player and an AI each have health, a low-health threshold, a buff and potions. The AI's
+//! tree (`trees/card_duel.json`) is `Selector[Sequence[HealthLow self, Heal],
+//! Sequence[HealthLow opponent, Attack], Sequence[Random 50%, not Buffed, Buff], Attack]`
+//! (rule 35).
 //!
 //! The player's side is played by the user in the editor's preview
 //! ([`CardDuel::submit_move`] with [`Opponent::Human`]) or by [`scripted_move`].

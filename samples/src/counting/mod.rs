@@ -1,4 +1,4 @@
-//! Counting: [001]'s MathTree, built from built-in nodes only (rule 35).
+//! Counting: the MathTree of a Unity game-AI book, built from built-in nodes only (rule 35).
 //! `AddTen = Sequence[Increment current by 10, Condition current == target]` and
 //! `NotEqualToTarget = Inverter(Condition current == target)`; the root is
 //! `Selector[AddTen, Inverter(NotEqualToTarget), AddTen]`. The Conditions compare with the

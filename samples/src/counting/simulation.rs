@@ -1,110 +1,83 @@
-//! Counting: [001]'s MathTree as a [`Simulation`]: `Selector[AddTen, Inverter(
-//! NotEqualToTarget), AddTen]` with `current` and `target` on the blackboard (rule 35).
-//! Target 20 succeeds at the second AddTen with `current = 20`; target 30 fails with
-//! `current = 20`. Each further tick restarts the tree (rule 4) and keeps adding.
+//! Counting: the MathTree of a Unity game-AI book as a [`Sample`]: `Selector[AddTen,
+//! Inverter(NotEqualToTarget), AddTen]` with `current` and `target` on the blackboard
+//! (rule 35). Target 20 succeeds at the second AddTen with `current = 20`; target 30 fails
+//! with `current = 20`. Each further tick restarts the tree (rule 4) and keeps adding.
 
-use std::any::Any;
-use std::path::{Path, PathBuf};
-
-use arbor_runtime::format::TreeFile;
-use arbor_runtime::{
-    Blackboard, LoadError, NodeId, NodeTypes, Observer, Registry, Status, TraceEvent,
-};
+use arbor_runtime::{Agent, Blackboard, Observer, Registry, Status, TraceEvent};
 
 use super::world::{CounterWorld, CURRENT_KEY, TARGET_KEY};
 use crate::log::Log;
-use crate::runner::Runner;
-use crate::simulation::{trees_dir, LoadOutcome, Simulation};
-use crate::tree_view::TreeView;
+use crate::sample::{Sample, World};
+use crate::simulation::LoadOutcome;
 
 /// Built-in node types only: the counting tree needs no host nodes.
 pub fn registry() -> Registry<CounterWorld> {
     Registry::new()
 }
 
-pub struct Counting {
-    pub world: CounterWorld,
-    /// Overrides the tree's `target` default when set.
-    target: Option<i64>,
-    runner: Runner<CounterWorld>,
-}
+/// The counting sample (`current`, `target` and the branches' results are its `world`).
+pub type Counting = Sample<CounterWorld>;
 
-impl Counting {
-    /// The counting tree with the target its file declares; no tree loaded yet.
-    pub fn new(seed: u64) -> Counting {
-        Counting {
-            world: CounterWorld::default(),
-            target: None,
-            runner: Runner::new(registry(), seed),
-        }
-    }
-
+impl Sample<CounterWorld> {
     /// As [`Counting::new`], counting towards `target`.
     pub fn with_target(seed: u64, target: i64) -> Counting {
         let mut counting = Counting::new(seed);
-        counting.target = Some(target);
+        counting.world.target_override = Some(target);
         counting
     }
 
     /// Sets the blackboard's `target` now and after every reset.
     pub fn set_target(&mut self, target: i64) {
-        self.target = Some(target);
-        self.apply_target();
-    }
-
-    fn apply_target(&mut self) {
-        let (Some(target), Some(bb)) = (self.target, self.runner.blackboard_mut()) else {
-            return;
-        };
-        if let Some(key) = bb.key(TARGET_KEY) {
-            // A tree whose `target` is not an int cannot take it; its Conditions will say so
-            // by failing, which the preview shows.
-            let _ = bb.set(key, target);
-        }
-        self.mirror();
-    }
-
-    fn mirror(&mut self) {
-        let read = |bb: &Blackboard, name| bb.key(name).and_then(|k| bb.get_i64(k));
-        if let Some(bb) = self.runner.blackboard() {
-            self.world.current = read(bb, CURRENT_KEY);
-            self.world.target = read(bb, TARGET_KEY);
-        }
+        let (world, agent) = self.parts();
+        world.target_override = Some(target);
+        world.apply_target(agent);
     }
 }
 
-impl Simulation for Counting {
-    fn name(&self) -> &'static str {
-        "counting"
-    }
-
-    fn title(&self) -> &'static str {
-        "Counting tree (MathTree)"
-    }
-
-    fn tree_path(&self) -> PathBuf {
-        trees_dir().join("counting.json")
-    }
-
-    fn node_types(&self) -> NodeTypes {
-        self.runner.node_types()
-    }
-
-    fn default_dt(&self) -> f64 {
-        1.0
-    }
-
-    fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError> {
-        let outcome = self.runner.load(&mut self.world, tree, path)?;
-        if !outcome.reloaded {
-            self.apply_target();
+impl CounterWorld {
+    /// Writes the overriding target, if any, then mirrors the blackboard.
+    fn apply_target(&mut self, agent: Option<&mut Agent<CounterWorld>>) {
+        let Some(agent) = agent else {
+            return;
+        };
+        if let Some(target) = self.target_override {
+            let bb = agent.blackboard_mut();
+            if let Some(key) = bb.key(TARGET_KEY) {
+                // A tree whose `target` is not an int cannot take it; its Conditions will
+                // say so by failing, which the preview shows.
+                let _ = bb.set(key, target);
+            }
         }
-        self.mirror();
-        Ok(outcome)
+        self.mirror(agent.blackboard());
     }
 
-    fn tick(&mut self, dt: f64, observer: &mut dyn Observer) -> Option<Status> {
-        let agent = self.runner.agent_mut()?;
+    fn mirror(&mut self, bb: &Blackboard) {
+        let read = |name| bb.key(name).and_then(|k| bb.get_i64(k));
+        self.current = read(CURRENT_KEY);
+        self.target = read(TARGET_KEY);
+    }
+}
+
+impl World for CounterWorld {
+    const NAME: &'static str = "counting";
+    const TITLE: &'static str = "Counting tree (MathTree)";
+    const TREE: &'static str = "counting.json";
+    const DT: f64 = 1.0;
+
+    fn registry() -> Registry<CounterWorld> {
+        registry()
+    }
+
+    fn new(_seed: u64) -> CounterWorld {
+        CounterWorld::default()
+    }
+
+    fn tick(
+        &mut self,
+        agent: &mut Agent<CounterWorld>,
+        dt: f64,
+        observer: &mut dyn Observer,
+    ) -> Option<Status> {
         agent.advance(dt);
         let tree = agent.tree().clone();
         let root = tree.root();
@@ -118,87 +91,61 @@ impl Simulation for Counting {
                 }
                 observer.event(event);
             };
-            agent.run_traced(&mut self.world, &mut tee)
+            agent.run_traced(self, &mut tee)
         };
         let now = agent.now();
-        self.world.branches = branches;
-        self.world.result = Some(status);
-        self.mirror();
+        self.branches = branches;
+        self.result = Some(status);
+        self.mirror(agent.blackboard());
         let steps: Vec<String> = self
-            .world
             .branches
             .iter()
             .map(|(name, status)| format!("{name} {status}"))
             .collect();
-        let show = |v: Option<i64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
         let line = format!(
             "{} -> {status}; current = {}, target = {}",
             steps.join(", "),
-            show(self.world.current),
-            show(self.world.target)
+            show(self.current),
+            show(self.target)
         );
-        self.world.log.push(now, line);
+        self.log.push(now, line);
         Some(status)
     }
 
-    fn reset(&mut self) {
-        self.world = CounterWorld::default();
-        self.runner.reset();
-        self.apply_target();
-        self.mirror();
+    /// A fresh count; an overriding target stays, and is written again.
+    fn reset(&mut self, _seed: u64, agent: Option<&mut Agent<CounterWorld>>) {
+        *self = CounterWorld {
+            target_override: self.target_override,
+            ..CounterWorld::default()
+        };
+        self.apply_target(agent);
     }
 
-    fn seed(&self) -> u64 {
-        self.runner.seed()
-    }
-
-    fn set_seed(&mut self, seed: u64) {
-        self.runner.set_seed(seed);
-        self.reset();
-    }
-
-    fn now(&self) -> f64 {
-        self.runner.now()
-    }
-
-    fn blackboard(&self) -> Option<&Blackboard> {
-        self.runner.blackboard()
-    }
-
-    fn blackboard_mut(&mut self) -> Option<&mut Blackboard> {
-        self.runner.blackboard_mut()
-    }
-
-    fn tree(&self) -> Option<&dyn TreeView> {
-        self.runner.tree()
-    }
-
-    fn is_running(&self, node: NodeId) -> bool {
-        self.runner.is_running(node)
+    /// The first load writes the overriding target; a hot reload keeps the blackboard.
+    fn loaded(&mut self, agent: &mut Agent<CounterWorld>, outcome: &LoadOutcome) {
+        if outcome.reloaded {
+            self.mirror(agent.blackboard());
+        } else {
+            self.apply_target(Some(agent));
+        }
     }
 
     fn log(&self) -> &Log {
-        &self.world.log
+        &self.log
     }
 
     fn summary(&self) -> String {
-        let show = |v: Option<i64>| v.map_or_else(|| "none".to_owned(), |v| v.to_string());
         let result = self
-            .world
             .result
             .map_or_else(|| "not run yet".to_owned(), |s| s.to_string());
         format!(
             "current = {}, target = {}; last result: {result}",
-            show(self.world.current),
-            show(self.world.target)
+            show(self.current),
+            show(self.target)
         )
     }
+}
 
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
+fn show(value: Option<i64>) -> String {
+    value.map_or_else(|| "none".to_owned(), |v| v.to_string())
 }

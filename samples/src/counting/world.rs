@@ -23,4 +23,6 @@ pub struct CounterWorld {
     /// What the root returned in the last tick.
     pub result: Option<Status>,
     pub log: Log,
+    /// Overrides the tree's `target` default when set; kept by a reset.
+    pub(crate) target_override: Option<i64>,
 }

@@ -2,7 +2,7 @@
 //! Each raises one need while the villager stands in the zone of its colour, running until
 //! the need reaches `until`.
 //! - precondition, checked every tick: alive and standing in a zone of the right colour;
-//!   otherwise failure at once (as [000]'s ActionNode precondition)
+//!   otherwise failure at once (as the precondition of an ActionNode in the HuskyT behavior-tree framework)
 //! - some chores cost other needs per second (eating and fun cost money; work costs energy
 //!   and mood); a chore stops with failure rather than take a need below
 //!   `rules.cost_floor`

@@ -1,6 +1,6 @@
-//! Villager: a needs-driven agent after [000]'s example. Five needs (food, water, energy,
-//! mood, money) decay over time; coloured zones on a 2D map raise them (red food, blue
-//! water, white energy, green mood, yellow money).
+//! Villager: a needs-driven agent after the villager example of the HuskyT behavior-tree
+//! framework. Five needs (food, water, energy, mood, money) decay over time; coloured zones
+//! on a 2D map raise them (red food, blue water, white energy, green mood, yellow money).
 //!
 //! The tree (`trees/villager.json`) is `Repeat(Parallel(need 1)[Selector[errands…], Alive])`
 //! where each errand is `Sequence[Feel…, WalkTo, <chore>]`. Host nodes:

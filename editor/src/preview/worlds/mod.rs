@@ -1,5 +1,6 @@
-//! Worlds: each sample's world drawn with egui's painter (one file per sample, each
-//! downcasting the running [`Simulation`] to its concrete type), and the simulation's log.
+//! Worlds: each sample's world drawn with egui's painter (one file per sample, reached
+//! through [`SampleMut`], which names the running sample's type: a new sample does not
+//! build until it is drawn here), the stand-ins' statuses, and the simulation's log.
 
 mod card_duel;
 mod counting;
@@ -7,32 +8,27 @@ mod guard;
 mod stand_ins;
 mod villager;
 
-use arbor_samples::card_duel::CardDuel;
-use arbor_samples::counting::Counting;
-use arbor_samples::guard::Guard;
-use arbor_samples::villager::Villager;
-use arbor_samples::Simulation;
+use arbor_samples::{SampleMut, Simulation};
 use egui::{Color32, Pos2, Rect};
 
-use crate::preview::runner::PlainSim;
+use crate::preview::runner::Runner;
 
-/// Draws the simulation's world. Returns a message for the user when one of its controls
-/// refused an action (the duel's move buttons).
-pub fn world_ui(ui: &mut egui::Ui, sim: &mut dyn Simulation) -> Option<String> {
-    let any = sim.as_any_mut();
-    if let Some(duel) = any.downcast_mut::<CardDuel>() {
-        return card_duel::ui(ui, duel);
-    }
-    if let Some(villager) = any.downcast_ref::<Villager>() {
-        villager::ui(ui, villager);
-    } else if let Some(guard) = any.downcast_ref::<Guard>() {
-        guard::ui(ui, guard);
-    } else if let Some(counting) = any.downcast_ref::<Counting>() {
-        counting::ui(ui, counting);
-    } else if let Some(plain) = sim.as_any_mut().downcast_mut::<PlainSim>() {
+/// Draws the running simulation's world. Returns a message for the user when one of its
+/// controls refused an action (the duel's move buttons).
+pub fn world_ui(ui: &mut egui::Ui, runner: &mut Runner) -> Option<String> {
+    if let Some(plain) = runner.stand_ins_mut() {
         stand_ins::ui(ui, plain);
-    } else {
-        ui.label(sim.summary());
+        return None;
+    }
+    let sim = runner.sim_mut();
+    match sim.sample_mut() {
+        Some(SampleMut::CardDuel(duel)) => return card_duel::ui(ui, duel),
+        Some(SampleMut::Villager(villager)) => villager::ui(ui, villager),
+        Some(SampleMut::Guard(guard)) => guard::ui(ui, guard),
+        Some(SampleMut::Counting(counting)) => counting::ui(ui, counting),
+        None => {
+            ui.label(sim.summary());
+        }
     }
     None
 }
