@@ -68,10 +68,6 @@ mod trace;
 mod tree;
 mod value;
 
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
-
 pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};

@@ -1,6 +1,11 @@
-//! The `arbor` command-line tool: `check`, `run`, `manifest`, and `import` / `export` of
-//! BehaviorTree.CPP XML. docs/cli.md documents it;
-//! the `--trace` output is a stable interface for other tools.
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, and `import` / `export` of
+//! BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
+//! interface for other tools.
+//!
+//! The tool is a client of the library's public API and lives in the binary, not in
+//! `arbor_runtime`: a game that links the runtime compiles no argument parser (as ripgrep's
+//! library crates carry none). It needs the `cli` feature (clap, and `btcpp` for
+//! import/export): `cargo arbor …`, the workspace alias in .cargo/config.toml, turns it on.
 //!
 //! Everything returns a `Result` and `main` maps it to an exit code (as ripgrep's thin
 //! `main`): 0 on success, 1 when a file has problems or a command fails, 2 on bad usage.
@@ -12,7 +17,6 @@ mod run;
 mod stimuli;
 mod trace_line;
 
-use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -50,9 +54,8 @@ enum Command {
     Export(export::ExportArgs),
 }
 
-/// Runs the tool with these arguments (the first is the program name).
-pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version go to stdout with exit 0; usage errors to stderr with 2.
@@ -64,7 +67,10 @@ pub fn main(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Command::Check { types, files } => check::run(&types, &files),
         Command::Run(args) => run::run(&args),
         Command::Manifest => {
-            print!("{}", crate::NodeTypes::builtin().manifest_where(|_| true));
+            print!(
+                "{}",
+                arbor_runtime::NodeTypes::builtin().manifest_where(|_| true)
+            );
             Ok(true)
         }
         Command::Import(args) => import::run(&args),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::{btcpp, NodeTypes};
+use arbor_runtime::{btcpp, NodeTypes};
 
 #[derive(Args)]
 pub(super) struct ExportArgs {

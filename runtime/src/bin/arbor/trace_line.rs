@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Agent, Status, TraceEvent};
+use arbor_runtime::{Agent, Status, TraceEvent};
 
 /// Collects a tick's events as JSON objects and its log messages.
 #[derive(Default)]
@@ -13,7 +13,7 @@ pub(super) struct TraceCollector {
     pub logs: Vec<(u32, String)>,
 }
 
-impl crate::Observer for TraceCollector {
+impl arbor_runtime::Observer for TraceCollector {
     fn event(&mut self, event: TraceEvent<'_>) {
         let node = event.node().index() as u32;
         match event {
@@ -57,7 +57,7 @@ pub(super) fn line<C>(
         .events
         .iter()
         .map(|(kind, node, status)| {
-            let info = tree.info(crate::NodeId::from_index(*node as usize));
+            let info = tree.info(arbor_runtime::NodeId::from_index(*node as usize));
             Event {
                 event: kind,
                 node: &info.guid,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::btcpp;
+use arbor_runtime::btcpp;
 
 #[derive(Args)]
 pub(super) struct ImportArgs {

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::Agent;
+use arbor_runtime::Agent;
 
 #[derive(Deserialize, Default, Debug)]
 #[serde(deny_unknown_fields)]

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::stimuli::Stimuli;
 use super::trace_line::{line, TraceCollector};
-use crate::{Agent, Registry};
+use arbor_runtime::{Agent, Registry};
 
 #[derive(Args)]
 pub(super) struct RunArgs {
@@ -76,7 +76,7 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
         for (node, message) in &collected.logs {
             let name = &agent
                 .tree()
-                .info(crate::NodeId::from_index(*node as usize))
+                .info(arbor_runtime::NodeId::from_index(*node as usize))
                 .name;
             eprintln!("[tick {tick}] {name}: {message}");
         }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::{check_file, LoadOptions, NodeTypes};
+use arbor_runtime::{check_file, LoadOptions, NodeTypes};
 
 /// Returns Ok(false) if any file has errors.
 pub(super) fn run(manifests: &[PathBuf], files: &[PathBuf]) -> Result<bool, String> {
