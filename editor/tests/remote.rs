@@ -1,5 +1,5 @@
 //! Remote debugging end to end: a host runs a tree through the runtime's debug server on
-//! an ephemeral loopback port, and the editor attaches to it (issue 6). Covers listing,
+//! an ephemeral loopback port, and the editor attaches to it. Covers listing,
 //! attaching, statuses drawn on the matching document, pause/step/breakpoints, blackboard
 //! writes, the read-only view of a tree that is not open, and reconnection after the
 //! program restarts.

@@ -17,8 +17,9 @@
 //! - `btcpp` (feature `btcpp`): import BehaviorTree.CPP / Groot2 XML trees as tree files
 //!   and export them back (docs/interop.md).
 //!
-//! The execution semantics are specified rule by rule in SEMANTICS.md and explained in
-//! `docs/nodes.md`; code and tests cite the rule numbers.
+//! The execution semantics are specified rule by rule in `docs/semantics.md` and explained
+//! with examples in `docs/nodes.md`. Code and tests cite the rules by number: "rule 28" in
+//! a comment, or a test named `rule28_…`, means rule 28 of docs/semantics.md.
 //!
 //! ```
 //! use std::sync::Arc;

@@ -581,7 +581,7 @@ fn rule27_complex_sequence_conditions2_to_false() {
 
 #[test]
 fn rule27_reactive_sequence_earlier_action_running_preempts_later_child() {
-    // [002]'s warning: completed actions before the running child run again every tick,
+    // Rule 27's consequence: completed actions before the running child run again every tick,
     // and one that now returns running pre-empts the later child.
     let root = dynamic(
         "Sequence",

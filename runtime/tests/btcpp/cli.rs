@@ -1,4 +1,4 @@
-//! `arbor import` and `arbor export` (issue 8): files written, warnings and problems on
+//! `arbor import` and `arbor export`: files written, warnings and problems on
 //! stderr, exit codes; the imported files pass `arbor check` and export again.
 #![cfg(all(feature = "btcpp", feature = "cli"))]
 

@@ -1,4 +1,4 @@
-//! Importing BehaviorTree.CPP XML (issue 8): the shape of the imported trees for realistic
+//! Importing BehaviorTree.CPP XML: the shape of the imported trees for realistic
 //! v4 files in the style of BT.CPP's tutorials (tests/data/btcpp), a v3 file, opaque
 //! nodes, the blackboard keys, the layout, and located errors for broken files.
 #![cfg(feature = "btcpp")]
@@ -599,7 +599,7 @@ fn deep_and_hostile_input_is_refused_not_crashing() {
 
 #[test]
 fn imported_files_follow_the_tree_file_schema() {
-    // Fixtures whose trees use only node types the schema knew before issue 8 (the new
+    // Fixtures whose trees use only node types the schema knew before the BehaviorTree.CPP kinds were added (the new
     // kinds get their schema rules with the schema's next update).
     let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../docs/arbor-tree.schema.json")

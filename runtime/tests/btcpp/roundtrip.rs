@@ -1,4 +1,4 @@
-//! Export to BehaviorTree.CPP v4 XML (issue 8): every fixture survives
+//! Export to BehaviorTree.CPP v4 XML: every fixture survives
 //! XML -> import -> export -> import with the same shape (types, names, params, child
 //! order, keys, host types); a second export gives the same text; the XML passes BT.CPP's
 //! loading rules (re-implemented in `support::btcpp_violations`); and Arbor trees

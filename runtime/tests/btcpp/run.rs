@@ -1,4 +1,4 @@
-//! Running imported BehaviorTree.CPP trees with stand-ins for their custom nodes (issue 8):
+//! Running imported BehaviorTree.CPP trees with stand-ins for their custom nodes:
 //! the files are written, loaded from disk (subtrees resolve by path) with
 //! `stand_in_registry`, and ticked with per-node scripts; the results are what BT.CPP's
 //! tutorials describe.

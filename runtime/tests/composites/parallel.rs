@@ -1,4 +1,4 @@
-//! Rules 13 and 14: the [000] threshold Parallel. `need' = clamp(need, 1, n)`; each tick
+//! Rules 13 and 14: the threshold Parallel. `need' = clamp(need, 1, n)`; each tick
 //! unfinished children are ticked in order, a success is flagged and never re-ticked in
 //! this execution, a failure counts for this tick only (the child is ticked again, fresh,
 //! next tick); success as soon as `need'` children finished, failure as soon as this
@@ -331,10 +331,10 @@ fn rule14_finished_flags_cleared_on_abort() {
 }
 
 #[test]
-fn rule13_repeat_over_parallel_from_000_example() {
-    // [000]'s RepeatNode(ParallelNode(1)[Selector[...], Alive], 0), scaled down: the
-    // Parallel finishes when the work Sequence finishes, aborting the still-running Alive,
-    // and the Repeat starts it again in the same tick.
+fn rule13_repeat_over_parallel_of_the_needs_example() {
+    // The needs-driven character of rule 35, Repeat(Parallel(need 1)[Selector[...], Alive]),
+    // scaled down: the Parallel finishes when the work Sequence finishes, aborting the
+    // still-running Alive, and the Repeat starts it again in the same tick.
     let root = json!({"type": "Repeat", "name": "R", "params": {"count": 2}, "children": [
         parallel(1, vec![
             json!({"type": "Selector", "name": "Work", "children": [

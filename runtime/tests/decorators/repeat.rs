@@ -1,6 +1,6 @@
 //! Rule 17: Repeat. Each child success counts an iteration and restarts the child in the
 //! same tick (a fresh execution); running returns running and keeps the count; failure
-//! fails at once; `count <= 0` repeats forever (C8). The count resets on completion and on
+//! fails at once; `count <= 0` repeats forever. The count resets on completion and on
 //! abort. BT.CPP `RepeatTest.RepeatTestA`. Rule 36: Arbor caps a Repeat at
 //! `MAX_LOOPS_PER_TICK` child executions per tick, then returns running and goes on in the
 //! next tick.

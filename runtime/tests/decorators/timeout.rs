@@ -1,7 +1,7 @@
 //! Rule 20: Timeout. On enter it records `start = now`; each tick, before ticking the
 //! child, if `now - start >= seconds` the running child is aborted and the Timeout fails
-//! without ticking it (C20), otherwise the child's status is returned. So the child is
-//! ticked on at most N consecutive ticks. BT.CPP `DeadlineTest.DeadlineTriggeredTest` /
+//! without ticking it (the check comes first), otherwise the child's status is returned.
+//! So the child is ticked on at most N consecutive ticks. BT.CPP `DeadlineTest.DeadlineTriggeredTest` /
 //! `DeadlineNotTriggeredTest`.
 
 use crate::common;
@@ -96,7 +96,7 @@ fn rule20_fractional_seconds_allow_ceil_ticks() {
 
 #[test]
 fn rule20_deadline_is_checked_before_the_child_even_if_it_would_succeed() {
-    // At the deadline the child is not given its chance to succeed (C20).
+    // At the deadline the child is not given its chance to succeed: the clock is checked first.
     let mut a = agent(
         timeout(1.0, scripted("A", &["running", "success"])),
         json!([]),

@@ -6,7 +6,7 @@ use arbor_runtime::{Status, Value};
 use common::{agent, step, ticked};
 use serde_json::{json, Value as Json};
 
-/// [001] MathTree: Selector{AddTen, Inverter(NotEqualToTarget), AddTen}.
+/// Rule 35's counting tree: Selector{AddTen, Inverter(NotEqualToTarget), AddTen}.
 fn math_tree(target: i64) -> (Json, Json) {
     let add_ten = |name: &str| {
         json!({"type": "Sequence", "name": name, "children": [

@@ -219,7 +219,7 @@ fn rule4_completed_composite_starts_again_from_child_zero() {
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Failure);
     assert_eq!(ticked(&events), strs(&["A", "B", "Seq"]));
-    // Not resumed at the failed child B ([000 repo]'s quirk, C2): a fresh execution.
+    // Not resumed at the failed child B (rule 4): a fresh execution.
     let (status, events) = step_lifecycle(&mut a);
     assert_eq!(status, Status::Success);
     assert_eq!(events[0], "enter Seq");

@@ -1,5 +1,5 @@
-//! Part B of docs/semantics.md (rules 6 to 9, 33, 34 and the Arbor leaves): one module per leaf
-//! type.
+//! Part B of docs/semantics.md and the other leaves (rules 6 to 9, 34, 44 and 45): one module
+//! per leaf type.
 
 mod condition;
 mod increment;

@@ -1,4 +1,4 @@
-//! Rule 34: the Random leaf ([001]'s RandomBinaryNode) succeeds with `probability` and
+//! Rule 34: the Random leaf (the textbooks' coin-flip node) succeeds with `probability` and
 //! otherwise fails, never running, drawing from the agent's seeded RNG: the same seed gives
 //! the same sequence.
 

@@ -1,4 +1,4 @@
-//! Property-based fuzzing of the loader and the tick loop (issue 7): arbitrary bytes, and
+//! Property-based fuzzing of the loader and the tick loop: arbitrary bytes, and
 //! arbitrary *structurally valid* tree documents (random node types, parameters, children
 //! that dangle, repeat or form cycles, decorators, blackboards) never make the loader or
 //! the engine panic; every rejection is an error value with a message.

@@ -150,10 +150,9 @@ fn rule31_resending_refreshes_the_event() {
 
 #[test]
 fn rule31_latest_send_decides_next_tick_visibility() {
-    // Arbor's reading of "sending it again refreshes it" (as [002 code]'s
-    // `eventCache[name] = data`): the latest send replaces the earlier one, sender index
-    // included. Pre-order: R(0) > Body(1) > Pick(2) > [LowSend(3) > [Second(4), SLow(5)],
-    // Z(6), SHigh(7)]. In tick 1, SHigh (7) sends, then SLow (5) sends in the second
+    // Rule 31: the latest send replaces the earlier one, sender index included.
+    // Pre-order: R(0) > Body(1) > Pick(2) > [LowSend(3) > [Second(4), SLow(5)], Z(6),
+    // SHigh(7)]. In tick 1, SHigh (7) sends, then SLow (5) sends in the second
     // iteration; in tick 2 only nodes at or before 5 see it, so Z (6) does not.
     let root = json!({"type": "Repeat", "name": "R", "params": {"count": 2}, "children": [
         seq("Body", vec![sel("Pick", vec![
