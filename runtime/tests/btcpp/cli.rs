@@ -4,23 +4,8 @@
 
 use super::support;
 
-use std::process::{Command, Output};
-
+use crate::common::{arbor, text};
 use support::{btcpp_violations, fixture_path, tempdir};
-
-fn arbor(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
-        .args(args)
-        .output()
-        .expect("the arbor binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "arbor panicked: {stderr}");
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 #[test]
 fn import_check_export() {

@@ -1,29 +1,15 @@
 //! The `arbor` command line: exit codes, messages and the `--trace` interface (docs/cli.md).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
+
+use crate::common::{arbor, text};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/cli")
         .join(name)
-}
-
-fn arbor(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_arbor"))
-        .args(args)
-        .output()
-        .expect("the arbor binary runs");
-    // Whatever happens, it must never end in a panic.
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "arbor panicked: {stderr}");
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn counting() -> String {
