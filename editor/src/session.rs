@@ -38,7 +38,7 @@ use crate::document::{
 /// The undo history: a linear record of [`Command`]s with a saved marker.
 pub type History = undo::Record<Command>;
 
-/// The most undo steps a session keeps (issue 7: memory stays bounded in long sessions).
+/// The most undo steps a session keeps (memory stays bounded in long sessions).
 /// A step holds only what it changed (a move keeps the moved items' positions), so even
 /// a thousand select-all moves of a 1,000-node tree stay within tens of megabytes.
 pub const HISTORY_LIMIT: usize = 1000;

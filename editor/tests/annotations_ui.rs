@@ -1,4 +1,4 @@
-//! Headless UI tests of sticky notes and groups (issue 4): created, edited and moved with
+//! Headless UI tests of sticky notes and groups: created, edited and moved with
 //! the mouse and keyboard, each change one undo step.
 
 mod common;

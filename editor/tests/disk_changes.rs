@@ -1,4 +1,4 @@
-//! A file changed on disk by another program while open (issue 7): the editor notices
+//! A file changed on disk by another program while open: the editor notices
 //! within a check interval and asks (Reload / Keep mine); a save that would overwrite such
 //! a change asks first (Overwrite / Cancel); a `touch` is not a change.
 

@@ -1,4 +1,4 @@
-//! Undo history and memory (issue 7): 1,000 undo/redo round-trips over a 1,000-node
+//! Undo history and memory: 1,000 undo/redo round-trips over a 1,000-node
 //! document do not grow memory, and a long session's history is capped at
 //! [`HISTORY_LIMIT`] steps, so its memory stops growing too.
 //!

@@ -292,7 +292,7 @@ fn the_villager_opens_playing() {
 }
 
 /// A BehaviorTree.CPP file's custom nodes have no program yet: the preview runs them as
-/// stand-ins, success until the user picks another status for one (issue 8).
+/// stand-ins, success until the user picks another status for one (docs/interop.md).
 #[test]
 fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
     let dir = tempfile::tempdir().expect("temp dir");

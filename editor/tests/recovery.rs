@@ -1,4 +1,4 @@
-//! Autosave and recovery (issue 7): an editor killed with SIGKILL loses nothing, the next
+//! Autosave and recovery: an editor killed with SIGKILL loses nothing, the next
 //! start offers the unsaved document back, and a panic inside a frame is caught with the
 //! documents copied to the recovery folder.
 //!

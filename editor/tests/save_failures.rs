@@ -1,4 +1,4 @@
-//! Saves that fail (issue 7): a missing folder, a path through a file, a read-only folder,
+//! Saves that fail: a missing folder, a path through a file, a read-only folder,
 //! a read-only file system, a full disk, a write that fails half-way. Each gives a clear
 //! message, leaves the file on disk as it was (no temporary file either), and keeps the
 //! document in memory, unsaved and unchanged, so a later save can succeed.

@@ -1,4 +1,4 @@
-//! Subtrees across the editor and the runtime (issue 4): the runtime ticks a tree and its
+//! Subtrees across the editor and the runtime: the runtime ticks a tree and its
 //! inlined version identically, and export/inline never produce a GUID two open documents
 //! share.
 

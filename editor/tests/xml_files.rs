@@ -1,4 +1,4 @@
-//! BehaviorTree.CPP XML through the editor (issue 8): Open imports, Save writes XML back,
+//! BehaviorTree.CPP XML through the editor: Open imports, Save writes XML back,
 //! and neither loses anything the user made.
 
 use std::fs;

@@ -1,4 +1,4 @@
-//! Blackboard: one agent's typed key/value store with expiry (SEMANTICS rule 33).
+//! Blackboard: one agent's typed key/value store with expiry (docs/semantics.md rule 33).
 //!
 //! Keys are declared in the tree file and resolved to [`Key`] indices when the tree is
 //! compiled, so reads and writes at tick time are array accesses, never string hashing.

@@ -17,8 +17,15 @@
 //! - `btcpp` (feature `btcpp`): import BehaviorTree.CPP / Groot2 XML trees as tree files
 //!   and export them back (docs/interop.md).
 //!
-//! The execution semantics are specified rule by rule in SEMANTICS.md and explained in
-//! `docs/nodes.md`; code and tests cite the rule numbers.
+//! # Features
+//! None is on by default: a game that links the runtime compiles no argument parser and no
+//! XML reader. `btcpp` adds the `btcpp` module (and roxmltree); `debug-server` adds the
+//! `debug` module (std only); `cli` builds the `arbor` command-line tool, the package's
+//! binary (and clap), and changes nothing in the library.
+//!
+//! The execution semantics are specified rule by rule in `docs/semantics.md` and explained
+//! with examples in `docs/nodes.md`. Code and tests cite the rules by number: "rule 28" in
+//! a comment, or a test named `rule28_…`, means rule 28 of docs/semantics.md.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -69,10 +76,6 @@ mod status;
 mod trace;
 mod tree;
 mod value;
-
-#[cfg(feature = "cli")]
-#[doc(hidden)]
-pub mod cli;
 
 pub use agent::Agent;
 pub use args::{Arg, Args};

@@ -1,4 +1,4 @@
-//! Status: what ticking a node returns (SEMANTICS rule 1).
+//! Status: what ticking a node returns (docs/semantics.md rule 1).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Value: a blackboard value, and the type-strict equality of SEMANTICS rule 7.
+//! Value: a blackboard value, and the type-strict equality of docs/semantics.md rule 7.
 //!
 //! Strings and JSON containers sit behind `Arc` so that copying a value into the blackboard
 //! at tick time never allocates.

@@ -1,4 +1,4 @@
-//! Sticky notes and groups on the canvas (issue 4). Both live in the document's editor
+//! Sticky notes and groups on the canvas. Both live in the document's editor
 //! data; every change here is a command (SetNote, SetGroup, SetText, MoveItems).
 //!
 //! They are *painted* before egui_node_graph2 draws, so they sit behind the nodes, but they

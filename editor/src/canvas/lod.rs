@@ -1,4 +1,4 @@
-//! Level of detail (issue 9): below `LOD_ZOOM` the canvas draws each visible node as a plain
+//! Level of detail: below `LOD_ZOOM` the canvas draws each visible node as a plain
 //! box with straight lines to its parent and children, straight from the scene, instead of
 //! egui_node_graph2's widgets, whose text is unreadable that small anyway. Boxes keep the
 //! preview's status colours, breakpoints, problems and the selection; names are written

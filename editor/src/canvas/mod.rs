@@ -5,7 +5,7 @@
 //! session, and the cache is resynced from the document whenever the session's generation
 //! changes (edits, undo, redo). Positions are rewritten from the document every frame.
 //!
-//! The cost of a frame follows what is visible, not the document (issue 9): the cache holds
+//! The cost of a frame follows what is visible, not the document (docs/performance.md): the cache holds
 //! only the nodes in the viewport plus a margin and their neighbours (so an edge to a node
 //! off screen is still drawn and can still be dragged off), found through `scene`'s grid and
 //! updated incrementally as the view moves. Below `lod::LOD_ZOOM` no widgets are drawn at

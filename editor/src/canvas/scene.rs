@@ -1,6 +1,6 @@
 //! The document's nodes as the canvas places them: where each one is, its links, and a
 //! coarse grid over canvas space, so the canvas can ask "which nodes are in this rect"
-//! without touching every node (issue 9: the cost of a frame follows what is visible).
+//! without touching every node (the cost of a frame follows what is visible).
 //!
 //! Rebuilt once per session generation (linear in the document). A node's rect uses the
 //! size it was last drawn at, else `DEFAULT_NODE_SIZE`; a node drawn larger than its indexed

@@ -1,5 +1,5 @@
 //! The view cache: egui_node_graph2's graph as a view of the part of the document the
-//! canvas shows (issue 9). It holds only the nodes the canvas asks for (those in the
+//! canvas shows. It holds only the nodes the canvas asks for (those in the
 //! viewport plus a margin, and their neighbours) and is updated incrementally: as the view
 //! pans, nodes leave and enter; when the session's generation changes (an edit, undo or
 //! redo) the nodes it holds are refreshed from the document. Either way the cost follows the

@@ -12,7 +12,7 @@
 //! - [`LiveState`] folds records into "the last visit of each node", keyed by GUID so it
 //!   survives hot reloads (GUIDs are stable across edits; `NodeId`s are not).
 //!
-//! Mapping events to outcomes (SEMANTICS rules 3 and 28): `Enter` and a `Tick` returning
+//! Mapping events to outcomes (docs/semantics.md rules 3 and 28): `Enter` and a `Tick` returning
 //! running mean running; `Exit(Some(s))` is final (after post-decorators); `Abort` and
 //! `Exit(None)` mean aborted, which counts as failure where a status is needed (rule 28).
 //! A failed condition check on a node that did nothing else this tick means the node

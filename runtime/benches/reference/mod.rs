@@ -1,6 +1,6 @@
 //! The reference tree of docs/performance.md, built for Arbor and for bonsai-bt, shared by
 //! `benches/tick.rs`, `examples/reference_ticks.rs` (callgrind counts) and
-//! `tests/state_size.rs` (bytes per agent); also the generated tree the loading benchmark
+//! `tests/engine/state_size.rs` (bytes per agent); also the generated tree the loading benchmark
 //! reads.
 //!
 //! A Selector over four Sequences, each {a condition leaf (false for the first three, true

@@ -3,7 +3,7 @@
 //!
 //! [`stand_in_registry`] registers every host node type of a [`NodeTypes`] (for an import,
 //! [`super::Imported::node_types`]) with a stand-in that behaves like a Scripted leaf
-//! (SEMANTICS rule 6): the k-th tick of a node returns `script[min(k, len - 1)]`, counted
+//! (docs/semantics.md rule 6): the k-th tick of a node returns `script[min(k, len - 1)]`, counted
 //! per node over the agent's lifetime. The scripts live in the agent's data,
 //! [`StandIns`], so one compiled tree serves agents with different scripts; a node
 //! without a script succeeds.

@@ -61,9 +61,7 @@ pub(crate) fn parse(
     check_header(&value, origin)?;
     check_strings(&value, origin, opts.max_string_len)?;
     let file: TreeFile = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = format!("$.{}", e.path())
-            .replace("$..", "$")
-            .replace(".[", "[");
+        let path = crate::format::json_path(e.path());
         vec![Problem::new(
             origin,
             path,

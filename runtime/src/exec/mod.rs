@@ -1,4 +1,4 @@
-//! The tick engine: the node lifecycle of SEMANTICS rule 3, the abort procedure of rule 28
+//! The tick engine: the node lifecycle of docs/semantics.md rule 3, the abort procedure of rule 28
 //! and the evaluation of attached condition decorators (rules 21–23, 30–32).
 //!
 //! `Exec` borrows one agent's state for one root tick. Node kinds' bodies live in

@@ -6,7 +6,10 @@
 //! progress in the editor), and no file is deep enough to exhaust a parser's recursion limit.
 //! docs/format.md is the specification; docs/arbor-tree.schema.json its JSON Schema.
 
+mod json_path;
 mod tree_file;
+
+pub use json_path::json_path;
 
 pub use tree_file::{
     new_guid, DecoratorDef, KeyDecl, NodeDef, TreeFile, FORMAT_NAME, FORMAT_VERSION,

@@ -241,3 +241,19 @@ pub fn sel(name: &str, children: Vec<Value>) -> Value {
 pub fn strs(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| (*s).to_owned()).collect()
 }
+
+/// Runs the `arbor` binary with `args`. Whatever happens, it must never end in a panic.
+pub fn arbor(args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbor"))
+        .args(args)
+        .output()
+        .expect("the arbor binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "arbor panicked: {stderr}");
+    out
+}
+
+/// A process's output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

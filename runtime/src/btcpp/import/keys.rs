@@ -12,66 +12,61 @@ use crate::btcpp::XmlProblem;
 use crate::format::KeyDecl;
 use crate::value::ValueType;
 
+/// Per tree: the keys it uses in first-use order, and the types their literals suggest.
+struct KeyUses {
+    keys: Vec<Vec<String>>,
+    types: Vec<HashMap<String, Vec<ValueType>>>,
+}
+
+impl KeyUses {
+    fn new(trees: usize) -> KeyUses {
+        KeyUses {
+            keys: vec![Vec::new(); trees],
+            types: vec![HashMap::new(); trees],
+        }
+    }
+
+    /// Records a use of `key` in tree `t`, with the type the use suggests if it suggests one.
+    fn add(&mut self, t: usize, key: &str, ty: Option<ValueType>) {
+        let keys = &mut self.keys[t];
+        let entry = self.types[t].entry(key.to_owned()).or_insert_with(|| {
+            keys.push(key.to_owned());
+            Vec::new()
+        });
+        if let Some(ty) = ty {
+            entry.push(ty);
+        }
+    }
+}
+
+/// Keys connected by a SubTree remapping: (parent tree, parent key, subtree, subtree key).
+type RemapPair = (usize, String, usize, String);
+
 impl Cx<'_> {
     /// Declares every key each tree uses, typed, and turns Increments on keys that cannot
     /// be numeric back into opaque Script nodes.
     pub(super) fn declare_keys(&mut self, doc: &Doc, drafts: &mut [Draft]) -> Vec<Vec<KeyDecl>> {
-        let n = drafts.len();
-        // Per tree: keys in first-use order, and the types their literals suggest.
-        let mut keys: Vec<Vec<String>> = vec![Vec::new(); n];
-        let mut seen: Vec<HashMap<String, Vec<ValueType>>> = vec![HashMap::new(); n];
-        let add = |keys: &mut Vec<Vec<String>>,
-                   seen: &mut Vec<HashMap<String, Vec<ValueType>>>,
-                   t: usize,
-                   key: &str,
-                   ty: Option<ValueType>| {
-            let entry = seen[t].entry(key.to_owned()).or_insert_with(|| {
-                keys[t].push(key.to_owned());
-                Vec::new()
-            });
-            if let Some(ty) = ty {
-                entry.push(ty);
-            }
-        };
+        let mut uses = self.collect_uses(doc, drafts);
+        let pairs = self.follow_autoremaps(&mut uses);
+        self.remap_autoremapped_keys(drafts, &uses);
+        let decls = self.typed_decls(&uses, &pairs);
+        self.warn_about_differing_defaults(doc);
+        self.demote_non_numeric_increments(doc, drafts, &decls);
+        decls
+    }
+
+    /// Every key each tree uses: in its nodes' parameters and attached decorators, in the
+    /// SubTree calls that set it, and in the subtree's model ports.
+    fn collect_uses(&self, doc: &Doc, drafts: &[Draft]) -> KeyUses {
+        let mut uses = KeyUses::new(drafts.len());
         for (t, draft) in drafts.iter().enumerate() {
             draft.walk(&mut |d| {
                 for (name, p) in &d.params {
-                    match p {
-                        PVal::Key(k) => {
-                            let ty = (d.kind == "Increment").then(|| {
-                                match d.params.iter().find(|(n, _)| n == "by") {
-                                    Some((_, PVal::Json(v))) if v.is_i64() => ValueType::Int,
-                                    _ => ValueType::Float,
-                                }
-                            });
-                            add(&mut keys, &mut seen, t, k, ty);
-                        }
-                        PVal::Typed { lit, key } => {
-                            add(&mut keys, &mut seen, t, key, Some(lit.value_type()))
-                        }
-                        PVal::Port(raw) => {
-                            if let Some(k) = blackboard_ref(raw) {
-                                let ty = d
-                                    .host
-                                    .as_ref()
-                                    .and_then(|h| self.models.get(h))
-                                    .and_then(|m| m.port(name))
-                                    .and_then(|p| p.ty.as_deref())
-                                    .map(cpp_type);
-                                add(&mut keys, &mut seen, t, k, ty);
-                            }
-                        }
-                        PVal::Remap(pairs) => {
-                            for (_, parent_key) in pairs {
-                                add(&mut keys, &mut seen, t, parent_key, None);
-                            }
-                        }
-                        PVal::Json(_) | PVal::Path(_) => {}
-                    }
+                    self.param_uses(d, name, p, &mut |key, ty| uses.add(t, key, ty));
                 }
                 for dec in &d.decorators {
                     let ty = dec.test.value.value_type();
-                    add(&mut keys, &mut seen, t, &dec.test.key, Some(ty));
+                    uses.add(t, &dec.test.key, Some(ty));
                 }
             });
         }
@@ -79,13 +74,13 @@ impl Cx<'_> {
         // port the subtree never reads; Arbor's loader refuses an undeclared one).
         for c in &self.calls {
             for (sub_key, _) in &c.remap {
-                add(&mut keys, &mut seen, c.sub, sub_key, None);
+                uses.add(c.sub, sub_key, None);
             }
         }
         for (&sub, defaults) in &self.sub_defaults {
             for (key, lits) in defaults {
                 for lit in lits {
-                    add(&mut keys, &mut seen, sub, key, Some(lit.value_type()));
+                    uses.add(sub, key, Some(lit.value_type()));
                 }
             }
         }
@@ -93,20 +88,60 @@ impl Cx<'_> {
         for (t, tree) in doc.trees.iter().enumerate() {
             if let Some(m) = self.models.get(&tree.id) {
                 for p in &m.ports {
-                    add(
-                        &mut keys,
-                        &mut seen,
-                        t,
-                        &p.name,
-                        p.ty.as_deref().map(cpp_type),
-                    );
+                    uses.add(t, &p.name, p.ty.as_deref().map(cpp_type));
                 }
             }
         }
-        // `_autoremap`: every key of the subtree is the parent's key of the same name.
-        // Repeated until nothing changes, so that keys travel up chains of autoremapped
-        // subtrees whatever the order of the calls.
-        let mut pairs: Vec<(usize, String, usize, String)> = Vec::new();
+        uses
+    }
+
+    /// The keys parameter `name` = `p` of node `d` uses, each with the type it suggests:
+    /// Increment's `by`, a typed literal, or the C++ type of a model port.
+    fn param_uses(
+        &self,
+        d: &Draft,
+        name: &str,
+        p: &PVal,
+        add: &mut impl FnMut(&str, Option<ValueType>),
+    ) {
+        match p {
+            PVal::Key(k) => {
+                let ty = (d.kind == "Increment").then(|| {
+                    match d.params.iter().find(|(n, _)| n == "by") {
+                        Some((_, PVal::Json(v))) if v.is_i64() => ValueType::Int,
+                        _ => ValueType::Float,
+                    }
+                });
+                add(k, ty);
+            }
+            PVal::Typed { lit, key } => add(key, Some(lit.value_type())),
+            PVal::Port(raw) => {
+                if let Some(k) = blackboard_ref(raw) {
+                    let ty = d
+                        .host
+                        .as_ref()
+                        .and_then(|h| self.models.get(h))
+                        .and_then(|m| m.port(name))
+                        .and_then(|p| p.ty.as_deref())
+                        .map(cpp_type);
+                    add(k, ty);
+                }
+            }
+            PVal::Remap(pairs) => {
+                for (_, parent_key) in pairs {
+                    add(parent_key, None);
+                }
+            }
+            PVal::Json(_) | PVal::Path(_) => {}
+        }
+    }
+
+    /// The remapping pairs of every SubTree call. `_autoremap` makes every key of the
+    /// subtree the parent's key of the same name; this is repeated until nothing changes,
+    /// so that keys travel up chains of autoremapped subtrees whatever the order of the
+    /// calls.
+    fn follow_autoremaps(&self, uses: &mut KeyUses) -> Vec<RemapPair> {
+        let mut pairs: Vec<RemapPair> = Vec::new();
         for c in &self.calls {
             for (s, p) in &c.remap {
                 pairs.push((c.parent, p.clone(), c.sub, s.clone()));
@@ -115,29 +150,32 @@ impl Cx<'_> {
         loop {
             let mut changed = false;
             for c in self.calls.iter().filter(|c| c.autoremap) {
-                for key in keys[c.sub].clone() {
+                for key in uses.keys[c.sub].clone() {
                     let explicit = c.remap.iter().any(|(s, _)| *s == key);
                     let pair = (c.parent, key.clone(), c.sub, key.clone());
                     if explicit || pairs.contains(&pair) {
                         continue;
                     }
-                    add(&mut keys, &mut seen, c.parent, &key, None);
+                    uses.add(c.parent, &key, None);
                     pairs.push(pair);
                     changed = true;
                 }
             }
             if !changed {
-                break;
+                return pairs;
             }
         }
-        // Remap the autoremapped keys explicitly in the drafts too: Arbor's Subtree only
-        // shares what `remap` names.
+    }
+
+    /// Writes the autoremapped keys into the drafts' `remap` explicitly: Arbor's Subtree
+    /// only shares what `remap` names.
+    fn remap_autoremapped_keys(&self, drafts: &mut [Draft], uses: &KeyUses) {
         for (t, draft) in drafts.iter_mut().enumerate() {
-            let autos: Vec<(usize, Vec<String>)> = self
+            let autos: Vec<(usize, &[String])> = self
                 .calls
                 .iter()
                 .filter(|c| c.parent == t && c.autoremap)
-                .map(|c| (c.sub, keys[c.sub].clone()))
+                .map(|c| (c.sub, uses.keys[c.sub].as_slice()))
                 .collect();
             if autos.is_empty() {
                 continue;
@@ -151,12 +189,13 @@ impl Cx<'_> {
                     PVal::Path(id) if n == "path" => ids.iter().position(|t| t == id),
                     _ => None,
                 });
-                let Some(sub_keys) = sub.and_then(|s| autos.iter().find(|(a, _)| *a == s)) else {
+                let Some(&(_, sub_keys)) = sub.and_then(|s| autos.iter().find(|(a, _)| *a == s))
+                else {
                     return;
                 };
                 for (n, p) in &mut d.params {
                     if let (true, PVal::Remap(remap)) = (n == "remap", p) {
-                        for key in &sub_keys.1 {
+                        for key in sub_keys {
                             if !remap.iter().any(|(s, _)| s == key) {
                                 remap.push((key.clone(), key.clone()));
                             }
@@ -165,13 +204,17 @@ impl Cx<'_> {
                 }
             });
         }
-        // Types: remapped keys are one variable, so they get one type.
+    }
+
+    /// Each tree's key declarations, typed. Remapped keys are one variable, so they get one
+    /// type: the types suggested anywhere in their class, unified.
+    fn typed_decls(&self, uses: &KeyUses, pairs: &[RemapPair]) -> Vec<Vec<KeyDecl>> {
         let mut uf = UnionFind::default();
-        for (pt, pk, st, sk) in &pairs {
+        for (pt, pk, st, sk) in pairs {
             uf.union((*pt, pk.clone()), (*st, sk.clone()));
         }
         let mut class_types: HashMap<(usize, String), Vec<ValueType>> = HashMap::new();
-        for (t, map) in seen.iter().enumerate() {
+        for (t, map) in uses.types.iter().enumerate() {
             for (k, tys) in map {
                 let root = uf.find((t, k.clone()));
                 class_types
@@ -180,15 +223,12 @@ impl Cx<'_> {
                     .extend(tys.iter().copied());
             }
         }
-        let type_of = |t: usize, k: &str, uf: &mut UnionFind| -> ValueType {
-            let root = uf.find((t, k.to_owned()));
-            unify(class_types.get(&root).map(Vec::as_slice).unwrap_or(&[]))
-        };
-        let mut decls: Vec<Vec<KeyDecl>> = Vec::with_capacity(n);
-        for (t, tree_keys) in keys.iter().enumerate() {
+        let mut decls: Vec<Vec<KeyDecl>> = Vec::with_capacity(uses.keys.len());
+        for (t, tree_keys) in uses.keys.iter().enumerate() {
             let mut list = Vec::new();
             for k in tree_keys {
-                let ty = type_of(t, k, &mut uf);
+                let root = uf.find((t, k.to_owned()));
+                let ty = unify(class_types.get(&root).map(Vec::as_slice).unwrap_or(&[]));
                 let default = self
                     .sub_defaults
                     .get(&t)
@@ -205,6 +245,12 @@ impl Cx<'_> {
             }
             decls.push(list);
         }
+        decls
+    }
+
+    /// A warning for each subtree key that SubTree calls give different literal values:
+    /// a tree file has one default per key, so the first one is kept.
+    fn warn_about_differing_defaults(&mut self, doc: &Doc) {
         for (&sub, defaults) in &self.sub_defaults {
             for (key, lits) in defaults {
                 if lits.windows(2).any(|w| w[0] != w[1]) {
@@ -219,7 +265,16 @@ impl Cx<'_> {
                 }
             }
         }
-        // Increment needs a numeric key; otherwise the Script stays a script.
+    }
+
+    /// Increment needs a numeric key; an Increment on any other key goes back to being the
+    /// Script it was imported from, with a warning.
+    fn demote_non_numeric_increments(
+        &mut self,
+        doc: &Doc,
+        drafts: &mut [Draft],
+        decls: &[Vec<KeyDecl>],
+    ) {
         for (t, draft) in drafts.iter_mut().enumerate() {
             let list = &decls[t];
             let mut demoted = Vec::new();
@@ -244,32 +299,34 @@ impl Cx<'_> {
                 }
             });
             for (line, column, code) in demoted {
-                let origin = doc.trees[t].origin.clone();
-                let usage = self
-                    .hosts
-                    .entry("Script".to_owned())
-                    .or_insert_with(|| HostUse {
-                        line,
-                        column,
-                        origin: origin.clone(),
-                        ..HostUse::default()
-                    });
-                usage.builtin = true;
-                usage.child_counts.push(0);
-                if !usage.ports.contains_key("code") {
-                    usage.order.push("code".to_owned());
-                }
-                usage.ports.entry("code".to_owned()).or_default().push(code);
-                self.warnings.push(XmlProblem {
-                    origin,
-                    line,
-                    column,
-                    message: "`+=` on a key that is not always a number; kept as a Script"
-                        .to_owned(),
-                });
+                self.note_script_use(doc.trees[t].origin.clone(), line, column, code);
             }
         }
-        decls
+    }
+
+    /// Records a demoted Increment as a use of the built-in `Script` host type, and warns.
+    fn note_script_use(&mut self, origin: String, line: u32, column: u32, code: String) {
+        let usage = self
+            .hosts
+            .entry("Script".to_owned())
+            .or_insert_with(|| HostUse {
+                line,
+                column,
+                origin: origin.clone(),
+                ..HostUse::default()
+            });
+        usage.builtin = true;
+        usage.child_counts.push(0);
+        if !usage.ports.contains_key("code") {
+            usage.order.push("code".to_owned());
+        }
+        usage.ports.entry("code".to_owned()).or_default().push(code);
+        self.warnings.push(XmlProblem {
+            origin,
+            line,
+            column,
+            message: "`+=` on a key that is not always a number; kept as a Script".to_owned(),
+        });
     }
 }
 

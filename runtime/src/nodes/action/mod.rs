@@ -1,4 +1,4 @@
-//! Built-in leaves (Part B of SEMANTICS.md and the node library).
+//! Built-in leaves (docs/semantics.md, part B, and rules 31, 32, 34, 44 and 45).
 
 pub(crate) mod condition;
 pub(crate) mod increment;

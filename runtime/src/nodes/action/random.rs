@@ -1,5 +1,6 @@
-//! Random: success with `probability`, else failure; never running (rule 34, [001]'s
-//! RandomBinaryNode). Draws from the agent's seeded generator, so runs are reproducible.
+//! Random: success with `probability`, else failure; never running (rule 34, the
+//! textbooks' coin-flip node). Draws from the agent's seeded generator, so runs are
+//! reproducible.
 //! JSON: `{"type":"Random","params":{"probability":0.5}}`
 
 use crate::args::Args;

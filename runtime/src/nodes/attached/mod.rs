@@ -1,6 +1,6 @@
 //! Attached decorators: the `decorators` list on any node (rules 21–23, 29, 30, 32).
 //!
-//! Four roles, per [002]: *condition* (Condition, Precondition, CheckEvent, CheckTrigger),
+//! Four roles (rule 21): *condition* (Condition, Precondition, CheckEvent, CheckTrigger),
 //! evaluated top to bottom before a node runs; *pre* (CheckTrigger with reset EnterNode),
 //! run as the node enters; *post* (Inverter, CheckTrigger with reset LeaveNode), run bottom
 //! to top after it completes; *abort* (CheckTrigger with reset LeaveNode), run bottom to top

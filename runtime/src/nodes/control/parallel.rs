@@ -1,4 +1,4 @@
-//! Parallel: ticks every unfinished child each tick and counts (rules 13 and 14, after [000]).
+//! Parallel: ticks every unfinished child each tick and counts (rules 13 and 14).
 //! - `need' = clamp(need, 1, n)`; a child that succeeded is flagged and not ticked again
 //!   during this execution; a child that failed is ticked again next tick
 //! - Success as soon as `need'` children have succeeded

@@ -1,4 +1,4 @@
-//! Decorator nodes: nodes with exactly one child (Part D of SEMANTICS.md).
+//! Decorator nodes: nodes with exactly one child (docs/semantics.md, part D, and rules 40 to 43).
 
 pub(crate) mod delay;
 pub(crate) mod force_failure;

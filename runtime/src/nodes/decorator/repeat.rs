@@ -2,7 +2,7 @@
 //! - child Running -> Running; the count is kept and the child resumes next tick
 //! - child Failure -> Failure at once
 //! - child Success -> count += 1; Success when it reaches `count`, else restart the child
-//! - `count <= 0` repeats forever (C8)
+//! - `count <= 0` (the default is 0) repeats forever
 //!
 //! IMPORTANT: a child that succeeds synchronously would loop forever within one tick. After
 //! `MAX_LOOPS_PER_TICK` child runs in one tick the Repeat returns Running, keeps its count

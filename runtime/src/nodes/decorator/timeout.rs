@@ -1,8 +1,9 @@
 //! Timeout: fails if its child has not completed within `seconds` of entering (rule 20).
 //! Each tick, *before* ticking the child: if `now - start >= seconds` the running child is
-//! aborted and the Timeout fails without ticking it (C20); otherwise it returns the child's
-//! status. So the child is ticked on at most `ceil(seconds / dt)` consecutive ticks (N ticks
-//! for N seconds with dt = 1).
+//! aborted and the Timeout fails without ticking it (the child gets no last chance to
+//! complete at the deadline); otherwise it returns the child's status. So the child is
+//! ticked on at most `ceil(seconds / dt)` consecutive ticks (N ticks for N seconds with
+//! dt = 1).
 //! JSON: `{"type":"Timeout","params":{"seconds":2.5},"children":[child]}`
 
 use crate::args::Args;

@@ -1,0 +1,53 @@
+//! `arbor import`: a BehaviorTree.CPP / Groot2 XML file -> Arbor tree files and a
+//! node-types manifest, written next to the output file.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use arbor_runtime::btcpp;
+
+#[derive(Args)]
+pub(super) struct ImportArgs {
+    /// The BehaviorTree.CPP XML file (`<include>`s are read relative to it).
+    #[arg(value_name = "TREE.xml")]
+    file: PathBuf,
+    /// The main tree's output file; other trees become `<stem>.<ID>.json` and the custom
+    /// node types `<stem>.types.json` in the same folder.
+    #[arg(short = 'o', long = "output", value_name = "TREE.json")]
+    output: PathBuf,
+}
+
+/// Prints the files written on stdout and the warnings on stderr.
+pub(super) fn run(args: &ImportArgs) -> Result<bool, String> {
+    let stem = args
+        .output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("{}: not a file name", args.output.display()))?;
+    let imported = match btcpp::import_file(&args.file, &stem) {
+        Ok(i) => i,
+        Err(e) => {
+            for problem in &e.problems {
+                eprintln!("{problem}");
+            }
+            return Ok(false);
+        }
+    };
+    for warning in &imported.warnings {
+        eprintln!("warning: {warning}");
+    }
+    let dir = match args.output.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let written = imported
+        .write_to(&dir)
+        .map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
+    for path in written {
+        println!("{}", path.display());
+    }
+    Ok(true)
+}

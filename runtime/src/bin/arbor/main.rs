@@ -1,0 +1,87 @@
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, and `import` / `export` of
+//! BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
+//! interface for other tools.
+//!
+//! The tool is a client of the library's public API and lives in the binary, not in
+//! `arbor_runtime`: a game that links the runtime compiles no argument parser (as ripgrep's
+//! library crates carry none). It needs the `cli` feature (clap, and `btcpp` for
+//! import/export): `cargo arbor …`, the workspace alias in .cargo/config.toml, turns it on.
+//!
+//! Everything returns a `Result` and `main` maps it to an exit code (as ripgrep's thin
+//! `main`): 0 on success, 1 when a file has problems or a command fails, 2 on bad usage.
+
+mod check;
+mod export;
+mod import;
+mod run;
+mod stimuli;
+mod trace_line;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "arbor",
+    version,
+    about = "Check and run Arbor behavior-tree files; import and export BehaviorTree.CPP XML."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check tree files; print every problem on stderr; exit 1 if any file has errors.
+    Check {
+        /// Node-types manifests declaring host node types (repeatable).
+        #[arg(long = "types", value_name = "MANIFEST")]
+        types: Vec<PathBuf>,
+        /// Tree files to check.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+    /// Tick a tree of built-in nodes and print what happens.
+    Run(run::RunArgs),
+    /// Print the built-in node types as a node-types manifest (JSON).
+    Manifest,
+    /// Import a BehaviorTree.CPP / Groot2 XML file as Arbor tree files.
+    Import(import::ImportArgs),
+    /// Export a tree file (and its subtrees) as BehaviorTree.CPP v4 XML.
+    Export(export::ExportArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with exit 0; usage errors to stderr with 2.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Check { types, files } => check::run(&types, &files),
+        Command::Run(args) => run::run(&args),
+        Command::Manifest => {
+            print!(
+                "{}",
+                arbor_runtime::NodeTypes::builtin().manifest_where(|_| true)
+            );
+            Ok(true)
+        }
+        Command::Import(args) => import::run(&args),
+        Command::Export(args) => export::run(&args),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(message) => {
+            eprintln!("arbor: {message}");
+            ExitCode::from(1)
+        }
+    }
+}

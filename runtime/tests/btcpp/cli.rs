@@ -1,0 +1,89 @@
+//! `arbor import` and `arbor export`: files written, warnings and problems on
+//! stderr, exit codes; the imported files pass `arbor check` and export again.
+#![cfg(all(feature = "btcpp", feature = "cli"))]
+
+use super::support;
+
+use crate::common::{arbor, text};
+use support::{btcpp_violations, fixture_path, tempdir};
+
+#[test]
+fn import_check_export() {
+    let dir = tempdir("cli");
+    let xml = fixture_path("crossdoor.xml").display().to_string();
+    let out_json = dir.join("out/door.json").display().to_string();
+    let out = arbor(&["import", &xml, "-o", &out_json]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = text(&out.stdout);
+    for f in ["door.json", "door.DoorClosed.json", "door.types.json"] {
+        assert!(written.contains(f), "{written}");
+        assert!(dir.join("out").join(f).exists(), "{f}");
+    }
+    assert!(
+        text(&out.stderr).contains("warning: "),
+        "the _onSuccess warning"
+    );
+
+    let manifest = dir.join("out/door.types.json").display().to_string();
+    let out = arbor(&["check", "--types", &manifest, &out_json]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    let out_xml = dir.join("door.xml").display().to_string();
+    let out = arbor(&["export", &out_json, "-o", &out_xml]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let exported = std::fs::read_to_string(&out_xml).expect("written");
+    assert!(btcpp_violations(&exported).is_empty(), "{exported}");
+    // Without -o the XML goes to stdout.
+    let out = arbor(&["export", &out_json]);
+    assert_eq!(text(&out.stdout), exported);
+}
+
+#[test]
+fn import_errors_are_located_and_exit_1() {
+    let dir = tempdir("cli-bad");
+    let bad = dir.join("bad.xml");
+    std::fs::write(
+        &bad,
+        "<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"T\">\n</root>",
+    )
+    .unwrap();
+    let out = arbor(&[
+        "import",
+        &bad.display().to_string(),
+        "-o",
+        &dir.join("t.json").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("bad.xml:3:"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.join("t.json").exists());
+}
+
+#[test]
+fn export_lists_what_has_no_bt_cpp_form_and_exits_1() {
+    let dir = tempdir("cli-unexportable");
+    let tree = r#"{"format": "arbor-tree", "version": 1,
+      "guid": "00000000-0000-4000-8000-000000000000", "name": "T",
+      "root": "00000000-0000-4000-8000-000000000001",
+      "nodes": [
+        {"guid": "00000000-0000-4000-8000-000000000001", "name": "root", "type": "Sequence",
+         "children": ["00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"]},
+        {"guid": "00000000-0000-4000-8000-000000000002", "name": "limit", "type": "Limiter",
+         "params": {"max": 1}, "children": ["00000000-0000-4000-8000-000000000004"]},
+        {"guid": "00000000-0000-4000-8000-000000000003", "name": "roll", "type": "Random",
+         "params": {"probability": 0.5}},
+        {"guid": "00000000-0000-4000-8000-000000000004", "name": "pause", "type": "Wait",
+         "params": {"seconds": 1}}
+      ]}"#;
+    let path = dir.join("t.json");
+    std::fs::write(&path, tree).unwrap();
+    let out = arbor(&["export", &path.display().to_string(), "-o", "unused.xml"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("node \"limit\" (Limiter)"), "{err}");
+    assert!(err.contains("node \"roll\" (Random)"), "{err}");
+    assert!(!std::path::Path::new("unused.xml").exists());
+}

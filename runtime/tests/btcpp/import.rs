@@ -1,0 +1,670 @@
+//! Importing BehaviorTree.CPP XML: the shape of the imported trees for realistic
+//! v4 files in the style of BT.CPP's tutorials (tests/data/btcpp), a v3 file, opaque
+//! nodes, the blackboard keys, the layout, and located errors for broken files.
+#![cfg(feature = "btcpp")]
+
+use super::support;
+
+use arbor_runtime::btcpp::{import_str, ImportOptions};
+use arbor_runtime::{check_file, Category, LoadOptions, NodeTypes, ParamKind};
+use serde_json::json;
+use support::*;
+
+fn kinds(file: &arbor_runtime::format::TreeFile, names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| node(file, n).kind.clone()).collect()
+}
+
+#[test]
+fn crossdoor_main_tree_and_subtree_with_remapping() {
+    let (imported, dir) = import_to("crossdoor.xml", "door", "crossdoor");
+    let names: Vec<&str> = imported
+        .files
+        .iter()
+        .map(|f| f.file_name.as_str())
+        .collect();
+    assert_eq!(names, ["door.json", "door.DoorClosed.json"]);
+    let main = imported.main();
+    assert_eq!(main.name, "MainTree");
+    let root = node(main, "cross_door");
+    assert_eq!(main.root.as_deref(), Some(root.guid.as_str()));
+    let kids: Vec<(String, String)> = children(main, root)
+        .iter()
+        .map(|n| (n.kind.clone(), n.name.clone()))
+        .collect();
+    assert_eq!(
+        kids,
+        [
+            ("SetBlackboard".into(), "Script".into()),
+            ("Selector".into(), "get_door_open".into()),
+            ("PassThroughDoor".into(), "PassThroughDoor".into()),
+        ]
+    );
+    // `door_open := false` is a SetBlackboard of a bool key.
+    assert_eq!(
+        serde_json::Value::Object(node(main, "Script").params.clone()),
+        json!({"key": "door_open", "value": false})
+    );
+    // The SubTree: its own file, remapped keys, the instance name.
+    let sub = node(main, "open_it");
+    assert_eq!(sub.kind, "Subtree");
+    assert_eq!(
+        serde_json::Value::Object(sub.params.clone()),
+        json!({"path": "door.DoorClosed.json",
+               "remap": {"door_open": "door_open", "attempts": "max_attempts"}})
+    );
+    // Keys: declared in both trees, typed from the Script literal and the models.
+    let decls = |f: &arbor_runtime::format::TreeFile| -> Vec<(String, String)> {
+        f.blackboard
+            .iter()
+            .map(|d| (d.key.clone(), d.ty.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        decls(main),
+        [
+            ("door_open".to_owned(), "bool".to_owned()),
+            ("max_attempts".to_owned(), "int".to_owned())
+        ]
+    );
+    let door = &imported.files[1].tree;
+    assert_eq!(door.name, "DoorClosed");
+    assert_eq!(
+        decls(door),
+        [
+            ("attempts".to_owned(), "int".to_owned()),
+            ("door_open".to_owned(), "bool".to_owned())
+        ]
+    );
+    assert_eq!(
+        kinds(door, &["try_open", "RetryUntilSuccessful"]),
+        ["Selector", "Retry"]
+    );
+    assert_eq!(
+        node(door, "RetryUntilSuccessful").params["attempts"],
+        json!(5)
+    );
+    // The post-condition is kept (and reported), not lost.
+    assert_eq!(
+        meta(door)["attributes"][&node(door, "try_open").guid],
+        json!({"_onSuccess": "door_open := true"})
+    );
+    assert!(imported
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("_onSuccess") && w.line == 18));
+
+    // Custom nodes: host types with their ports as parameters.
+    let types = imported.node_types();
+    let t = |name: &str| types.node(name).cloned().expect("declared");
+    assert_eq!(t("IsDoorOpen").category, Category::Condition);
+    assert!(t("IsDoorOpen").host);
+    let speed = t("PassThroughDoor").params[0].clone();
+    assert_eq!(
+        (speed.name.as_str(), speed.kind),
+        ("speed", ParamKind::Float)
+    );
+    assert_eq!(speed.default, Some(json!(1.0)));
+    assert!(speed.description.contains("Walking speed"), "{speed:?}");
+    assert_eq!(t("PickLock").params[0].kind, ParamKind::Key);
+
+    // Every written file checks clean against the manifest it lists.
+    let mut checked = NodeTypes::builtin();
+    let manifest = std::fs::read_to_string(dir.join("door.types.json")).expect("manifest");
+    checked.merge_manifest(&manifest).expect("manifest merges");
+    for f in &imported.files {
+        assert_eq!(
+            f.tree.editor.as_ref().unwrap()["manifests"],
+            json!(["door.types.json"])
+        );
+        let report = check_file(dir.join(&f.file_name), &checked, &LoadOptions::default());
+        assert!(report.is_ok(), "{}: {:?}", f.file_name, report.problems);
+    }
+}
+
+#[test]
+fn layout_is_left_to_right_in_execution_order() {
+    let imported = import("crossdoor.xml", "door");
+    let main = imported.main();
+    let pos = |name: &str| {
+        let p = &main.editor.as_ref().unwrap()["positions"][&node(main, name).guid];
+        (p[0].as_f64().unwrap(), p[1].as_f64().unwrap())
+    };
+    assert_eq!(pos("cross_door").0, 0.0);
+    assert_eq!(pos("Script").0, 260.0);
+    assert_eq!(pos("IsDoorOpen").0, 520.0);
+    // Siblings top to bottom in execution order, 90 apart for leaves.
+    assert!(pos("Script").1 < pos("get_door_open").1);
+    assert!(pos("get_door_open").1 < pos("PassThroughDoor").1);
+    assert_eq!(pos("open_it").1 - pos("IsDoorOpen").1, 90.0);
+    // A parent is centred on its children.
+    assert_eq!(
+        pos("get_door_open").1,
+        (pos("IsDoorOpen").1 + pos("open_it").1) / 2.0
+    );
+}
+
+#[test]
+fn reactive_nodes_sleep_timeout_and_while() {
+    let imported = import("battery.xml", "patrol");
+    assert_eq!(imported.files.len(), 1);
+    let t = imported.main();
+    let root = node(t, "root");
+    assert_eq!(
+        (root.kind.as_str(), &root.params["dynamic"]),
+        ("Sequence", &json!(true))
+    );
+    assert_eq!(node(t, "mode").kind, "Selector");
+    assert_eq!(node(t, "mode").params["dynamic"], json!(true));
+    // `_while` under a ReactiveFallback: a Precondition (re-checked while running).
+    let charge = node(t, "charge");
+    assert_eq!(charge.decorators.len(), 1);
+    assert_eq!(charge.decorators[0].kind, "Precondition");
+    assert_eq!(
+        serde_json::Value::Object(charge.decorators[0].params.clone()),
+        json!({"key": "battery_low", "equals": true})
+    );
+    assert_eq!(
+        meta(t)["decorators"][&charge.decorators[0].guid],
+        json!("_while")
+    );
+    assert_eq!(node(t, "Sleep").kind, "Wait");
+    assert_eq!(node(t, "Sleep").params["seconds"], json!(2.0));
+    assert_eq!(node(t, "Timeout").params["seconds"], json!(5.0));
+    assert_eq!(node(t, "go_to_dock").params["goal"], json!("dock"));
+    let keys: Vec<&str> = t.blackboard.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(keys, ["battery_low", "dock", "target"]);
+    // Pose2D is no Arbor type: the key holds any JSON.
+    assert_eq!(t.blackboard[1].ty.to_string(), "json");
+    assert_eq!(t.blackboard[0].ty.to_string(), "bool");
+    let types = imported.node_types();
+    assert_eq!(
+        types.node("MoveBase").unwrap().params[0].kind,
+        ParamKind::Key
+    );
+    assert_eq!(
+        types.node("SaySomething").unwrap().params[0].kind,
+        ParamKind::String
+    );
+}
+
+#[test]
+fn standard_library_maps_to_arbor_nodes() {
+    let imported = import("library.xml", "guard");
+    let t = imported.main();
+    let m = meta(t);
+    let shift = node(t, "shift");
+    assert_eq!(shift.kind, "Sequence");
+    assert_eq!(m["origins"][&shift.guid], json!("SequenceWithMemory"));
+    assert_eq!(
+        kinds(
+            t,
+            &[
+                "RunOnce",
+                "init",
+                "count_shift",
+                "by_mode",
+                "Repeat",
+                "intruder?",
+                "ForceFailure",
+                "ForceSuccess",
+                "Delay",
+                "AlwaysSuccess",
+                "idle",
+                "KeepRunningUntilFailure",
+                "AlwaysFailure",
+                "report",
+                "Precondition",
+                "Parallel",
+                "Inverter",
+            ]
+        ),
+        [
+            "RunOnce",
+            "SetBlackboard",
+            "Increment",
+            "Switch",
+            "Repeat",
+            "IfThenElse",
+            "ForceFailure",
+            "Succeeder",
+            "Delay",
+            "Scripted",
+            "WhileDoElse",
+            "KeepRunningUntilFailure",
+            "Scripted",
+            "Selector",
+            "Sequence",
+            "Parallel",
+            "Inverter",
+        ]
+    );
+    let params = |name: &str| serde_json::Value::Object(node(t, name).params.clone());
+    assert_eq!(
+        params("by_mode"),
+        json!({"variable": "mode", "case_1": "patrol", "case_2": "guard", "case_3": "sleep"})
+    );
+    assert_eq!(params("count_shift"), json!({"key": "shifts", "by": 1}));
+    assert_eq!(params("Repeat"), json!({"count": 3}));
+    assert_eq!(params("Delay"), json!({"seconds": 1.5}));
+    assert_eq!(params("AlwaysFailure"), json!({"returns": ["failure"]}));
+    assert_eq!(params("Parallel"), json!({"need": 1}));
+    assert_eq!(params("RunOnce"), json!({}), "then_skip defaults to true");
+    // ScriptCondition -> Condition leaves.
+    let intruder = children(t, node(t, "intruder?"));
+    assert_eq!(intruder[0].kind, "Condition");
+    assert_eq!(
+        serde_json::Value::Object(intruder[0].params.clone()),
+        json!({"key": "alarm", "equals": true})
+    );
+    // Precondition node -> a Sequence over the child with a Condition.
+    let pre = node(t, "Precondition");
+    assert_eq!(m["origins"][&pre.guid], json!("Precondition"));
+    assert_eq!(
+        serde_json::Value::Object(pre.decorators[0].params.clone()),
+        json!({"key": "mode", "equals": "guard"})
+    );
+    // `_skipIf` under a Fallback and `_failureIf` with `||`.
+    let report = children(t, node(t, "report"));
+    assert_eq!(report[0].decorators.len(), 1);
+    assert_eq!(
+        serde_json::Value::Object(report[0].decorators[0].params.clone()),
+        json!({"key": "alarm", "equals": true})
+    );
+    assert_eq!(
+        m["decorators"][&report[0].decorators[0].guid],
+        json!("_skipIf")
+    );
+    let walk = children(t, node(t, "Inverter"))[0];
+    let tests: Vec<serde_json::Value> = walk
+        .decorators
+        .iter()
+        .map(|d| serde_json::Value::Object(d.params.clone()))
+        .collect();
+    assert_eq!(
+        tests,
+        [
+            json!({"key": "mode", "equals": "patrol"}),
+            json!({"key": "alarm", "equals": true, "invert": true}),
+        ]
+    );
+    let keys: Vec<(String, String)> = t
+        .blackboard
+        .iter()
+        .map(|d| (d.key.clone(), d.ty.to_string()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("alarm".to_owned(), "bool".to_owned()),
+            ("shifts".to_owned(), "int".to_owned()),
+            ("mode".to_owned(), "string".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn unmappable_nodes_become_opaque_host_types() {
+    let imported = import("opaque.xml", "forklift");
+    let types = imported.node_types();
+    let ty = |name: &str| {
+        types
+            .node(name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let params = |name: &str| -> Vec<(String, ParamKind)> {
+        ty(name)
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.kind))
+            .collect()
+    };
+    // BT.CPP built-ins Arbor lacks, or whose ports read the blackboard.
+    assert_eq!(ty("LoopInt").category, Category::Decorator);
+    assert_eq!(
+        params("LoopInt"),
+        [
+            ("queue".into(), ParamKind::Key),
+            ("value".into(), ParamKind::Key)
+        ]
+    );
+    assert_eq!(ty("BTCPP_Timeout").category, Category::Decorator);
+    assert_eq!(params("BTCPP_Timeout"), [("msec".into(), ParamKind::Key)]);
+    assert_eq!(ty("Sleep").category, Category::Action);
+    assert_eq!(ty("Script").category, Category::Action);
+    assert_eq!(params("Script"), [("code".into(), ParamKind::String)]);
+    assert_eq!(ty("BTCPP_Parallel").category, Category::Composite);
+    assert_eq!(ty("BTCPP_Precondition").category, Category::Decorator);
+    // Custom nodes only used, never declared: the category comes from the children.
+    assert_eq!(ty("ArmControl").category, Category::Composite);
+    assert_eq!(ty("LiftPallet").category, Category::Action);
+    assert_eq!(
+        params("LiftPallet"),
+        [
+            ("id".into(), ParamKind::Key),
+            ("height".into(), ParamKind::String)
+        ]
+    );
+    let t = imported.main();
+    let script = node(t, "Script");
+    assert_eq!(
+        script.params["code"],
+        json!("pallets := 0; lifted := false")
+    );
+    let carry = node(t, "CarryTo");
+    assert_eq!(
+        meta(t)["attributes"][&carry.guid],
+        json!({"_successIf": "already_there", "_onFailure": "failures += 1"})
+    );
+    let why: Vec<&str> = imported
+        .warnings
+        .iter()
+        .map(|w| w.message.as_str())
+        .collect();
+    assert!(
+        why.iter()
+            .any(|w| w.contains("`failure_count=\"1\"` fails earlier")),
+        "{why:#?}"
+    );
+    assert!(
+        why.iter()
+            .any(|w| w.contains("`msec` reads the blackboard")),
+        "{why:#?}"
+    );
+    assert!(why.iter().any(|w| w.contains("_successIf")), "{why:#?}");
+    // The manifest merges into the built-in types (no name clashes with Arbor).
+    let mut fresh = NodeTypes::builtin();
+    assert_eq!(
+        fresh.merge_manifest(&imported.manifest()),
+        Ok(imported.types.len())
+    );
+}
+
+#[test]
+fn v3_files_differ_only_in_names() {
+    let imported = import("crossdoor_v3.xml", "door");
+    let door = &imported.file("DoorClosed").expect("subtree file").tree;
+    let seq = node(door, "door_closed_sequence");
+    assert_eq!(seq.kind, "Sequence");
+    assert_eq!(
+        meta(door)["origins"][&seq.guid],
+        json!("SequenceWithMemory")
+    );
+    let retry = node(door, "RetryUntilSuccessful");
+    assert_eq!(
+        (retry.kind.as_str(), &retry.params["attempts"]),
+        ("Retry", &json!(4))
+    );
+    // `<Condition ID="IsDoorOpen"/>`: the explicit form names the category.
+    let types = imported.node_types();
+    assert_eq!(
+        types.node("IsDoorOpen").unwrap().category,
+        Category::Condition
+    );
+    // v3 SubTree ports name parent keys without braces.
+    let main = imported.main();
+    assert_eq!(
+        node(main, "DoorClosed").params["remap"],
+        json!({"passed": "went_through"})
+    );
+    assert_eq!(main.blackboard[0].key, "went_through");
+    assert_eq!(main.blackboard[0].ty.to_string(), "bool");
+    assert!(imported.warnings[0].message.contains("v3"));
+}
+
+#[test]
+fn autoremap_shares_every_subtree_key_and_literals_become_defaults() {
+    let xml = r#"<root BTCPP_format="4">
+      <BehaviorTree ID="Main">
+        <Sequence>
+          <SubTree ID="Walk" _autoremap="true"/>
+          <SubTree ID="Say" name="hello" text="hello world" volume="{loud}"/>
+        </Sequence>
+      </BehaviorTree>
+      <BehaviorTree ID="Walk">
+        <Sequence>
+          <Script code="steps += 1"/>
+          <SubTree ID="Step" _autoremap="true"/>
+        </Sequence>
+      </BehaviorTree>
+      <BehaviorTree ID="Step">
+        <Move distance="{stride}"/>
+      </BehaviorTree>
+      <BehaviorTree ID="Say">
+        <Speak text="{text}" volume="{volume}"/>
+      </BehaviorTree>
+    </root>"#;
+    let imported = import_str(xml, &ImportOptions::new("walk")).expect("imports");
+    let names: Vec<&str> = imported
+        .files
+        .iter()
+        .map(|f| f.file_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "walk.json",
+            "walk.Walk.json",
+            "walk.Step.json",
+            "walk.Say.json"
+        ]
+    );
+    let main = imported.main();
+    // The grandchild's key travels up through both autoremapped calls.
+    let keys: Vec<&str> = main.blackboard.iter().map(|d| d.key.as_str()).collect();
+    assert_eq!(keys, ["loud", "steps", "stride"]);
+    let walk = node(main, "Walk");
+    assert_eq!(
+        walk.params["remap"],
+        json!({"steps": "steps", "stride": "stride"})
+    );
+    assert_eq!(
+        meta(main)["attributes"][&walk.guid],
+        json!({"_autoremap": "true"})
+    );
+    // A literal SubTree port: the subtree key's default.
+    let say = &imported.file("Say").unwrap().tree;
+    let text = say.blackboard.iter().find(|d| d.key == "text").unwrap();
+    assert_eq!(text.default, Some(json!("hello world")));
+    assert_eq!(
+        node(main, "hello").params["remap"],
+        json!({"volume": "loud"})
+    );
+}
+
+#[test]
+fn script_increment_on_a_non_numeric_key_stays_a_script() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
+        <Script code="n := 'many'"/>
+        <Script code="n += 1"/>
+      </Sequence></BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let t = imported.main();
+    let kinds: Vec<&str> = t.nodes.iter().map(|n| n.kind.as_str()).collect();
+    assert_eq!(kinds, ["Sequence", "SetBlackboard", "Script"]);
+    assert_eq!(t.blackboard[0].ty.to_string(), "json");
+    assert!(imported.warnings.iter().any(|w| w.message.contains("+=")));
+}
+
+#[test]
+fn include_reads_trees_of_other_files() {
+    let dir = tempdir("include");
+    std::fs::write(
+        dir.join("talk.xml"),
+        r#"<root BTCPP_format="4"><BehaviorTree ID="Talk"><Say/></BehaviorTree></root>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.xml"),
+        r#"<root BTCPP_format="4" main_tree_to_execute="Main">
+             <include path="talk.xml"/>
+             <BehaviorTree ID="Main"><SubTree ID="Talk"/></BehaviorTree>
+           </root>"#,
+    )
+    .unwrap();
+    let imported =
+        arbor_runtime::btcpp::import_file(&dir.join("main.xml"), "main").expect("imports");
+    assert_eq!(imported.files.len(), 2);
+    assert_eq!(imported.files[1].tree_id, "Talk");
+}
+
+fn errors(xml: &str) -> Vec<String> {
+    match import_str(xml, &ImportOptions::new("t")) {
+        Ok(_) => panic!("should not import:\n{xml}"),
+        Err(e) => e.problems.iter().map(ToString::to_string).collect(),
+    }
+}
+
+#[test]
+fn broken_files_are_refused_with_positions() {
+    let malformed = errors("<root BTCPP_format=\"4\">\n  <BehaviorTree ID=\"T\">\n    <Sequence>\n  </BehaviorTree>\n</root>");
+    assert_eq!(malformed.len(), 1);
+    assert!(malformed[0].starts_with("<memory>:4:"), "{malformed:?}");
+    assert!(malformed[0].contains("malformed XML"), "{malformed:?}");
+
+    let cases = [
+        (
+            "<tree/>",
+            "1:1: the document element is <tree>",
+        ),
+        (
+            "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"T\"><A/><B/></BehaviorTree></root>",
+            "2:1: <BehaviorTree ID=\"T\"> must have exactly one child element",
+        ),
+        (
+            "<root BTCPP_format=\"4\" main_tree_to_execute=\"X\"><BehaviorTree ID=\"T\"><A/></BehaviorTree></root>",
+            "main_tree_to_execute names `X`",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\">\n  <SubTree ID=\"Nope\"/></BehaviorTree></root>",
+            "2:3: <SubTree ID=\"Nope\">: no tree `Nope` is defined",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><Action/></BehaviorTree></root>",
+            "<Action> needs an ID attribute",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><Inverter><A/><B/></Inverter></BehaviorTree></root>",
+            "<Inverter> must have exactly one child, found 2",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"A\"><SubTree ID=\"B\"/></BehaviorTree>\
+             <BehaviorTree ID=\"B\"><SubTree ID=\"A\"/></BehaviorTree></root>",
+            "recursive subtrees: A -> B -> A",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><A/></BehaviorTree>\
+             <BehaviorTree ID=\"T\"><B/></BehaviorTree></root>",
+            "tree `T` is defined twice",
+        ),
+        ("<root BTCPP_format=\"4\"/>", "no <BehaviorTree>"),
+    ];
+    for (xml, expected) in cases {
+        let found = errors(xml);
+        assert!(
+            found.iter().any(|e| e.contains(expected)),
+            "{xml}\nexpected {expected:?} in {found:#?}"
+        );
+    }
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let found = errors(
+        "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><Sequence>\n\
+         <SubTree ID=\"X\"/>\n<Inverter/>\n<Condition/>\n</Sequence></BehaviorTree></root>",
+    );
+    assert_eq!(found.len(), 3, "{found:#?}");
+}
+
+#[test]
+fn deep_and_hostile_input_is_refused_not_crashing() {
+    let deep = format!(
+        "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\">{}<A/>{}</BehaviorTree></root>",
+        "<Inverter>".repeat(300),
+        "</Inverter>".repeat(300)
+    );
+    assert!(errors(&deep)[0].contains("nest more than 256"));
+    // Just under the limit imports (and the recursive passes cope with it).
+    let ok = format!(
+        "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\">{}<A/>{}</BehaviorTree></root>",
+        "<Inverter>".repeat(250),
+        "</Inverter>".repeat(250)
+    );
+    assert!(import_str(&ok, &ImportOptions::new("t")).is_ok());
+    let bomb =
+        "<!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><root>&b;</root>";
+    assert!(errors(bomb)[0].contains("malformed XML"));
+}
+
+#[test]
+fn imported_files_follow_the_tree_file_schema() {
+    // Fixtures whose trees use only node types the schema knew before the BehaviorTree.CPP kinds were added (the new
+    // kinds get their schema rules with the schema's next update).
+    let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../docs/arbor-tree.schema.json")
+        .canonicalize()
+        .expect("the schema exists");
+    let mut schemas = boon::Schemas::new();
+    let index = boon::Compiler::new()
+        .compile(schema.to_str().unwrap(), &mut schemas)
+        .expect("the schema compiles");
+    for (fixture, stem) in [
+        ("crossdoor.xml", "door"),
+        ("battery.xml", "patrol"),
+        ("opaque.xml", "forklift"),
+    ] {
+        for f in import(fixture, stem).files {
+            let value: serde_json::Value = serde_json::from_str(&f.tree.to_json_pretty()).unwrap();
+            if let Err(e) = schemas.validate(&value, index) {
+                panic!("{fixture} -> {}: {e}", f.file_name);
+            }
+        }
+    }
+}
+
+#[test]
+fn uses_win_over_declarations_that_do_not_fit() {
+    let xml = r#"<root BTCPP_format="4">
+      <BehaviorTree ID="T">
+        <Sequence>
+          <Wrap><Go goal="{a}"/></Wrap>
+          <Go goal="kitchen"/>
+        </Sequence>
+      </BehaviorTree>
+      <TreeNodesModel>
+        <Action ID="Wrap"/>
+        <Action ID="Go"><input_port name="goal" type="std::string"/></Action>
+      </TreeNodesModel>
+    </root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let types = imported.node_types();
+    assert_eq!(types.node("Wrap").unwrap().category, Category::Decorator);
+    // `goal` is a key in one place and a literal in another: the text is kept.
+    assert_eq!(types.node("Go").unwrap().params[0].kind, ParamKind::String);
+    let t = imported.main();
+    let goals: Vec<&serde_json::Value> = t
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "Go")
+        .map(|n| &n.params["goal"])
+        .collect();
+    assert_eq!(goals, [&json!("{a}"), &json!("kitchen")]);
+    let messages: Vec<&str> = imported
+        .warnings
+        .iter()
+        .map(|w| w.message.as_str())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("`Wrap` is declared as Action but used with 1 children")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("both literals and blackboard keys")),
+        "{messages:#?}"
+    );
+}

@@ -1,0 +1,9 @@
+//! BehaviorTree.CPP interop (docs/interop.md): import, export round trips, running imported
+//! trees, and `arbor import` / `arbor export`.
+#![cfg(feature = "btcpp")]
+
+mod cli;
+mod import;
+mod roundtrip;
+mod run;
+mod support;

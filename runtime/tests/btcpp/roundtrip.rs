@@ -1,0 +1,361 @@
+//! Export to BehaviorTree.CPP v4 XML: every fixture survives
+//! XML -> import -> export -> import with the same shape (types, names, params, child
+//! order, keys, host types); a second export gives the same text; the XML passes BT.CPP's
+//! loading rules (re-implemented in `support::btcpp_violations`); and Arbor trees
+//! with nodes BT.CPP lacks are refused with one line per node.
+#![cfg(feature = "btcpp")]
+
+use super::support;
+
+use std::path::Path;
+
+use arbor_runtime::btcpp::{export, export_file, import_file, Exported};
+use arbor_runtime::format::TreeFile;
+use arbor_runtime::{parse_str, NodeTypes};
+use serde_json::{json, Value};
+use support::*;
+
+fn export_dir(dir: &Path, main: &str) -> Exported {
+    match export_file(&dir.join(main), &NodeTypes::builtin()) {
+        Ok(x) => x,
+        Err(e) => panic!("should export:\n{e}"),
+    }
+}
+
+/// XML -> import -> export -> import -> export; returns the first export and checks that
+/// the round trip kept the shape and the text.
+fn round_trip(fixture: &str, stem: &str) -> String {
+    let (first, dir1) = import_to(fixture, stem, &format!("rt1-{fixture}"));
+    let xml1 = export_dir(&dir1, &first.files[0].file_name).xml;
+    let violations = btcpp_violations(&xml1);
+    assert!(violations.is_empty(), "{fixture}: {violations:#?}\n{xml1}");
+
+    let dir2 = tempdir(&format!("rt2-{fixture}"));
+    std::fs::write(dir2.join("exported.xml"), &xml1).unwrap();
+    let second = import_file(&dir2.join("exported.xml"), stem).expect("the export imports");
+    assert_eq!(shapes(&first), shapes(&second), "{fixture}\n{xml1}");
+    second.write_to(&dir2).unwrap();
+    let xml2 = export_dir(&dir2, &second.files[0].file_name).xml;
+    assert_eq!(xml1, xml2, "{fixture}: a second round trip changes the XML");
+    xml1
+}
+
+#[test]
+fn crossdoor_round_trips_and_matches_the_original() {
+    let xml = round_trip("crossdoor.xml", "door");
+    let original = std::fs::read_to_string(fixture_path("crossdoor.xml")).unwrap();
+    assert_eq!(trees(&xml), trees(&original), "{xml}");
+    assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<root BTCPP_format=\"4\" main_tree_to_execute=\"MainTree\">"));
+    // Custom nodes listed for Groot2, with the imported port directions and types.
+    assert!(xml.contains("<Condition ID=\"IsDoorOpen\"/>"), "{xml}");
+    assert!(
+        xml.contains("<inout_port name=\"attempts\" type=\"int\"/>"),
+        "{xml}"
+    );
+    assert!(xml.contains(
+        "<input_port name=\"speed\" type=\"double\" default=\"1.0\">Walking speed, in m/s</input_port>"
+    ));
+}
+
+#[test]
+fn battery_round_trips_and_matches_the_original() {
+    let xml = round_trip("battery.xml", "patrol");
+    let original = std::fs::read_to_string(fixture_path("battery.xml")).unwrap();
+    assert_eq!(trees(&xml), trees(&original), "{xml}");
+}
+
+#[test]
+fn opaque_nodes_round_trip_unchanged() {
+    let xml = round_trip("opaque.xml", "forklift");
+    let original = std::fs::read_to_string(fixture_path("opaque.xml")).unwrap();
+    assert_eq!(trees(&xml), trees(&original), "{xml}");
+    // Custom nodes get a model; BT.CPP's own (LoopInt, Timeout, Script…) do not.
+    assert!(xml.contains("<Control ID=\"ArmControl\">"), "{xml}");
+    assert!(xml.contains("<inout_port name=\"id\"/>"), "{xml}");
+    assert!(!xml.contains("ID=\"LoopInt\""), "{xml}");
+}
+
+#[test]
+fn library_round_trips() {
+    let xml = round_trip("library.xml", "guard");
+    for expected in [
+        "<SequenceWithMemory name=\"shift\">",
+        "<RunOnce>",
+        "<SetBlackboard name=\"init\" value=\"false\" output_key=\"{alarm}\"/>",
+        "<Script name=\"count_shift\" code=\"shifts += 1\"/>",
+        "<Switch3 name=\"by_mode\" variable=\"{mode}\" case_1=\"patrol\" case_2=\"guard\" case_3=\"sleep\">",
+        "<Repeat num_cycles=\"3\">",
+        "<ScriptCondition code=\"alarm\"/>",
+        "<Delay delay_msec=\"1500\">",
+        "<AlwaysSuccess/>",
+        "<Report channel=\"radio\" _skipIf=\"!alarm\"/>",
+        "<Precondition if=\"mode == 'guard'\" else=\"FAILURE\">",
+        "<Parallel success_count=\"1\" failure_count=\"2\">",
+        "<Walk _failureIf=\"mode != 'patrol' || alarm\"/>",
+        "<KeepRunningUntilFailure>",
+    ] {
+        assert!(xml.contains(expected), "missing {expected}\n{xml}");
+    }
+}
+
+#[test]
+fn v3_files_are_exported_as_v4() {
+    let xml = round_trip("crossdoor_v3.xml", "door");
+    assert!(
+        xml.contains("<SequenceWithMemory name=\"door_closed_sequence\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<RetryUntilSuccessful num_attempts=\"4\">"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<SubTree ID=\"DoorClosed\" passed=\"{went_through}\"/>"),
+        "{xml}"
+    );
+    assert!(!xml.contains("Succesful"), "{xml}");
+}
+
+#[test]
+fn autoremap_is_written_back_while_it_still_holds() {
+    let xml = r#"<root BTCPP_format="4">
+      <BehaviorTree ID="Main"><SubTree ID="Walk" _autoremap="true"/></BehaviorTree>
+      <BehaviorTree ID="Walk"><Move distance="{stride}" speed="{pace}"/></BehaviorTree>
+    </root>"#;
+    let dir = tempdir("autoremap");
+    std::fs::write(dir.join("walk.xml"), xml).unwrap();
+    let imported = import_file(&dir.join("walk.xml"), "walk").unwrap();
+    imported.write_to(&dir).unwrap();
+    let out = export_dir(&dir, "walk.json").xml;
+    assert!(
+        out.contains("<SubTree ID=\"Walk\" _autoremap=\"true\"/>"),
+        "{out}"
+    );
+    // Once a key is made private to the subtree, the remapping is spelled out.
+    let mut main = imported.main().clone();
+    let sub = main.nodes.iter_mut().find(|n| n.kind == "Subtree").unwrap();
+    sub.params["remap"] = json!({"stride": "stride"});
+    std::fs::write(dir.join("walk.json"), main.to_json_pretty()).unwrap();
+    let out = export_dir(&dir, "walk.json").xml;
+    assert!(
+        out.contains("<SubTree ID=\"Walk\" stride=\"{stride}\"/>"),
+        "{out}"
+    );
+}
+
+// ---- Arbor trees ----------------------------------------------------------------------
+
+fn tree(nodes: Value, blackboard: Value) -> TreeFile {
+    let mut list = Vec::new();
+    let mut counter = 0;
+    fn flatten(n: &Value, out: &mut Vec<Value>, counter: &mut usize) -> String {
+        *counter += 1;
+        let guid = format!("00000000-0000-4000-8000-{:012}", *counter);
+        let mut node = n.clone();
+        node["guid"] = json!(guid);
+        let mut decorators = Vec::new();
+        for d in n["decorators"].as_array().cloned().unwrap_or_default() {
+            *counter += 1;
+            let mut d = d.clone();
+            d["guid"] = json!(format!("00000000-0000-4000-8000-{:012}", *counter));
+            decorators.push(d);
+        }
+        if decorators.is_empty() {
+            node.as_object_mut().unwrap().remove("decorators");
+        } else {
+            node["decorators"] = json!(decorators);
+        }
+        let index = out.len();
+        out.push(Value::Null);
+        let kids: Vec<String> = n["children"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| flatten(c, out, counter))
+            .collect();
+        if kids.is_empty() {
+            node.as_object_mut().unwrap().remove("children");
+        } else {
+            node["children"] = json!(kids);
+        }
+        out[index] = node;
+        guid
+    }
+    let root = flatten(&nodes, &mut list, &mut counter);
+    let text = json!({"format": "arbor-tree", "version": 1,
+        "guid": "00000000-0000-4000-8000-000000000000", "name": "T",
+        "blackboard": blackboard, "root": root, "nodes": list})
+    .to_string();
+    parse_str(&text, None).expect("a valid tree file")
+}
+
+fn export_tree(file: &TreeFile) -> Result<Exported, Vec<String>> {
+    let mut none = |p: &Path| Err(format!("no file {}", p.display()));
+    export(file, None, &NodeTypes::builtin(), &mut none).map_err(|e| e.problems)
+}
+
+#[test]
+fn arbor_nodes_with_a_bt_cpp_form() {
+    let t = tree(
+        json!({"type": "Selector", "name": "root", "children": [
+            {"type": "Sequence", "name": "a", "params": {"dynamic": true}, "children": [
+                {"type": "Wait", "name": "w", "params": {"seconds": 0.25}},
+                {"type": "Scripted", "name": "ok", "params": {"returns": ["success"]},
+                 "decorators": [{"type": "Condition", "name": "c",
+                                 "params": {"key": "hp", "equals": 3, "invert": true}}]}
+            ]},
+            {"type": "Parallel", "name": "p", "params": {"need": 2}, "children": [
+                {"type": "Repeat", "name": "r", "params": {"count": 0}, "children": [
+                    {"type": "Increment", "name": "inc", "params": {"key": "hp", "by": 2}}]},
+                {"type": "Condition", "name": "full", "params": {"key": "hp", "equals": 10}},
+                {"type": "Scripted", "name": "no", "params": {"returns": ["failure", "failure"]},
+                 "decorators": [{"type": "Inverter", "name": "i"}]}
+            ]},
+            {"type": "Scripted", "name": "guarded", "params": {"returns": ["success"]},
+             "decorators": [{"type": "Precondition", "name": "pc",
+                             "params": {"key": "mode", "equals": "go"}}]}
+        ]}),
+        json!([{"key": "hp", "type": "int", "default": 5},
+               {"key": "mode", "type": "string"}]),
+    );
+    let exported = export_tree(&t).expect("exports");
+    let xml = exported.xml;
+    assert!(
+        btcpp_violations(&xml).is_empty(),
+        "{:?}\n{xml}",
+        btcpp_violations(&xml)
+    );
+    for expected in [
+        "<Fallback name=\"root\">",
+        "<ReactiveSequence name=\"a\">",
+        "<Sleep name=\"w\" msec=\"250\"/>",
+        // A Condition (abort None) passes when hp != 3: fail when hp == 3.
+        "<AlwaysSuccess name=\"ok\" _failureIf=\"hp == 3\"/>",
+        "<Parallel name=\"p\" success_count=\"2\" failure_count=\"2\">",
+        "<Repeat name=\"r\" num_cycles=\"-1\">",
+        "<Script name=\"inc\" code=\"hp += 2\"/>",
+        "<ScriptCondition name=\"full\" code=\"hp == 10\"/>",
+        // An attached Inverter becomes an Inverter node around the node.
+        "<Inverter>\n          <AlwaysFailure name=\"no\"/>\n        </Inverter>",
+        // A Precondition under a Selector: `_while` (a skipped child is passed over).
+        "<AlwaysSuccess name=\"guarded\" _while=\"mode == 'go'\"/>",
+    ] {
+        assert!(xml.contains(expected), "missing {expected}\n{xml}");
+    }
+    assert!(
+        exported.warnings[0].contains("hp = 5"),
+        "{:?}",
+        exported.warnings
+    );
+}
+
+#[test]
+fn arbor_nodes_without_a_bt_cpp_form_are_all_listed() {
+    let t = tree(
+        json!({"type": "Sequence", "name": "root", "children": [
+            {"type": "Limiter", "name": "lim", "params": {"max": 2}, "children": [
+                {"type": "Log", "name": "say", "params": {"message": "hi"}}]},
+            {"type": "SendEvent", "name": "ping", "params": {"event": "ping"}},
+            {"type": "Scripted", "name": "script", "params": {"returns": ["running", "success"]}},
+            {"type": "Scripted", "name": "pre", "params": {"returns": ["success"]},
+             "decorators": [{"type": "Precondition", "name": "pc",
+                             "params": {"key": "ok", "equals": true}}]},
+            {"type": "Scripted", "name": "lp", "params": {"returns": ["success"]},
+             "decorators": [{"type": "Condition", "name": "c",
+                             "params": {"key": "ok", "equals": true, "abort": "LowerPriority"}},
+                            {"type": "CheckTrigger", "name": "t", "params": {"trigger": "go"}}]},
+            {"type": "SetBlackboard", "name": "set", "params": {"key": "ok", "value": true, "ttl": 2}},
+            {"type": "Wait", "name": "odd", "params": {"seconds": 0.0005}}
+        ]}),
+        json!([{"key": "ok", "type": "bool"}]),
+    );
+    let problems = export_tree(&t).expect_err("cannot export");
+    let expected = [
+        "node \"lim\" (Limiter) in tree `T`: BT.CPP has no Limiter",
+        "node \"ping\" (SendEvent) in tree `T`: events and triggers are Arbor's",
+        "node \"script\" (Scripted)",
+        "node \"pre\" (Scripted) in tree `T`: the Precondition re-checks while the node runs",
+        "node \"lp\" (Scripted) in tree `T`: a Condition with abort LowerPriority",
+        "node \"lp\" (Scripted) in tree `T`: the attached CheckTrigger has no BT.CPP equivalent",
+        "node \"set\" (SetBlackboard) in tree `T`: `ttl`",
+        "node \"odd\" (Wait) in tree `T`: 0.0005 s is not a whole number of milliseconds",
+    ];
+    for e in expected {
+        assert!(
+            problems.iter().any(|p| p.starts_with(e)),
+            "missing {e}\n{problems:#?}"
+        );
+    }
+    // The Limiter's child is not reached (its parent has no form); nothing else is listed.
+    assert_eq!(problems.len(), expected.len(), "{problems:#?}");
+}
+
+#[test]
+fn subtree_files_become_behavior_trees_with_models_for_defaults() {
+    let dir = tempdir("arbor-subtrees");
+    let sub = tree(
+        json!({"type": "SetBlackboard", "name": "set", "params": {"key": "target", "value": "door"}}),
+        json!([{"key": "target", "type": "string"}, {"key": "speed", "type": "float", "default": 1.5}]),
+    );
+    let mut sub = sub;
+    sub.name = "GoTo".into();
+    std::fs::write(dir.join("goto.json"), sub.to_json_pretty()).unwrap();
+    let main = tree(
+        json!({"type": "Sequence", "name": "root", "children": [
+            {"type": "Subtree", "name": "go", "params": {"path": "goto.json", "remap": {"target": "where"}}},
+            {"type": "Subtree", "name": "GoTo", "params": {"path": "./goto.json"}}
+        ]}),
+        json!([{"key": "where", "type": "string"}]),
+    );
+    std::fs::write(dir.join("main.json"), main.to_json_pretty()).unwrap();
+    let xml = export_dir(&dir, "main.json").xml;
+    assert!(btcpp_violations(&xml).is_empty(), "{xml}");
+    assert!(
+        xml.contains("<SubTree ID=\"GoTo\" name=\"go\" target=\"{where}\"/>"),
+        "{xml}"
+    );
+    // Same file by another spelling: one tree; the instance named after it needs no name.
+    assert!(xml.contains("<SubTree ID=\"GoTo\"/>"), "{xml}");
+    assert_eq!(
+        xml.matches("<BehaviorTree ID=\"GoTo\">").count(),
+        1,
+        "{xml}"
+    );
+    assert!(xml.contains(
+        "<SubTree ID=\"GoTo\">\n      <input_port name=\"speed\" default=\"1.5\"/>\n    </SubTree>"
+    ));
+    // A missing subtree file is a problem, not a panic.
+    std::fs::remove_file(dir.join("goto.json")).unwrap();
+    let err = export_file(&dir.join("main.json"), &NodeTypes::builtin()).unwrap_err();
+    assert!(err.problems[0].contains("subtree `goto.json`"), "{err}");
+}
+
+#[test]
+fn host_nodes_need_their_declaration() {
+    let t = tree(
+        json!({"type": "Sequence", "name": "root", "children": [
+            {"type": "Fly", "name": "fly", "params": {"altitude": 3}}]}),
+        json!([]),
+    );
+    let mut none = |p: &Path| Err(format!("no file {}", p.display()));
+    let err = export(&t, None, &NodeTypes::builtin(), &mut none).unwrap_err();
+    assert!(
+        err.problems[0].contains("`Fly` is not a known node type"),
+        "{err}"
+    );
+    let mut types = NodeTypes::builtin();
+    types
+        .merge_manifest(
+            r#"{"format": "arbor-node-types", "version": 1, "nodes": [
+                 {"name": "Fly", "category": "Action", "description": "Takes off.",
+                  "params": [{"name": "altitude", "type": "int"}]}]}"#,
+        )
+        .unwrap();
+    let xml = export(&t, None, &types, &mut none).unwrap().xml;
+    assert!(xml.contains("<Fly name=\"fly\" altitude=\"3\"/>"), "{xml}");
+    assert!(xml.contains(
+        "<Action ID=\"Fly\">\n      <input_port name=\"altitude\" type=\"int\"/>\n      <description>Takes off.</description>\n    </Action>"
+    ), "{xml}");
+    assert!(btcpp_violations(&xml).is_empty(), "{xml}");
+}

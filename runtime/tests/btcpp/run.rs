@@ -1,0 +1,224 @@
+//! Running imported BehaviorTree.CPP trees with stand-ins for their custom nodes:
+//! the files are written, loaded from disk (subtrees resolve by path) with
+//! `stand_in_registry`, and ticked with per-node scripts; the results are what BT.CPP's
+//! tutorials describe.
+#![cfg(feature = "btcpp")]
+
+use super::support;
+
+use arbor_runtime::btcpp::{import_str, stand_in_registry, ImportOptions, StandIns};
+use arbor_runtime::{Agent, Status};
+use serde_json::json;
+use support::*;
+
+fn bb(agent: &Agent<StandIns>, key: &str) -> serde_json::Value {
+    let board = agent.blackboard();
+    let k = board.key(key).unwrap_or_else(|| panic!("no key {key}"));
+    board
+        .get(k)
+        .map_or(serde_json::Value::Null, |v| v.to_json())
+}
+
+fn count(names: &[String], name: &str) -> usize {
+    names.iter().filter(|n| *n == name).count()
+}
+
+#[test]
+fn crossdoor_picks_the_lock_on_the_third_try() {
+    let (imported, dir) = import_to("crossdoor.xml", "door", "run-crossdoor");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(
+        &tree,
+        &[
+            ("IsDoorOpen", &["failure"]),
+            ("OpenDoor", &["failure"]),
+            ("PickLock", &["failure", "failure", "success"]),
+        ],
+    );
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+    // RetryUntilSuccessful retries within the tick; SmashDoor is never needed.
+    assert_eq!(count(&ticked, "PickLock"), 3);
+    assert_eq!(count(&ticked, "SmashDoor"), 0);
+    assert_eq!(count(&ticked, "PassThroughDoor"), 1);
+    assert_eq!(bb(&agent, "door_open"), json!(false), "the Script ran");
+}
+
+#[test]
+fn crossdoor_smashes_the_door_after_five_failed_picks() {
+    let (imported, dir) = import_to("crossdoor.xml", "door", "run-crossdoor-smash");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(
+        &tree,
+        &[
+            ("IsDoorOpen", &["failure"]),
+            ("OpenDoor", &["failure"]),
+            ("PickLock", &["failure"]),
+            ("SmashDoor", &["running", "success"]),
+        ],
+    );
+    let mut agent = Agent::new(tree.clone(), 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    assert_eq!(count(&ticked, "PickLock"), 5);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+    assert_eq!(ticked.first().map(String::as_str), Some("SmashDoor"));
+    let smash = (0..tree.len())
+        .map(arbor_runtime::NodeId::from_index)
+        .find(|&n| tree.info(n).name == "SmashDoor")
+        .unwrap();
+    assert_eq!(data.ticks(smash), 2);
+}
+
+#[test]
+fn a_low_battery_pre_empts_the_mission() {
+    let (imported, dir) = import_to("battery.xml", "patrol", "run-battery");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(
+        &tree,
+        &[
+            ("BatteryOK", &["success", "success", "failure"]),
+            ("MoveBase", &["running"]),
+            ("go_to_dock", &["running"]),
+        ],
+    );
+    let mut agent = Agent::new(tree, 1);
+    agent
+        .blackboard_mut()
+        .set_json("battery_low", &json!(false), None)
+        .unwrap();
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    assert_eq!(
+        ticked,
+        [
+            "BatteryOK",
+            "SaySomething",
+            "MoveBase",
+            "Timeout",
+            "mission",
+            "mode",
+            "root"
+        ]
+    );
+    // The battery runs low: the ReactiveFallback re-ticks `charge`, whose `_while` now
+    // holds, and the running mission is aborted.
+    agent
+        .blackboard_mut()
+        .set_json("battery_low", &json!(true), None)
+        .unwrap();
+    let (status, events) = tick_events(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    let abort = events
+        .iter()
+        .position(|e| e == "abort mission")
+        .expect("mission aborted");
+    let dock = events
+        .iter()
+        .position(|e| e == "enter go_to_dock")
+        .expect("docking");
+    assert!(dock < abort, "{events:#?}");
+    assert!(events.contains(&"abort MoveBase".to_owned()), "{events:#?}");
+    // The battery check fails (ReactiveSequence re-ticks it): everything stops.
+    let (status, events) = tick_events(&mut agent, &mut data);
+    assert_eq!(status, Status::Failure);
+    assert!(events.contains(&"abort charge".to_owned()), "{events:#?}");
+}
+
+#[test]
+fn the_guard_library_tree_runs() {
+    let (imported, dir) = import_to("library.xml", "guard", "run-library");
+    let tree = load(&imported, &dir);
+    let mut data = StandIns::new();
+    let mut agent = Agent::new(tree, 1);
+    agent
+        .blackboard_mut()
+        .set_json("mode", &json!("guard"), None)
+        .unwrap();
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+    // No alarm: IfThenElse takes the else branch (Look); the radio report is skipped
+    // (`_skipIf="!alarm"`), the Precondition lets the log report run.
+    assert_eq!(count(&ticked, "init"), 1);
+    assert_eq!(count(&ticked, "Shout"), 0);
+    assert_eq!(count(&ticked, "Look"), 1);
+    assert_eq!(count(&ticked, "Report"), 1);
+    assert_eq!(bb(&agent, "shifts"), json!(1));
+    assert_eq!(bb(&agent, "alarm"), json!(false));
+    // RunOnce: the initialisation does not run again; the shift counter goes on.
+    agent
+        .blackboard_mut()
+        .set_json("alarm", &json!(true), None)
+        .unwrap();
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(count(&ticked, "init"), 0);
+    assert_eq!(bb(&agent, "shifts"), json!(2));
+    // The alarm is up: Shout (under ForceFailure) makes the shift fail.
+    assert_eq!(count(&ticked, "Shout"), 1);
+    assert_eq!(status, Status::Failure);
+    // Patrol mode: three walks (Repeat), then the radio report (not skipped any more).
+    agent
+        .blackboard_mut()
+        .set_json("mode", &json!("patrol"), None)
+        .unwrap();
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+    assert_eq!(count(&ticked, "Walk"), 3);
+    assert_eq!(count(&ticked, "Report"), 1);
+}
+
+#[test]
+fn a_v3_subtree_writes_its_parent_key() {
+    let (imported, dir) = import_to("crossdoor_v3.xml", "door", "run-v3");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(
+        &tree,
+        &[
+            ("IsDoorOpen", &["failure"]),
+            ("OpenDoor", &["failure", "failure", "success"]),
+        ],
+    );
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+    assert_eq!(count(&ticked, "OpenDoor"), 3);
+    assert_eq!(count(&ticked, "PassThroughWindow"), 0);
+    assert_eq!(bb(&agent, "went_through"), json!(true));
+}
+
+#[test]
+fn opaque_nodes_run_as_stand_ins_too() {
+    let (imported, dir) = import_to("opaque.xml", "forklift", "run-opaque");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[("LoopInt", &["running", "success"])]);
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    // A stand-in does not tick its children (documented limitation).
+    assert_eq!(count(&ticked, "LiftPallet"), 0);
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+}
+
+#[test]
+fn an_in_memory_import_runs_without_files() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <Sequence>
+          <SetBlackboard output_key="{target}" value="door"/>
+          <IfThenElse>
+            <ScriptCondition code="target == 'door'"/>
+            <Go to="{target}"/>
+            <AlwaysFailure/>
+          </IfThenElse>
+        </Sequence>
+      </BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).unwrap();
+    let registry = stand_in_registry(&imported.node_types());
+    let tree = std::sync::Arc::new(registry.loader().load_tree(imported.main(), None).unwrap());
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut StandIns::new());
+    assert_eq!(status, Status::Success);
+    assert!(ticked.contains(&"Go".to_owned()));
+}

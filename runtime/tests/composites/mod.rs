@@ -1,0 +1,10 @@
+//! Part C of docs/semantics.md (rules 10 to 14) and the positional composites (rules 37 to 39):
+//! one module per composite.
+
+mod empty_composites;
+mod if_then_else;
+mod parallel;
+mod selector;
+mod sequence;
+mod switch;
+mod while_do_else;

@@ -1,0 +1,175 @@
+//! Rule 10: the Sequence (an AND with memory). Children run left to right; success moves
+//! on in the same tick (rule 5), running suspends and the next tick resumes at that child
+//! without re-ticking earlier ones, failure fails the Sequence; after completing it starts
+//! again at child 0 (rule 4). BT.CPP `SequenceTripleActionTest`,
+//! `SimpleSequenceWithMemoryTest.ConditionTurnToFalse`.
+
+use crate::common;
+
+use arbor_runtime::Status;
+use common::{agent, bb_set, run_n, scripted, seq, step, step_lifecycle, strs, ticked};
+use serde_json::json;
+
+#[test]
+fn rule10_all_children_succeed_in_one_tick() {
+    let root = seq(
+        "Seq",
+        vec![
+            scripted("A", &["success"]),
+            scripted("B", &["success"]),
+            scripted("C", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Success);
+    assert_eq!(ticked(&events), strs(&["A", "B", "C", "Seq"]));
+}
+
+#[test]
+fn rule10_sequence_triple_action_each_child_ticked_once() {
+    // BT.CPP SequenceTripleActionTest.TripleAction: A succeeds at once, B runs for a few
+    // ticks, C follows; every child's body runs exactly once per transition.
+    let root = seq(
+        "Seq",
+        vec![
+            scripted("A", &["success"]),
+            scripted("B", &["running", "running", "success"]),
+            scripted("C", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    let t1 = ticked(&step(&mut a).1);
+    let t2 = ticked(&step(&mut a).1);
+    let (status, e3) = step(&mut a);
+    assert_eq!(t1, strs(&["A", "B", "Seq"]));
+    assert_eq!(t2, strs(&["B", "Seq"]));
+    assert_eq!(ticked(&e3), strs(&["B", "C", "Seq"]));
+    assert_eq!(status, Status::Success);
+}
+
+#[test]
+fn rule10_running_child_resumes_without_reticking_earlier() {
+    let root = seq(
+        "Seq",
+        vec![
+            scripted("A", &["success"]),
+            scripted("B", &["running", "running", "success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(step(&mut a).0, Status::Running);
+    let (status, events) = step_lifecycle(&mut a);
+    assert_eq!(status, Status::Running);
+    assert_eq!(events, strs(&["tick B running", "tick Seq running"]));
+}
+
+#[test]
+fn rule10_completed_condition_not_reticked_while_later_child_runs() {
+    // BT.CPP SimpleSequenceWithMemoryTest.ConditionTurnToFalse: the condition turns false
+    // while the action runs; the Sequence does not look at it again.
+    let root = seq(
+        "Seq",
+        vec![
+            json!({"type": "Condition", "name": "Cond", "params": {"key": "ok", "equals": true}}),
+            scripted("Act", &["running", "running", "success"]),
+        ],
+    );
+    let mut a = agent(
+        root,
+        json!([{"key": "ok", "type": "bool", "default": true}]),
+    );
+    assert_eq!(step(&mut a).0, Status::Running);
+    bb_set(&mut a, "ok", json!(false));
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Running);
+    assert_eq!(ticked(&events), strs(&["Act", "Seq"]));
+    assert_eq!(step(&mut a).0, Status::Success);
+}
+
+#[test]
+fn rule10_failure_fails_sequence_and_later_children_are_not_ticked() {
+    let root = seq(
+        "Seq",
+        vec![
+            scripted("A", &["success"]),
+            scripted("B", &["failure"]),
+            scripted("C", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Failure);
+    assert_eq!(ticked(&events), strs(&["A", "B", "Seq"]));
+}
+
+#[test]
+fn rule10_running_then_failure_fails_in_that_tick() {
+    let root = seq(
+        "Seq",
+        vec![
+            scripted("A", &["running", "failure"]),
+            scripted("B", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(run_n(&mut a, 2), vec![Status::Running, Status::Failure]);
+}
+
+#[test]
+fn rule10_after_completion_restarts_at_child_zero() {
+    let root = seq(
+        "Seq",
+        vec![
+            scripted("A", &["success"]),
+            scripted("B", &["running", "failure", "running", "success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(step(&mut a).0, Status::Running);
+    assert_eq!(step(&mut a).0, Status::Failure);
+    // Fresh execution: A is entered and ticked again before B.
+    let (status, events) = step_lifecycle(&mut a);
+    assert_eq!(status, Status::Running);
+    assert_eq!(
+        events,
+        strs(&[
+            "enter Seq",
+            "enter A",
+            "tick A success",
+            "exit A success",
+            "enter B",
+            "tick B running",
+            "tick Seq running",
+        ])
+    );
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Success);
+    assert_eq!(ticked(&events), strs(&["B", "Seq"]));
+}
+
+#[test]
+fn rule10_nested_sequences_resume_at_the_deepest_running_child() {
+    let root = seq(
+        "Outer",
+        vec![
+            scripted("A", &["success"]),
+            seq(
+                "Inner",
+                vec![
+                    scripted("B", &["success"]),
+                    scripted("C", &["running", "success"]),
+                ],
+            ),
+            scripted("D", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(
+        ticked(&step(&mut a).1),
+        strs(&["A", "B", "C", "Inner", "Outer"])
+    );
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Success);
+    assert_eq!(ticked(&events), strs(&["C", "Inner", "D", "Outer"]));
+}

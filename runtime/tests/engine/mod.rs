@@ -1,0 +1,12 @@
+//! The engine as a host sees it: no allocation per tick, bytes per agent, `LastVisits`, hot
+//! reload.
+
+mod counting_alloc;
+// The reference tree of docs/performance.md, shared with benches/tick.rs.
+#[path = "../../benches/reference/mod.rs"]
+mod reference;
+
+mod last_visits;
+mod no_alloc;
+mod reload;
+mod state_size;

@@ -1,0 +1,10 @@
+//! Part B of docs/semantics.md and the other leaves (rules 6 to 9, 34, 44 and 45): one module
+//! per leaf type.
+
+mod condition;
+mod increment;
+mod log;
+mod random;
+mod scripted;
+mod set_blackboard;
+mod wait;

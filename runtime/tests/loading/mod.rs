@@ -1,0 +1,6 @@
+//! Loading: located load errors, the corpus of broken files, fuzzing, and the JSON Schemas.
+
+mod bad_corpus;
+mod fuzz_loader;
+mod load_errors;
+mod schema;

@@ -1,0 +1,3 @@
+//! The `arbor` command-line tool (docs/cli.md), run as a subprocess.
+
+mod cli;
