@@ -18,5 +18,6 @@ mod examples;
 mod execution;
 mod leaves;
 mod loading;
+mod ports;
 mod signals;
 mod tools;

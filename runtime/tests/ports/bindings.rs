@@ -4,7 +4,7 @@
 //! ports; built-in nodes read their bindable parameters from the blackboard; version-1
 //! files keep their old meaning.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! ticking) and counted in `state_size`. Two nodes of the same type never share it, not
 //! even when they run side by side under a Parallel.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! with its expected trace, and every tree shape is run against the built-in decorator
 //! under every sequence of inputs, trace for trace.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -1,0 +1,7 @@
+//! Data flowing through a tree: parameters bound to blackboard keys and typed ports
+//! (format version 2), host actions with per-node state, and host conditions attached as
+//! decorators with abort types.
+
+mod bindings;
+mod host_conditions;
+mod host_state;
