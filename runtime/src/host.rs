@@ -59,6 +59,17 @@ impl<C> ActionCtx<'_, C> {
         port.write(self.blackboard, value.into());
     }
 
+    /// As [`ActionCtx::set`], valid for `ttl` seconds only (rule 33): the key then has no
+    /// value until written again.
+    pub fn set_with_ttl<T: ScalarPort + ?Sized>(
+        &mut self,
+        port: &OutPort<T>,
+        value: impl Into<T::Write>,
+        ttl: f64,
+    ) {
+        port.write_with_ttl(self.blackboard, value.into(), ttl);
+    }
+
     /// Writes a list, map or any other value to an output port, checked against the key's
     /// type now (its shape is not known when the tree loads).
     pub fn set_value(

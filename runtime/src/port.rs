@@ -362,6 +362,19 @@ impl<T: ScalarPort + ?Sized> OutPort<T> {
     }
 }
 
+impl<T: ScalarPort + ?Sized> OutPort<T> {
+    /// As [`OutPort::write`], valid for `ttl` seconds (rule 33).
+    pub fn write_with_ttl(&self, blackboard: &mut Blackboard, value: T::Write, ttl: f64) {
+        if let Some(key) = self.key {
+            let value = match T::to_value(value) {
+                Value::Int(i) if self.ty == ValueType::Float => Value::Float(i as f64),
+                other => other,
+            };
+            blackboard.write(key, value, ttl.max(0.0));
+        }
+    }
+}
+
 impl OutPort<Value> {
     /// Writes any value, checked against the key's type at run time (a `Value` port can
     /// carry lists and maps, whose shape the loader cannot know).

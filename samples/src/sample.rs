@@ -89,7 +89,7 @@ pub trait World: registered::Registered + Send + 'static {
     /// A fresh world seeded with `seed`.
     fn new(seed: u64) -> Self;
 
-    /// Advances the world by `dt` and ticks `agent` once (SEMANTICS rule 2: the clock, the
+    /// Advances the world by `dt` and ticks `agent` once (rule 2 of docs/semantics.md: the clock, the
     /// world and its sensor readings, then the root), reporting every event to `observer`.
     /// `None` when the agent was not ticked (the sample is over, or waits for input).
     fn tick(

@@ -3,7 +3,7 @@
 //!
 //! A simulation owns a world (positions, needs, health, log…), the registry of its host
 //! node types and, once a tree is loaded, one agent running that tree against the world.
-//! `tick(dt)` follows SEMANTICS rule 2: the agent's clock advances, the world moves and
+//! `tick(dt)` follows rule 2 of docs/semantics.md: the agent's clock advances, the world moves and
 //! writes its sensor readings to the blackboard (the host's inputs), then the root is
 //! ticked once. With the same seed and the same `dt` sequence a simulation always does the
 //! same thing. Every sample implements it once, through [`crate::Sample`]; its own controls

@@ -132,18 +132,23 @@ fn hot_reload_keeps_the_world_clock_and_blackboard() {
     assert_eq!(sim.blackboard().expect("an agent").to_json(), board);
     assert_eq!(sim.tick(0.25, &mut ()), Some(Status::Running));
 
-    // Retyping a key drops its value, and the outcome says so.
+    // Retyping a key drops its value, and the outcome says so. (A key no node reads: a
+    // bound port would refuse the new type.)
     let path = sim.tree_path();
     let text = std::fs::read_to_string(&path).expect("readable");
     let mut file = parse_str(&text, Some(&path)).expect("parses");
-    let target = file
-        .blackboard
-        .iter_mut()
-        .find(|k| k.key == "target")
-        .expect("declared");
-    target.ty = arbor_runtime::ValueType::Int;
+    let mut note = file.blackboard[0].clone();
+    note.key = "note".to_owned();
+    note.ty = arbor_runtime::ValueType::String;
+    note.default = Some(serde_json::json!("x"));
+    file.blackboard.push(note);
+    sim.load(&file, Some(&path))
+        .expect("loads with the extra key");
+    let note = file.blackboard.last_mut().expect("just pushed");
+    note.ty = arbor_runtime::ValueType::Int;
+    note.default = None;
     let outcome = sim.load(&file, Some(&path)).expect("still loads");
-    assert_eq!(outcome.dropped_keys, ["target"]);
+    assert_eq!(outcome.dropped_keys, ["note"]);
 }
 
 #[test]

@@ -106,7 +106,13 @@ pub(crate) fn check(
                 },
             )
         };
-        if let Some(json) = given.filter(|_| keys.bindings) {
+        // A binding in the file (from version 2 on), or a declared default binding (part
+        // of the node type, whatever the file's version).
+        let bindable = match given {
+            Some(json) => keys.bindings.then_some(json),
+            None => spec.default.as_ref(),
+        };
+        if let Some(json) = bindable {
             match crate::port::binding(json) {
                 Err(message) => {
                     problems.push(bad(message));

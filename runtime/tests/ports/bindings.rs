@@ -464,3 +464,43 @@ fn a_factory_reading_a_bound_parameter_as_a_literal_gets_a_clear_error() {
     );
     assert_eq!(err.problems[0].node.as_deref(), Some(guid(1).as_str()));
 }
+
+#[test]
+fn a_declared_default_binding_applies_in_files_of_either_version() {
+    let mut registry = Registry::<()>::new();
+    registry.register(
+        NodeType::action("Read", "Succeeds while `flag` holds.").param(
+            ParamSpec::new("flag", ParamKind::Bool, "").default(arbor_runtime::binding_json("on")),
+        ),
+        |args| {
+            let flag: InPort<bool> = args.port("flag")?;
+            Ok(arbor_runtime::ActionFn(
+                move |cx: &mut ActionCtx<'_, ()>| Status::from_bool(cx.get(&flag) == Some(true)),
+            ))
+        },
+    );
+    for version in [1, 2] {
+        let mut file = tree_json(
+            json!({"type": "Read"}),
+            json!([{"key": "on", "type": "bool", "default": true}]),
+        );
+        file["version"] = json!(version);
+        let tree = registry
+            .loader()
+            .load_str(&file.to_string(), None)
+            .expect("the default binding resolves");
+        let mut agent = Agent::new(Arc::new(tree), 1);
+        assert_eq!(
+            agent.tick(&mut (), 1.0),
+            Status::Success,
+            "version {version}"
+        );
+        let on = agent.blackboard().key("on").expect("declared");
+        agent.blackboard_mut().set(on, false).expect("bool");
+        assert_eq!(
+            agent.tick(&mut (), 1.0),
+            Status::Failure,
+            "version {version}"
+        );
+    }
+}

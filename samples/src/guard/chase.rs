@@ -1,24 +1,27 @@
 //! ChaseEnemy and CatchEnemy: the guard's pursuit.
-//! - ChaseEnemy runs towards the `last_seen` position (json `[x, y]`, kept fresh by the
-//!   guard's eyes) at chase speed; succeeds once the intruder is visible and within catch
+//! - ChaseEnemy runs towards its `last_seen` input (a `list<float>` port, `[x, y]`, bound
+//!   to the `last_seen` key that the guard's eyes keep fresh) at chase speed; succeeds once the intruder is visible and within catch
 //!   range; fails without a valid `last_seen`. Having reached the last sighting it keeps
 //!   running there (searching): it is the tree's Self abort on `enemy_tracked` that ends a
 //!   lost chase.
 //! - CatchEnemy succeeds if the intruder can be grabbed now, and a new one sneaks in;
 //!   fails otherwise.
 
-use arbor_runtime::{Action, ActionCtx, Key, Status};
+use arbor_runtime::{Action, ActionCtx, InPort, Status, Value};
 
 use super::world::GuardWorld;
 use crate::vec2::Vec2;
 
 pub(crate) struct ChaseEnemy {
-    pub last_seen: Key,
+    pub last_seen: InPort<Value>,
 }
 
 impl ChaseEnemy {
     fn last_seen(&self, cx: &ActionCtx<'_, GuardWorld>) -> Option<Vec2> {
-        Vec2::from_json(&cx.blackboard.get(self.last_seen)?.to_json())
+        match cx.get(&self.last_seen)? {
+            Value::Json(json) => Vec2::from_json(json),
+            _ => None,
+        }
     }
 }
 

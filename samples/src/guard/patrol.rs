@@ -1,51 +1,65 @@
-//! PatrolTo: walks the guard to the waypoint whose index is in the `waypoint` key; running
-//! until it arrives, then advances the index (wrapping) and succeeds. Because the index is
-//! on the blackboard, an interrupted patrol resumes towards the same waypoint, and the
-//! preview shows where the guard is heading.
+//! PatrolTo: walks the guard to the waypoint whose index its in-out `waypoint` port reads
+//! (bound to the `waypoint` key by default); running until it arrives, then writes the
+//! next index (wrapping) and succeeds. Because the index is on the blackboard, an
+//! interrupted patrol resumes towards the same waypoint, and the preview shows where the
+//! guard is heading. Per-node state ([`StatefulAction`]) keeps when this walk started, for
+//! the log line on arrival: two PatrolTo nodes never mix up their walks.
 
-use arbor_runtime::{Action, ActionCtx, Key, Status};
+use arbor_runtime::{ActionCtx, InPort, OutPort, StatefulAction, Status};
 
 use super::world::GuardWorld;
 
 pub(crate) struct PatrolTo {
-    pub waypoint: Key,
+    pub waypoint: InPort<i64>,
+    pub next: OutPort<i64>,
+}
+
+/// When the current walk started (the agent's clock).
+#[derive(Clone, Default)]
+pub(crate) struct Walk {
+    started: f64,
 }
 
 impl PatrolTo {
     fn index(&self, cx: &ActionCtx<'_, GuardWorld>) -> Option<usize> {
         let count = cx.agent.waypoints.len() as i64;
-        let i = cx.blackboard.get_i64(self.waypoint).unwrap_or(0);
+        let i = cx.get(&self.waypoint).unwrap_or(0);
         (count > 0).then(|| i.rem_euclid(count) as usize)
     }
 }
 
-impl Action<GuardWorld> for PatrolTo {
-    fn enter(&self, cx: &mut ActionCtx<'_, GuardWorld>) {
+impl StatefulAction<GuardWorld> for PatrolTo {
+    type State = Walk;
+
+    fn enter(&self, cx: &mut ActionCtx<'_, GuardWorld>, walk: &mut Walk) {
         let now = cx.now();
+        walk.started = now;
         if let Some(i) = self.index(cx) {
             cx.agent.log.push(now, format!("patrols to waypoint {i}"));
         }
     }
 
-    fn tick(&self, cx: &mut ActionCtx<'_, GuardWorld>) -> Status {
+    fn tick(&self, cx: &mut ActionCtx<'_, GuardWorld>, walk: &mut Walk) -> Status {
         let Some(i) = self.index(cx) else {
             return Status::Failure;
         };
+        let now = cx.now();
         let world = &mut *cx.agent;
         let target = world.waypoints[i];
         world.guard = world.guard.toward(target, world.patrol_speed * world.dt);
         if world.guard != target {
             return Status::Running;
         }
+        world.log.push(
+            now,
+            format!("reaches waypoint {i} after {:.1} s", now - walk.started),
+        );
         let next = (i + 1) % world.waypoints.len();
-        // A `waypoint` key of another type cannot advance; the guard then stays put.
-        if cx.blackboard.set(self.waypoint, next as i64).is_err() {
-            return Status::Failure;
-        }
+        cx.set(&self.next, next as i64);
         Status::Success
     }
 
-    fn abort(&self, cx: &mut ActionCtx<'_, GuardWorld>) {
+    fn abort(&self, cx: &mut ActionCtx<'_, GuardWorld>, _: &mut Walk) {
         let now = cx.now();
         cx.agent.log.push(now, "stops patrolling");
     }

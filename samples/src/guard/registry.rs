@@ -1,8 +1,7 @@
 //! The guard's host node types: declarations (for the manifest and the editor's palette)
 //! and factories.
 
-use arbor_runtime::{NodeType, ParamKind, ParamSpec, Registry};
-use serde_json::json;
+use arbor_runtime::{binding_json, NodeType, ParamKind, ParamSpec, Registry, Scalar, ValueType};
 
 use super::chase::{CatchEnemy, ChaseEnemy};
 use super::patrol::PatrolTo;
@@ -11,23 +10,25 @@ use super::world::GuardWorld;
 /// Built-in node types plus the guard's actions.
 pub fn registry() -> Registry<GuardWorld> {
     let mut registry = Registry::new();
-    registry.register(
+    registry.register_stateful(
         NodeType::action(
             "PatrolTo",
-            "Walks to the waypoint whose index is in `waypoint`; running until there, then \
-             advances the index and succeeds.",
+            "Walks to the waypoint whose index `waypoint` reads; running until there, then \
+             writes the next index and succeeds.",
         )
         .param(
             ParamSpec::new(
                 "waypoint",
-                ParamKind::Key,
-                "An int key: the index of the next waypoint.",
+                ParamKind::Int,
+                "The index of the next waypoint: read, then advanced. Bound to an int key.",
             )
-            .default(json!("waypoint")),
+            .in_out()
+            .default(binding_json("waypoint")),
         ),
         |args| {
             Ok(PatrolTo {
-                waypoint: args.key("waypoint")?,
+                waypoint: args.port("waypoint")?,
+                next: args.output("waypoint")?,
             })
         },
     );
@@ -38,16 +39,16 @@ pub fn registry() -> Registry<GuardWorld> {
              searching there otherwise. Fails without a sighting.",
         )
         .param(
-            ParamSpec::new(
+            ParamSpec::typed(
                 "last_seen",
-                ParamKind::Key,
-                "A json key holding the last sighting as [x, y].",
+                ValueType::List(Scalar::Float),
+                "Where to run: the last sighting as [x, y].",
             )
-            .default(json!("last_seen")),
+            .default(binding_json("last_seen")),
         ),
         |args| {
             Ok(ChaseEnemy {
-                last_seen: args.key("last_seen")?,
+                last_seen: args.port("last_seen")?,
             })
         },
     );

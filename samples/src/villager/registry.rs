@@ -79,10 +79,12 @@ pub fn registry() -> Registry<VillagerWorld> {
         .param(
             ParamSpec::new(
                 "target",
-                ParamKind::Key,
-                "A string key that holds the zone being walked to.",
+                ParamKind::String,
+                "The zone being walked to: written (with the ttl) as the walk starts, read \
+                 back each tick. Bound to a string key.",
             )
-            .default(json!("target")),
+            .in_out()
+            .default(arbor_runtime::binding_json("target")),
         ),
         |args| {
             let zone = args.str("zone")?;
@@ -94,7 +96,8 @@ pub fn registry() -> Registry<VillagerWorld> {
             Ok(WalkTo {
                 zone,
                 give_up,
-                target: args.key("target")?,
+                target: args.port("target")?,
+                plan: args.output("target")?,
             })
         },
     );

@@ -1,6 +1,7 @@
 //! WalkTo: walks the villager to the nearest zone of a colour; running until it arrives.
-//! - enter: writes the zone's name to the `target` key with a ttl of `give_up` seconds
-//!   (rule 33), so the errand has a deadline the preview shows counting down
+//! - enter: writes the zone's name through its `target` port (an in-out string port bound
+//!   to a blackboard key, `target` by default) with a ttl of `give_up` seconds (rule 33),
+//!   so the errand has a deadline the preview shows counting down
 //! - tick: fails once `target` has expired or names another zone (someone else changed
 //!   the plan); otherwise steps towards the zone centre and succeeds inside the zone's
 //!   inner half
@@ -8,7 +9,7 @@
 //!
 //! Fails at once for a dead villager or a map without such a zone.
 
-use arbor_runtime::{Action, ActionCtx, Key, Status};
+use arbor_runtime::{Action, ActionCtx, InPort, OutPort, Status};
 
 use super::world::{Activity, VillagerWorld};
 use super::zone::ZoneColor;
@@ -16,21 +17,18 @@ use super::zone::ZoneColor;
 pub(crate) struct WalkTo {
     pub zone: ZoneColor,
     pub give_up: f64,
-    pub target: Key,
+    /// The errand's target, read back each tick and written as the walk starts.
+    pub target: InPort<str>,
+    pub plan: OutPort<str>,
 }
 
 impl Action<VillagerWorld> for WalkTo {
     fn enter(&self, cx: &mut ActionCtx<'_, VillagerWorld>) {
         let now = cx.now();
-        let written = cx
-            .blackboard
-            .set_with_ttl(self.target, self.zone.name(), Some(self.give_up));
+        cx.set_with_ttl(&self.plan, self.zone.name(), self.give_up);
         let world = &mut *cx.agent;
         if !world.alive {
             return;
-        }
-        if let Err(e) = written {
-            world.log.push(now, format!("cannot plan the walk: {e}"));
         }
         world.activity = Activity::Walking(self.zone);
         world.log.push(
@@ -45,7 +43,7 @@ impl Action<VillagerWorld> for WalkTo {
 
     fn tick(&self, cx: &mut ActionCtx<'_, VillagerWorld>) -> Status {
         let now = cx.now();
-        let planned = cx.blackboard.get_str(self.target) == Some(self.zone.name());
+        let planned = cx.get(&self.target) == Some(self.zone.name());
         let world = &mut *cx.agent;
         if !world.alive {
             return Status::Failure;
