@@ -112,6 +112,29 @@ fn check_reports_every_problem_and_exits_1() {
 }
 
 #[test]
+fn check_reports_binding_problems_with_their_location() {
+    let dir = tempdir("check_binding");
+    let bad = dir.join("bound.json");
+    let mut tree: Value =
+        serde_json::from_str(&std::fs::read_to_string(data("counting.json")).unwrap()).unwrap();
+    tree["version"] = 2.into();
+    tree["blackboard"]
+        .as_array_mut()
+        .expect("counting declares keys")
+        .push(serde_json::json!({"key": "label", "type": "string", "default": "x"}));
+    tree["nodes"][2]["params"]["by"] = serde_json::json!({"$key": "label"});
+    std::fs::write(&bad, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let out = arbor(&["check", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("$.nodes[2].params.by (node ")
+            && stderr.contains("cannot read key `label`: the key is declared string"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn check_reports_malformed_json_with_line_and_column() {
     let dir = tempdir("check_syntax");
     let bad = dir.join("broken.json");
