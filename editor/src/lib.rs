@@ -15,11 +15,12 @@
 
 pub mod app;
 pub mod canvas;
-pub mod commands;
-pub mod document;
+pub mod live;
 pub mod panels;
 pub mod preview;
 pub mod remote;
-mod session;
+pub mod view;
 
-pub use session::{History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT};
+pub use arbor_editor_model::{
+    commands, document, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
+};

@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use arbor_editor::app::{Gestures, Request, Toasts, UiCx};
 use arbor_editor::commands::{RemoveItems, RemoveKey, SetParam};
 use arbor_editor::document::{Document, Owner, Selection};
 use arbor_editor::preview::{PlainSim, Preview};
+use arbor_editor::view::{Gestures, Request, Toasts, UiCx};
 use arbor_editor::Session;
 use arbor_runtime::{Report, Status};
 use serde_json::json;

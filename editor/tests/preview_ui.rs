@@ -2,9 +2,9 @@
 //! the controls, timeline, blackboard, log and each sample's world draw without panicking
 //! while the preview plays, and the card duel waits for the user's move.
 
-use arbor_editor::app::{Gestures, Request, Toasts, UiCx};
 use arbor_editor::document::Selection;
 use arbor_editor::preview::{choices, Preview, NONE};
+use arbor_editor::view::{Gestures, Request, Toasts, UiCx, View as _};
 use arbor_editor::Session;
 use arbor_runtime::Report;
 use arbor_samples::card_duel::{CardDuel, Move};

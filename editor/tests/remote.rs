@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use arbor_editor::app::{ArborApp, Bottom};
 use arbor_editor::document::io;
-use arbor_editor::preview::{LiveSource, Outcome};
+use arbor_editor::live::{LiveSource, Outcome};
 use arbor_editor::remote::{Connection, Remote};
 use arbor_editor::Session;
 use arbor_runtime::debug::{DebugConfig, DebugServer};

@@ -3,26 +3,20 @@
 //! It implements `eframe::App`; `ui` is separate so tests can drive the whole editor
 //! headlessly through an `egui::Context`.
 
-mod cx;
 mod files;
-mod gestures;
 mod guard;
 mod prefs;
 mod recovery;
 mod remote;
 mod shortcuts;
-mod toasts;
 mod watch;
 
-pub use cx::{Request, UiCx};
 pub use files::{Files, Pending, Purpose};
-pub use gestures::Gestures;
 pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile};
 pub use remote::Bottom;
 pub use shortcuts::Action;
-pub use toasts::Toasts;
 pub use watch::{Conflict, Watch};
 
 use std::path::{Path, PathBuf};
@@ -31,9 +25,11 @@ use arbor_runtime::Report;
 
 use crate::canvas::Canvas;
 use crate::document::{LayoutOptions, Selection};
+use crate::live::LiveSource;
 use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
-use crate::preview::{LiveSource, Preview};
+use crate::preview::Preview;
 use crate::remote::{AttachDialog, Remote, RemotePanel};
+use crate::view::{Gestures, Request, Toasts, UiCx, View as _};
 use crate::Session;
 use files::Picked;
 

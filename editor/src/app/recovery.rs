@@ -649,8 +649,9 @@ mod tests {
 
     #[test]
     fn a_hostile_guid_cannot_escape_the_folder() {
-        let mut doc = Document::new("t");
-        doc.file.guid = "../../etc/passwd".to_owned();
+        let mut file = arbor_runtime::format::TreeFile::new("t");
+        file.guid = "../../etc/passwd".to_owned();
+        let doc = Document::from_tree_file(file, None).unwrap();
         let s = Session::new(doc);
         let name = stem(&s);
         assert!(!name.contains('/') && !name.contains(".."), "{name}");

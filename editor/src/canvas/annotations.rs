@@ -11,9 +11,9 @@ use std::collections::BTreeSet;
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
 use super::scene::Scene;
-use crate::app::UiCx;
 use crate::commands::{MoveItems, SetGroup, SetNote, SetText, TextField};
 use crate::document::{Color, Document, Group, Note, Selection};
+use crate::view::UiCx;
 
 /// Height of a note's header and a group's title bar, in canvas units.
 const STRIP: f32 = 26.0;

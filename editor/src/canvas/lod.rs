@@ -16,8 +16,8 @@ use egui::{Color32, Pos2, Rect, Stroke};
 
 use super::annotations::Cam;
 use super::scene::Scene;
-use super::view::{category_color, freshness, lerp, status_color};
-use crate::preview::LiveSource;
+use super::view::{category_color, freshness, lerp};
+use crate::live::{status_color, LiveSource};
 
 /// Below this zoom the canvas draws boxes instead of node widgets.
 pub const LOD_ZOOM: f32 = 0.4;

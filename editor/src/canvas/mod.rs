@@ -25,7 +25,7 @@ mod view;
 pub use annotations::group_around;
 pub use camera::DEFAULT_NODE_SIZE;
 pub use lod::LOD_ZOOM;
-pub use view::{status_color, CanvasResponse, DrawnNode};
+pub use view::{CanvasResponse, DrawnNode};
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -33,10 +33,10 @@ use arbor_runtime::Status;
 use egui::{Pos2, Rect};
 use egui_node_graph2 as eng;
 
-use crate::app::{Request, UiCx};
 use crate::commands::{Connect, Disconnect, MoveItems, RemoveItems, SetGroup};
 use crate::document::Selection;
-use crate::preview::LiveSource;
+use crate::live::{status_color, LiveSource};
+use crate::view::{Request, UiCx};
 use annotations::{Annotations, Cam};
 use lod::LodBox;
 use scene::Scene;

@@ -15,7 +15,7 @@ use egui::{Color32, RichText};
 use egui_node_graph2 as eng;
 use eng::NodeId;
 
-use crate::preview::NodeLive;
+use crate::live::{status_color, NodeLive};
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
 pub type Graph = eng::Graph<NodeView, Port, NoValue>;
@@ -195,15 +195,6 @@ pub enum CanvasResponse {
 }
 
 impl eng::UserResponseTrait for CanvasResponse {}
-
-/// Status colours, shared with the connection highlight.
-pub fn status_color(status: Status) -> Color32 {
-    match status {
-        Status::Running => Color32::from_rgb(226, 178, 32),
-        Status::Success => Color32::from_rgb(60, 170, 80),
-        Status::Failure => Color32::from_rgb(210, 70, 70),
-    }
-}
 
 /// Title colours by category: muted, so that status colours stand out.
 pub fn category_color(category: Option<Category>) -> Color32 {

@@ -31,8 +31,7 @@ mod runner;
 mod timeline;
 mod worlds;
 
-pub use controls::status_color;
-pub use live::{LiveState, NodeLive, NodeMap, Outcome, TickRecord, TickRecorder};
+pub use live::{LiveState, NodeMap, TickRecord, TickRecorder};
 pub use runner::{choices, create, sample_for, Choice, Loaded, PlainSim, Runner, NONE};
 pub use timeline::Timeline;
 
@@ -43,7 +42,8 @@ use std::sync::Arc;
 use arbor_runtime::Status;
 use arbor_samples::Simulation;
 
-use crate::app::{Request, UiCx};
+use crate::live::{LiveSource, NodeLive};
+use crate::view::{Request, UiCx, View};
 use crate::Session;
 
 use blackboard_view::BlackboardView;
@@ -56,14 +56,6 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// A frame longer than this counts as this long (the window was hidden, a debugger
 /// stopped the process).
 const MAX_FRAME_SECONDS: f64 = 0.25;
-
-/// Where the canvas reads what each node did: the local preview, or an instance attached
-/// in a running program ([`crate::remote::Remote`]).
-pub trait LiveSource {
-    /// The node's last visit; `None`: not visited (or not in the running tree).
-    fn node_live(&self, guid: &str) -> Option<NodeLive>;
-    fn has_breakpoint(&self, guid: &str) -> bool;
-}
 
 impl LiveSource for Preview {
     fn node_live(&self, guid: &str) -> Option<NodeLive> {
@@ -163,42 +155,6 @@ impl Preview {
             if !self.tick_once(cx.requests) {
                 break;
             }
-        }
-    }
-
-    /// The panel: controls, timeline, messages, then world, blackboard and log side by side.
-    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
-        if self.playing {
-            ui.ctx().request_repaint();
-        }
-        self.controls_ui(ui, cx);
-        self.timeline_ui(ui);
-        self.problems_ui(ui);
-        ui.separator();
-        let Some(runner) = self.runner.as_mut() else {
-            ui.label("Nothing to run yet.");
-            return;
-        };
-        let editable = !self.playing;
-        let mut edit = None;
-        egui::SidePanel::right("arbor_preview_log")
-            .resizable(true)
-            .default_width(260.0)
-            .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
-        egui::SidePanel::right("arbor_preview_blackboard")
-            .resizable(true)
-            .default_width(300.0)
-            .show_inside(ui, |ui| {
-                edit = self.blackboard.ui(ui, runner.sim().blackboard(), editable);
-            });
-        egui::CentralPanel::default().show_inside(ui, |ui| {
-            if let Some(message) = worlds::world_ui(ui, runner.sim_mut()) {
-                self.note = Some((Tone::Warning, message));
-            }
-        });
-        if let Some((key, text)) = edit {
-            let result = self.set_blackboard(&key, &text);
-            self.blackboard.edited(&key, result);
         }
     }
 
@@ -506,6 +462,44 @@ impl Preview {
             return false;
         }
         true
+    }
+}
+
+impl View for Preview {
+    /// The panel: controls, timeline, messages, then world, blackboard and log side by side.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
+        if self.playing {
+            ui.ctx().request_repaint();
+        }
+        self.controls_ui(ui, cx);
+        self.timeline_ui(ui);
+        self.problems_ui(ui);
+        ui.separator();
+        let Some(runner) = self.runner.as_mut() else {
+            ui.label("Nothing to run yet.");
+            return;
+        };
+        let editable = !self.playing;
+        let mut edit = None;
+        egui::SidePanel::right("arbor_preview_log")
+            .resizable(true)
+            .default_width(260.0)
+            .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
+        egui::SidePanel::right("arbor_preview_blackboard")
+            .resizable(true)
+            .default_width(300.0)
+            .show_inside(ui, |ui| {
+                edit = self.blackboard.ui(ui, runner.sim().blackboard(), editable);
+            });
+        egui::CentralPanel::default().show_inside(ui, |ui| {
+            if let Some(message) = worlds::world_ui(ui, runner.sim_mut()) {
+                self.note = Some((Tone::Warning, message));
+            }
+        });
+        if let Some((key, text)) = edit {
+            let result = self.set_blackboard(&key, &text);
+            self.blackboard.edited(&key, result);
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use arbor_runtime::Status;
 use serde_json::Value;
 
 use super::wire::{InstanceInfo, TickFrame, TreeRef};
-use crate::preview::{NodeLive, Outcome};
+use crate::live::{NodeLive, Outcome};
 
 /// Why an instance is paused, as the server said.
 #[derive(Clone, Debug, PartialEq)]

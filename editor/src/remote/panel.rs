@@ -228,7 +228,7 @@ impl RemotePanel {
             ui.label(format!("tick {}, t = {:.2} s", view.tick, view.time));
             if let Some(root) = view.root {
                 ui.label("root:");
-                ui.colored_label(crate::preview::status_color(root), format!("{root:?}").to_lowercase());
+                ui.colored_label(crate::live::status_color(root), format!("{root:?}").to_lowercase());
             }
             if let Some(pause) = &view.paused {
                 let why = match pause.reason.as_str() {

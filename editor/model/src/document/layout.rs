@@ -204,7 +204,7 @@ pub fn tidy_layout(doc: &Document, options: &LayoutOptions) -> BTreeMap<String, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::model::tests::sample;
+    use crate::document::model::fixtures::sample;
     use arbor_runtime::format::NodeDef;
 
     #[test]

@@ -34,8 +34,9 @@ pub use selection::Selection;
 pub use stamp::{fnv1a, DiskChange, DiskStamp};
 pub use subtree::extract_subtree;
 
-#[cfg(test)]
-pub(crate) use model::tests::sample;
+#[cfg(any(test, feature = "fixtures"))]
+#[doc(hidden)]
+pub use model::fixtures::sample;
 
 use std::path::Path;
 

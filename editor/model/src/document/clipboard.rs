@@ -291,7 +291,7 @@ pub(crate) fn selection_origin(doc: &Document, selection: &Selection) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::model::tests::sample;
+    use crate::document::model::fixtures::sample;
     use serde_json::json;
 
     #[test]

@@ -1,14 +1,31 @@
-//! UiCx: what a panel gets each frame. Panels read the session and change it only through
-//! commands (`session.apply`), so every change is undoable and the canvas, preview and
-//! problem list all follow through `Session::generation`. What only the app can do (move
-//! the camera, open files, ask the user) is requested, not done.
+//! The view contract: what a panel, the canvas or the preview gets each frame ([`UiCx`]),
+//! what it may ask of the app ([`Request`]), and the two services every view shares
+//! ([`Gestures`], [`Toasts`]).
+//!
+//! Views read the session and change it only through commands ([`UiCx::apply`]), so every
+//! change is undoable and the canvas, preview and problem list all follow through
+//! `Session::generation`. What only the app can do (move the camera, open files, ask the
+//! user) is requested, not done.
+//!
+//! This module sits below its users: `canvas`, `panels`, `preview` and `remote` import it,
+//! and the app builds it; none of them imports `app` (editor/tests/layers.rs checks that),
+//! as egui keeps its `View` trait beside the widgets rather than in the app.
+
+mod gestures;
+mod toasts;
+
+pub use gestures::Gestures;
+pub use toasts::Toasts;
 
 use crate::document::Selection;
 use crate::Session;
 use arbor_runtime::Report;
 
-use super::gestures::Gestures;
-use super::toasts::Toasts;
+/// A panel's contents, apart from the window chrome the app puts around it (the egui
+/// demo's `View`: `show` stays with the app, `ui` lives here).
+pub trait View {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>);
+}
 
 /// Per-frame context handed to panels.
 pub struct UiCx<'a> {

@@ -163,7 +163,7 @@ pub fn load_node_types(doc: &Document, base: Option<&Path>) -> (NodeTypes, Vec<M
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::model::tests::sample;
+    use crate::document::model::fixtures::sample;
     use arbor_runtime::NodeType;
 
     #[test]

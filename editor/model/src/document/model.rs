@@ -601,14 +601,14 @@ impl Document {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
+/// A small document for tests, here and in `arbor-editor`'s (feature `fixtures`).
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures {
     use super::*;
-    use serde_json::json;
 
     /// Sequence(a) -> [Wait(b), Inverter(c) -> Wait(d)], plus an unconnected Log(e) -> none.
     /// Returns the document and the GUIDs a..e.
-    pub(crate) fn sample() -> (Document, [String; 5]) {
+    pub fn sample() -> (Document, [String; 5]) {
         let mut doc = Document::new("sample");
         let mk = |kind: &str| NodeDef::new(kind);
         let (mut a, b, mut c, d, e) = (
@@ -637,6 +637,13 @@ pub(crate) mod tests {
         }
         (doc, guids)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::sample;
+    use super::*;
+    use serde_json::json;
 
     #[test]
     fn structure_queries() {

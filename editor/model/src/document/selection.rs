@@ -57,7 +57,7 @@ impl Selection {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::document::model::tests::sample;
+    use crate::document::model::fixtures::sample;
 
     #[test]
     fn retain_existing_drops_unknown_guids() {
