@@ -33,23 +33,23 @@ fn a_change_on_disk_is_noticed_and_reload_loads_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut h, path) = opened(dir.path());
     h.wait(1.5);
-    assert_eq!(h.app.watch.conflict, None);
+    assert_eq!(h.app.conflict().cloned(), None);
 
     let theirs = edit_elsewhere(&path);
     h.frame();
     h.wait(1.5);
-    let Some(Conflict::Changed { path: p, .. }) = h.app.watch.conflict.clone() else {
-        panic!("not noticed: {:?}", h.app.watch.conflict)
+    let Some(Conflict::Changed { path: p, .. }) = h.app.conflict().cloned() else {
+        panic!("not noticed: {:?}", h.app.conflict().cloned())
     };
     assert_eq!(p, path);
     // No unsaved changes: Reload needs no confirmation.
     h.app.choose_reload();
-    assert_eq!(h.app.watch.conflict, None);
-    assert_eq!(h.app.session.document().to_json(), theirs);
-    assert!(!h.app.session.is_modified());
+    assert_eq!(h.app.conflict().cloned(), None);
+    assert_eq!(h.app.session().document().to_json(), theirs);
+    assert!(!h.app.session().is_modified());
     // And nothing more to report.
     h.wait(1.5);
-    assert_eq!(h.app.watch.conflict, None);
+    assert_eq!(h.app.conflict().cloned(), None);
 }
 
 #[test]
@@ -57,13 +57,13 @@ fn reloading_over_unsaved_changes_asks_to_confirm() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut h, path) = opened(dir.path());
     h.app
-        .session
+        .session_mut()
         .add_node("Wait", [200.0, 120.0])
         .expect("added");
     let theirs = edit_elsewhere(&path);
     h.wait(1.5);
     assert!(matches!(
-        h.app.watch.conflict,
+        h.app.conflict().cloned(),
         Some(Conflict::Changed {
             confirm_reload: false,
             ..
@@ -73,7 +73,7 @@ fn reloading_over_unsaved_changes_asks_to_confirm() {
     h.app.choose_reload();
     assert!(
         matches!(
-            h.app.watch.conflict,
+            h.app.conflict().cloned(),
             Some(Conflict::Changed {
                 confirm_reload: true,
                 ..
@@ -81,25 +81,29 @@ fn reloading_over_unsaved_changes_asks_to_confirm() {
         ),
         "asks before discarding"
     );
-    assert_eq!(h.app.session.document().node_count(), 3, "nothing lost yet");
+    assert_eq!(
+        h.app.session().document().node_count(),
+        3,
+        "nothing lost yet"
+    );
     h.frame();
     h.app.reload_from_disk();
-    assert_eq!(h.app.session.document().to_json(), theirs);
+    assert_eq!(h.app.session().document().to_json(), theirs);
 }
 
 #[test]
 fn keep_mine_marks_the_document_modified_and_save_overwrites() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut h, path) = opened(dir.path());
-    let mine = h.app.session.document().to_json();
+    let mine = h.app.session().document().to_json();
     edit_elsewhere(&path);
     h.wait(1.5);
-    assert!(h.app.watch.conflict.is_some());
+    assert!(h.app.conflict().cloned().is_some());
     h.app.keep_mine();
-    assert!(h.app.session.is_modified(), "differs from the file now");
-    assert_eq!(h.app.session.document().to_json(), mine);
+    assert!(h.app.session().is_modified(), "differs from the file now");
+    assert_eq!(h.app.session().document().to_json(), mine);
     h.wait(1.5);
-    assert_eq!(h.app.watch.conflict, None, "not asked again");
+    assert_eq!(h.app.conflict().cloned(), None, "not asked again");
     assert!(h.app.save());
     assert_eq!(std::fs::read_to_string(&path).expect("saved"), mine);
 }
@@ -109,27 +113,31 @@ fn saving_over_a_changed_file_asks_first() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut h, path) = opened(dir.path());
     h.app
-        .session
+        .session_mut()
         .add_node("Wait", [200.0, 120.0])
         .expect("added");
     let theirs = edit_elsewhere(&path);
     // Saved before the watch had a chance to notice.
     assert!(!h.app.save(), "not saved without asking");
     assert_eq!(
-        h.app.watch.conflict,
+        h.app.conflict().cloned(),
         Some(Conflict::Overwrite { path: path.clone() })
     );
     assert_eq!(std::fs::read_to_string(&path).expect("file"), theirs);
-    assert!(h.app.session.is_modified());
+    assert!(h.app.session().is_modified());
     h.frame();
     h.app.overwrite();
-    assert!(!h.app.session.is_modified());
+    assert!(!h.app.session().is_modified());
     assert_eq!(
         std::fs::read_to_string(&path).expect("file"),
-        h.app.session.document().to_json()
+        h.app.session().document().to_json()
     );
     h.wait(1.5);
-    assert_eq!(h.app.watch.conflict, None, "our own save is not a change");
+    assert_eq!(
+        h.app.conflict().cloned(),
+        None,
+        "our own save is not a change"
+    );
 }
 
 #[test]
@@ -145,24 +153,24 @@ fn a_touch_or_our_own_save_is_not_a_change_and_a_deletion_is_reported() {
     file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(86_400))
         .expect("time set");
     h.wait(1.5);
-    assert_eq!(h.app.watch.conflict, None);
+    assert_eq!(h.app.conflict().cloned(), None);
 
     h.app
-        .session
+        .session_mut()
         .add_node("Wait", [200.0, 120.0])
         .expect("added");
     assert!(h.app.save());
     h.wait(1.5);
-    assert_eq!(h.app.watch.conflict, None);
+    assert_eq!(h.app.conflict().cloned(), None);
 
     std::fs::remove_file(&path).expect("deleted");
     h.wait(1.5);
     assert_eq!(
-        h.app.watch.conflict,
+        h.app.conflict().cloned(),
         Some(Conflict::Missing { path: path.clone() })
     );
     h.app.keep_mine();
-    assert!(h.app.session.is_modified());
+    assert!(h.app.session().is_modified());
     assert!(h.app.save(), "Save writes it again");
     assert!(path.exists());
 }

@@ -40,8 +40,8 @@ fn first_sample_node() -> (Harness, String) {
 #[test]
 fn an_inspector_rename_is_one_step_that_ctrl_z_undoes_after_leaving_the_field() {
     let (mut h, node) = first_sample_node();
-    let before = h.app.session.document().node(&node).unwrap().name.clone();
-    h.app.selection = Selection::of_nodes([&node]);
+    let before = h.app.session().document().node(&node).unwrap().name.clone();
+    h.app.set_selection(Selection::of_nodes([&node]));
     h.frames(5);
     let id = Inspector::name_id(&node);
     assert!(
@@ -56,25 +56,25 @@ fn an_inspector_rename_is_one_step_that_ctrl_z_undoes_after_leaving_the_field() 
     for text in ["x", "y", "z"] {
         h.type_text(text);
     }
-    let name = |h: &Harness| h.app.session.document().node(&node).unwrap().name.clone();
+    let name = |h: &Harness| h.app.session().document().node(&node).unwrap().name.clone();
     assert_eq!(name(&h), format!("{before}xyz"));
-    assert_eq!(h.app.session.history().len(), 1);
+    assert_eq!(h.app.session().history().len(), 1);
     // Enter leaves the field; Ctrl+Z is then the editor's undo, not the field's.
     h.key(Key::Enter, Modifiers::NONE);
     assert!(!h.ctx.memory(|m| m.has_focus(id)));
     h.key(Key::Z, CTRL);
     assert_eq!(name(&h), before);
-    assert!(!h.app.session.can_undo());
+    assert!(!h.app.session().can_undo());
 }
 
 #[test]
 fn clicking_in_the_inspector_keeps_the_canvas_selection() {
     let (mut h, node) = first_sample_node();
     // Selected as a user does: a click on the node's title on the canvas.
-    let drawn = h.app.canvas.drawn(&node).expect("the node is on screen");
+    let drawn = h.app.canvas().drawn(&node).expect("the node is on screen");
     h.click(drawn.content.center_top() + egui::vec2(0.0, 6.0));
     h.frames(2);
-    assert_eq!(h.app.selection, Selection::of_nodes([&node]));
+    assert_eq!(*h.app.selection(), Selection::of_nodes([&node]));
     let field = h
         .ctx
         .read_response(Inspector::name_id(&node))
@@ -82,7 +82,7 @@ fn clicking_in_the_inspector_keeps_the_canvas_selection() {
     h.click(field.rect.center());
     h.frame();
     assert_eq!(
-        h.app.selection,
+        *h.app.selection(),
         Selection::of_nodes([&node]),
         "still selected"
     );
@@ -98,7 +98,8 @@ fn side_panels_keep_their_width_whatever_the_inspector_shows() {
         let width =
             |h: &Harness, id: &str| PanelState::load(&h.ctx, Id::new(id)).map(|s| s.rect.width());
         for node in nodes.iter().map(Some).chain([None]) {
-            h.app.selection = node.map_or_else(Selection::default, |n| Selection::of_nodes([n]));
+            h.app
+                .set_selection(node.map_or_else(Selection::default, |n| Selection::of_nodes([n])));
             h.frames(15);
             let settled = (width(&h, "left"), width(&h, "right"));
             h.frames(5);
@@ -112,9 +113,9 @@ fn side_panels_keep_their_width_whatever_the_inspector_shows() {
             assert!(right < 700.0, "{}: {node:?}: {right}", path.display());
         }
         assert!(
-            h.app.toasts.texts().is_empty(),
+            h.app.toasts().texts().is_empty(),
             "{:?}",
-            h.app.toasts.texts()
+            h.app.toasts().texts()
         );
     }
 }

@@ -100,19 +100,19 @@ fn a_killed_editor_loses_nothing() {
     // its path, unsaved.
     let mut h = Harness::new(Session::default());
     h.app.set_recovery(Recovery::at(&recovery));
-    assert_eq!(h.app.recovery.offer.len(), 1);
+    assert_eq!(h.app.recovery().offer.len(), 1);
     assert_eq!(
-        h.app.recovery.offer[0].contents.path.as_deref(),
+        h.app.recovery().offer[0].contents.path.as_deref(),
         Some(tree.as_path())
     );
     h.frame();
     h.app.restore_recovered();
-    assert!(h.app.recovery.offer.is_empty());
-    let doc = h.app.session.document();
+    assert!(h.app.recovery().offer.is_empty());
+    let doc = h.app.session().document();
     assert_eq!(doc.to_json(), expected);
     assert_eq!(doc.node_count(), 4);
-    assert_eq!(h.app.session.path(), Some(tree.as_path()));
-    assert!(h.app.session.is_modified());
+    assert_eq!(h.app.session().path(), Some(tree.as_path()));
+    assert!(h.app.session().is_modified());
     // The dead process's copy was replaced by one of ours.
     let now = copies(&recovery);
     assert_eq!(now.len(), 1);
@@ -120,7 +120,11 @@ fn a_killed_editor_loses_nothing() {
 
     // Save writes back to the original file, and the copy goes.
     h.key(egui::Key::S, CTRL);
-    assert!(!h.app.session.is_modified(), "{:?}", h.app.toasts.texts());
+    assert!(
+        !h.app.session().is_modified(),
+        "{:?}",
+        h.app.toasts().texts()
+    );
     assert_eq!(std::fs::read_to_string(&tree).expect("saved"), expected);
     h.frame();
     assert!(copies(&recovery).is_empty());
@@ -137,19 +141,22 @@ fn child_edits_then_waits_to_be_killed() {
     let mut h = Harness::new(session);
     // The standard folder, which the parent pointed at its temp dir through the env var.
     h.app.set_recovery(Recovery::standard());
-    let root = h.app.session.document().root().map(str::to_owned);
+    let root = h.app.session().document().root().map(str::to_owned);
     let added = h
         .app
-        .session
+        .session_mut()
         .add_node("Wait", [300.0, 120.0])
         .expect("added");
     if let Some(root) = root {
-        h.app.session.connect(&root, &added).expect("connected");
+        h.app
+            .session_mut()
+            .connect(&root, &added)
+            .expect("connected");
     }
     let file = h
         .app
-        .recovery
-        .file_for(&h.app.session)
+        .recovery()
+        .file_for(h.app.session())
         .expect("autosave on");
     for _ in 0..100 {
         if file.exists() {
@@ -160,7 +167,7 @@ fn child_edits_then_waits_to_be_killed() {
     assert!(file.exists(), "autosaved");
     io::write_atomic(
         &work.join("expected.json"),
-        h.app.session.document().to_json().as_bytes(),
+        h.app.session().document().to_json().as_bytes(),
     )
     .expect("expected written");
     // Keep running frames until killed; give up after a minute so an orphan cannot
@@ -184,36 +191,42 @@ fn autosave_waits_for_a_pause_and_saving_or_closing_removes_the_copy() {
     h.frame();
     assert!(copies(&dir).is_empty(), "nothing unsaved, nothing copied");
 
-    h.app.session.add_node("Wait", [0.0, 300.0]).expect("added");
+    h.app
+        .session_mut()
+        .add_node("Wait", [0.0, 300.0])
+        .expect("added");
     h.frames(3);
     assert!(copies(&dir).is_empty(), "copied before a pause");
     h.wait(2.5);
     let file = h
         .app
-        .recovery
-        .file_for(&h.app.session)
+        .recovery()
+        .file_for(h.app.session())
         .expect("autosave on");
     assert_eq!(copies(&dir), std::slice::from_ref(&file));
 
     // A second document, never saved, gets its own copy.
     h.app.act(&h.ctx.clone(), Action::New);
-    assert_eq!(h.app.tabs.len(), 1);
-    h.app.session.add_node("Wait", [0.0, 0.0]).expect("added");
+    assert_eq!(h.app.tabs().len(), 2);
+    h.app
+        .session_mut()
+        .add_node("Wait", [0.0, 0.0])
+        .expect("added");
     h.frame();
     h.wait(2.5);
     assert_eq!(copies(&dir).len(), 2);
 
     // Undoing the tree back to its saved state removes its copy.
     h.app.switch_to(0);
-    assert_eq!(h.app.session.path(), Some(tree.as_path()));
-    assert!(h.app.session.undo());
-    assert!(!h.app.session.is_modified());
+    assert_eq!(h.app.session().path(), Some(tree.as_path()));
+    assert!(h.app.session_mut().undo());
+    assert!(!h.app.session().is_modified());
     h.frame();
     assert!(!file.exists());
     assert_eq!(copies(&dir).len(), 1);
 
     // Closing the other one (its changes discarded) removes the last copy.
-    h.app.tabs.clear();
+    h.app.discard_tab(1);
     h.frame();
     assert!(copies(&dir).is_empty());
 }
@@ -236,11 +249,11 @@ fn discard_deletes_the_offered_copies() {
     std::fs::write(&file, serde_json::to_string(&contents).expect("json")).expect("written");
     let mut h = Harness::new(Session::default());
     h.app.set_recovery(Recovery::at(&dir));
-    assert_eq!(h.app.recovery.offer.len(), 1);
+    assert_eq!(h.app.recovery().offer.len(), 1);
     h.frame();
     h.app.discard_recovered();
     assert!(!file.exists());
-    assert!(h.app.recovery.offer.is_empty());
+    assert!(h.app.recovery().offer.is_empty());
 }
 
 #[test]
@@ -251,17 +264,20 @@ fn a_panic_inside_a_frame_is_caught_and_the_documents_copied() {
     let mut h = Harness::new(session);
     h.guarded = true;
     h.app.set_recovery(Recovery::at(&dir));
-    let added = h.app.session.add_node("Wait", [0.0, 120.0]).expect("added");
-    h.app.guard.inject_panic = Some("boom: injected by the test".to_owned());
-    h.frame();
+    let added = h
+        .app
+        .session_mut()
+        .add_node("Wait", [0.0, 120.0])
+        .expect("added");
+    h.panicking_frame("boom: injected by the test");
 
-    let crash = h.app.guard.crash.clone().expect("the panic was caught");
+    let crash = h.app.crash().cloned().expect("the panic was caught");
     assert!(
         crash.message.contains("boom: injected by the test"),
         "{crash:?}"
     );
     assert!(
-        crash.message.contains("guard.rs"),
+        crash.message.contains("at editor/tests/common/mod.rs:"),
         "the location: {crash:?}"
     );
     assert_eq!(crash.saved.len(), 1, "{crash:?}");
@@ -269,19 +285,18 @@ fn a_panic_inside_a_frame_is_caught_and_the_documents_copied() {
     let copy: RecoveryFile =
         serde_json::from_str(&std::fs::read_to_string(&crash.saved[0]).expect("copy"))
             .expect("a recovery file");
-    assert_eq!(copy.document, h.app.session.document().to_json());
+    assert_eq!(copy.document, h.app.session().document().to_json());
 
     // Later frames work: the editor still takes input.
     h.frames(3);
     h.key(egui::Key::Z, CTRL);
     assert!(
-        h.app.session.document().node(&added).is_none(),
+        h.app.session().document().node(&added).is_none(),
         "undo worked"
     );
     // A second panic is counted, not copied again.
-    h.app.guard.inject_panic = Some("again".to_owned());
-    h.frame();
-    let crash = h.app.guard.crash.clone().expect("still reported");
+    h.panicking_frame("again");
+    let crash = h.app.crash().cloned().expect("still reported");
     assert_eq!(crash.count, 2);
     assert!(crash.message.contains("again"));
 }

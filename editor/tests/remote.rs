@@ -209,29 +209,25 @@ fn the_editor_draws_statuses_on_the_open_document_with_the_same_tree_guid() {
     let host = Host::start("127.0.0.1:0", "counter #1", tree(TREE));
     let doc = io::load_str(&tree(TREE).to_string(), None).expect("a document");
     let mut app = ArborApp::new(Session::new(doc));
-    app.native_dialogs = false;
+    app.set_native_dialogs(false);
     app.attach_to(&host.addr(), "");
-    assert_eq!(app.bottom, Bottom::Remote);
+    assert_eq!(app.bottom(), Bottom::Remote);
     // The Attach… dialog is drawn too, with the instance list, every frame.
-    app.attach.open = true;
+    app.open_attach_dialog();
     let ctx = egui::Context::default();
     let frames = attach_in_frames(&mut app, &ctx, "statuses", |app| {
-        app.remote_is_live()
-            && app
-                .remote
-                .as_ref()
-                .is_some_and(|r| r.node_live(WAIT).is_some())
+        app.remote_is_live() && app.remote().is_some_and(|r| r.node_live(WAIT).is_some())
     });
     assert!(
-        app.tabs.is_empty(),
+        app.tabs().len() == 1,
         "the open document was used, no tab opened"
     );
 
     // Detach: the document stays, the canvas goes back to the local preview.
     app.detach();
     let _ = ctx.run(input(frames), |ctx| app.ui(ctx));
-    assert!(app.remote.is_none() && !app.remote_is_live());
-    assert_eq!(app.session.document().guid(), TREE);
+    assert!(app.remote().is_none() && !app.remote_is_live());
+    assert_eq!(app.session().document().guid(), TREE);
 }
 
 #[test]
@@ -240,29 +236,29 @@ fn a_tree_that_is_not_open_is_shown_read_only_in_a_new_tab() {
     let host = Host::start("127.0.0.1:0", "counter #1", tree(other));
     let doc = io::load_str(&tree(TREE).to_string(), None).expect("a document");
     let mut app = ArborApp::new(Session::new(doc));
-    app.native_dialogs = false;
+    app.set_native_dialogs(false);
     app.attach_to(&host.addr(), "");
     let ctx = egui::Context::default();
     attach_in_frames(&mut app, &ctx, "a read-only tab", |app| {
-        app.session.document().guid() == other
+        app.session().document().guid() == other
     });
     assert_eq!(
-        app.tabs.len(),
-        1,
+        app.tabs().len(),
+        2,
         "the document that was open moved to a tab"
     );
-    assert_eq!(app.tabs[0].session.document().guid(), TREE);
-    assert!(app.session.read_only_reason().is_some());
+    assert_eq!(app.tabs()[0].session().document().guid(), TREE);
+    assert!(app.session().read_only_reason().is_some());
     assert!(app.remote_is_live());
-    let before = app.session.document().clone();
+    let before = app.session().document().clone();
     let err = app
-        .session
+        .session_mut()
         .delete(&arbor_editor::document::Selection::of_nodes([
             WAIT.to_owned()
         ]))
         .expect_err("a read-only document refuses edits");
     assert!(err.to_string().contains("read-only"), "{err}");
-    assert_eq!(app.session.document(), &before);
+    assert_eq!(app.session().document(), &before);
 }
 
 #[test]
@@ -322,7 +318,7 @@ fn attach_in_frames(
     while !done(app) {
         let _ = ctx.run(input(frames), |ctx| app.ui(ctx));
         frames += 1;
-        if let Some(remote) = app.remote.as_mut() {
+        if let Some(remote) = app.remote_mut() {
             if remote.attached.is_empty() && !remote.listed.is_empty() {
                 remote.attach("counter #1");
             }

@@ -22,18 +22,18 @@ fn edited_at(path: &Path) -> (Harness, String) {
     session.save_as(path).expect("first save");
     let mut h = Harness::new(Session::open(path).expect("opens"));
     h.app
-        .session
+        .session_mut()
         .add_node("Log", [200.0, 120.0])
         .expect("added");
-    let doc = h.app.session.document().to_json();
+    let doc = h.app.session().document().to_json();
     (h, doc)
 }
 
 /// The failed save's message, and checks that nothing was lost or left behind.
 fn check_failed(h: &Harness, before_on_disk: Option<&str>, path: &Path, doc: &str) -> String {
-    assert!(h.app.session.is_modified(), "still unsaved");
+    assert!(h.app.session().is_modified(), "still unsaved");
     assert_eq!(
-        h.app.session.document().to_json(),
+        h.app.session().document().to_json(),
         doc,
         "document untouched"
     );
@@ -53,7 +53,7 @@ fn check_failed(h: &Harness, before_on_disk: Option<&str>, path: &Path, doc: &st
             .collect();
         assert!(temps.is_empty(), "temporary files left: {temps:?}");
     }
-    let texts = h.app.toasts.texts();
+    let texts = h.app.toasts().texts();
     let message = texts.last().expect("a message").to_string();
     assert!(message.starts_with("Not saved: "), "{message}");
     assert!(message.contains("your changes are still here"), "{message}");
@@ -77,7 +77,7 @@ fn a_missing_folder_or_a_file_in_the_path_is_explained() {
     let message = check_failed(&h, None, &through, &doc);
     assert!(message.contains("part of the path is a file"), "{message}");
     assert_eq!(
-        h.app.session.path(),
+        h.app.session().path(),
         Some(dir.path().join("tree.json").as_path())
     );
 }
@@ -244,11 +244,11 @@ fn child_saves_under_a_file_size_limit() {
     assert!(before.len() < 4096, "the first save fits under the limit");
     for i in 0..60 {
         h.app
-            .session
+            .session_mut()
             .add_node("Log", [f64::from(i) * 10.0, 400.0])
             .expect("added");
     }
-    let doc = h.app.session.document().to_json();
+    let doc = h.app.session().document().to_json();
     assert!(doc.len() > 8192, "the document outgrew the limit");
     assert!(!h.app.save());
     let message = check_failed(&h, Some(&before), &path, &doc);

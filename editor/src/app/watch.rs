@@ -64,7 +64,7 @@ impl ArborApp {
             .watch
             .conflict
             .as_ref()
-            .is_some_and(|c| self.session.path() != Some(c.path()))
+            .is_some_and(|c| self.session().path() != Some(c.path()))
         {
             self.watch.conflict = None;
         }
@@ -86,13 +86,13 @@ impl ArborApp {
         if self.watch.conflict.is_some() {
             return;
         }
-        let (Some(path), Some(stamp)) = (self.session.path(), self.session.disk_stamp()) else {
+        let (Some(path), Some(stamp)) = (self.session().path(), self.session().disk_stamp()) else {
             return;
         };
         let path = path.to_path_buf();
         match stamp.compare(&path) {
             DiskChange::Unchanged => {}
-            DiskChange::Touched(disk) => self.session.note_touched(disk),
+            DiskChange::Touched(disk) => self.session_mut().note_touched(disk),
             DiskChange::Changed(disk) => {
                 self.watch.conflict = Some(Conflict::Changed {
                     path,
@@ -107,7 +107,7 @@ impl ArborApp {
     /// Called before saving to the session's own file: true (and the question asked)
     /// when the file was changed by another program since it was read or written.
     pub(super) fn save_would_overwrite(&mut self) -> bool {
-        let (Some(path), Some(stamp)) = (self.session.path(), self.session.disk_stamp()) else {
+        let (Some(path), Some(stamp)) = (self.session().path(), self.session().disk_stamp()) else {
             return false;
         };
         if let DiskChange::Changed(_) = stamp.compare(path) {
@@ -122,18 +122,20 @@ impl ArborApp {
     /// Replaces the active document by the file on disk (its history starts afresh).
     pub fn reload_from_disk(&mut self) {
         self.watch.conflict = None;
-        let Some(path) = self.session.path().map(Path::to_path_buf) else {
+        let Some(path) = self.session().path().map(Path::to_path_buf) else {
             return;
         };
-        match self.session.open_file(&path) {
+        match self.session_mut().open_file(&path) {
             Ok(()) => {
-                self.selection = Selection::default();
-                self.toasts
+                self.set_selection(Selection::default());
+                self.shared
+                    .toasts
                     .info(format!("Reloaded {} from disk", path.display()));
             }
             Err(e) => {
                 // The document stays; don't ask again about this same version of the file.
-                self.session.keep_over_disk(DiskStamp::read(&path).ok());
+                self.session_mut()
+                    .keep_over_disk(DiskStamp::read(&path).ok());
                 self.files.error = Some(format!(
                     "Could not reload {}:\n\n{e}\n\nYour version is kept, unsaved.",
                     path.display()
@@ -149,15 +151,18 @@ impl ArborApp {
             Some(Conflict::Overwrite { path }) => DiskStamp::read(&path).ok(),
             Some(Conflict::Missing { .. }) | None => None,
         };
-        self.session.keep_over_disk(disk);
+        self.session_mut().keep_over_disk(disk);
     }
 
     /// Saves over a file another program changed, as the user confirmed.
     pub fn overwrite(&mut self) {
         self.watch.conflict = None;
-        match self.session.save() {
+        match self.session_mut().save() {
             Ok(()) => self.saved_message(),
-            Err(e) => self.toasts.error(super::recovery::not_saved_message(&e)),
+            Err(e) => self
+                .shared
+                .toasts
+                .error(super::recovery::not_saved_message(&e)),
         }
     }
 
@@ -170,7 +175,7 @@ impl ArborApp {
             || conflict.path().display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let modified = self.session.is_modified();
+        let modified = self.session().is_modified();
         let mut choice: Option<Choice> = None;
         let title = match conflict {
             Conflict::Changed { .. } => "The file changed on disk",
@@ -254,7 +259,7 @@ impl ArborApp {
 
     /// Reload: at once if nothing would be lost, else after a confirmation.
     pub fn choose_reload(&mut self) {
-        if self.session.is_modified() {
+        if self.session().is_modified() {
             if let Some(Conflict::Changed { confirm_reload, .. }) = &mut self.watch.conflict {
                 *confirm_reload = true;
                 return;

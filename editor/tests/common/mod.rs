@@ -23,7 +23,7 @@ pub struct Harness {
 impl Harness {
     pub fn new(session: Session) -> Harness {
         let mut app = ArborApp::new(session);
-        app.native_dialogs = false;
+        app.set_native_dialogs(false);
         let mut h = Harness {
             app,
             ctx: egui::Context::default(),
@@ -50,7 +50,34 @@ impl Harness {
         self.run_frame();
     }
 
+    /// One guarded frame (as the real app runs) in which a widget panics with `message`
+    /// after the editor has drawn.
+    pub fn panicking_frame(&mut self, message: &str) {
+        self.time += 1.0 / 60.0;
+        let message = message.to_owned();
+        self.run_with(move |app, ctx| {
+            app.frame_guarded_with(ctx, |ctx| {
+                // Inside a `Ui`, as a widget's bug would be: egui is mid-layout.
+                egui::Area::new(egui::Id::new("injected panic")).show(ctx, |ui| {
+                    ui.label("about to panic");
+                    panic!("{message}");
+                });
+            })
+        });
+    }
+
     fn run_frame(&mut self) {
+        let guarded = self.guarded;
+        self.run_with(|app, ctx| {
+            if guarded {
+                app.frame_guarded(ctx);
+            } else {
+                app.ui(ctx);
+            }
+        });
+    }
+
+    fn run_with(&mut self, mut frame: impl FnMut(&mut ArborApp, &egui::Context)) {
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(
                 Pos2::ZERO,
@@ -63,14 +90,7 @@ impl Harness {
             ..Default::default()
         };
         let app = &mut self.app;
-        let guarded = self.guarded;
-        let out = self.ctx.run(input, |ctx| {
-            if guarded {
-                app.frame_guarded(ctx);
-            } else {
-                app.ui(ctx);
-            }
-        });
+        let out = self.ctx.run(input, |ctx| frame(app, ctx));
         self.output.push(out.platform_output);
     }
 
