@@ -9,6 +9,10 @@
 //! can make (unconnected fragments, decorators, keys, notes, groups, odd floats). Ops are
 //! interpreted against the current document: indices pick existing nodes modulo their
 //! count, and an op that does not apply is skipped, as the UI would refuse it.
+//!
+//! Skipping must not make the properties vacuous: each test asserts how many ops were
+//! applied (at least every `Add`, which always applies), and
+//! `every_kind_of_op_is_applied_in_random_runs` fails if some kind of op never is.
 
 use std::collections::HashSet;
 
@@ -328,8 +332,31 @@ fn select(doc: &Document, pick: &[usize]) -> Selection {
 }
 
 /// Turns an op into a command against the session's document and applies it; ops that do
-/// not apply are skipped.
-fn run(s: &mut Session, op: &Op) {
+/// not apply are skipped. Returns whether the op changed the session (its generation
+/// moved), so the tests can count what was applied: a property that holds because every
+/// command was refused proves nothing.
+fn run(s: &mut Session, op: &Op) -> bool {
+    let before = s.generation();
+    apply_op(s, op);
+    s.generation() != before
+}
+
+/// The number of `Op::Add` in `ops`: each always applies (a known kind at a finite
+/// position on an editable document), so at least this many ops must change the session.
+fn adds(ops: &[Op]) -> usize {
+    ops.iter().filter(|op| matches!(op, Op::Add { .. })).count()
+}
+
+/// The variant's name, for counting which kinds of op were applied.
+fn name(op: &Op) -> String {
+    let text = format!("{op:?}");
+    text.split([' ', '{', '('])
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn apply_op(s: &mut Session, op: &Op) {
     let doc = s.document().clone();
     let types = s.types().clone();
     let decorator = |node: usize, index: usize| -> Option<(String, String)> {
@@ -441,9 +468,19 @@ fn run(s: &mut Session, op: &Op) {
         Op::RemoveDecorator { node, index } => decorator(*node, *index)
             .and_then(|(n, d)| RemoveDecorator::new(&doc, &n, &d).ok())
             .map(Into::into),
-        Op::MoveDecorator { node, index, to } => decorator(*node, *index)
-            .and_then(|(n, d)| MoveDecorator::new(&doc, &n, &d, *to).ok())
-            .map(Into::into),
+        Op::MoveDecorator { node, index, to } => {
+            // Only a node with two or more decorators has somewhere to move one to: pick
+            // among those, or the op would almost never apply.
+            let stacked: Vec<_> = doc.nodes().filter(|n| n.decorators.len() > 1).collect();
+            (!stacked.is_empty())
+                .then(|| {
+                    let n = stacked[node % stacked.len()];
+                    let d = &n.decorators[index % n.decorators.len()];
+                    MoveDecorator::new(&doc, &n.guid, &d.guid, to % n.decorators.len()).ok()
+                })
+                .flatten()
+                .map(Into::into)
+        }
         Op::DecoratorParam {
             node,
             index,
@@ -592,13 +629,12 @@ fn guids_unique(doc: &Document) -> bool {
     all.iter().collect::<HashSet<_>>().len() == all.len()
 }
 
-/// A random small document: the result of random ops on an empty one, as a fresh session.
-fn build(setup: &[Op]) -> Session {
+/// A random small document: the result of random ops on an empty one, as a fresh session;
+/// and how many of the ops were applied.
+fn build(setup: &[Op]) -> (Session, usize) {
     let mut s = Session::new(Document::new("random"));
-    for op in setup {
-        run(&mut s, op);
-    }
-    Session::new(s.document().clone())
+    let applied = setup.iter().filter(|op| run(&mut s, op)).count();
+    (Session::new(s.document().clone()), applied)
 }
 
 proptest! {
@@ -610,11 +646,11 @@ proptest! {
         setup in prop::collection::vec(op(), 0..20),
         ops in prop::collection::vec(op(), 1..40),
     ) {
-        let mut s = build(&setup);
+        let (mut s, built) = build(&setup);
+        prop_assert!(built >= adds(&setup), "{built} of {} ops applied", setup.len());
         let original = s.document().clone();
-        for op in &ops {
-            run(&mut s, op);
-        }
+        let applied = ops.iter().filter(|op| run(&mut s, op)).count();
+        prop_assert!(applied >= adds(&ops), "{applied} of {} ops applied", ops.len());
         while s.redo() {}
         let mut states = vec![s.document().clone()];
         while s.undo() {
@@ -622,6 +658,10 @@ proptest! {
         }
         prop_assert_eq!(s.document(), &original);
         prop_assert!(!s.is_modified());
+        // Every applied op left at least one step unless a later op undid it; an added
+        // node is one step that only Undo can take away.
+        let undos = ops.iter().filter(|op| matches!(op, Op::Undo)).count();
+        prop_assert!(states.len() > adds(&ops).saturating_sub(undos), "{} steps", states.len() - 1);
         states.pop();
         while let Some(expected) = states.pop() {
             prop_assert!(s.redo());
@@ -647,18 +687,22 @@ proptest! {
             1..30,
         ),
     ) {
-        let mut s = build(&setup);
+        let (mut s, built) = build(&setup);
+        prop_assert!(built >= adds(&setup), "{built} of {} ops applied", setup.len());
         prop_assert!(guids_unique(s.document()));
+        let mut applied = 0;
         for op in &ops {
-            run(&mut s, op);
+            applied += usize::from(run(&mut s, op));
             prop_assert!(guids_unique(s.document()), "after {:?}", op);
         }
+        prop_assert!(applied >= adds(&ops), "{applied} of {} ops applied", ops.len());
     }
 
     /// (c) Save -> load -> save is byte-for-byte, and the loaded document is the same tree.
     #[test]
     fn save_load_round_trips_byte_for_byte(setup in prop::collection::vec(op(), 0..40)) {
-        let s = build(&setup);
+        let (s, built) = build(&setup);
+        prop_assert!(built >= adds(&setup), "{built} of {} ops applied", setup.len());
         let doc = s.document();
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("tree.json");
@@ -673,4 +717,37 @@ proptest! {
         // The runtime's checks run on anything the editor can make, without panicking.
         let _ = s.validate();
     }
+}
+
+/// Every kind of op is applied somewhere in a few hundred random runs: if one kind were
+/// always refused (a command that stopped working), the properties above would hold
+/// vacuously for it, and this fails instead.
+#[test]
+fn every_kind_of_op_is_applied_in_random_runs() {
+    use proptest::strategy::ValueTree as _;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let ops = prop::collection::vec(op(), 1..60);
+    let mut applied: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut seen: std::collections::BTreeSet<String> = Default::default();
+    for _ in 0..300 {
+        let ops = ops.new_tree(&mut runner).expect("ops").current();
+        let mut s = Session::new(Document::new("random"));
+        for op in &ops {
+            seen.insert(name(op));
+            if run(&mut s, op) {
+                *applied.entry(name(op)).or_default() += 1;
+            }
+        }
+    }
+    let never: Vec<&String> = seen.iter().filter(|n| !applied.contains_key(*n)).collect();
+    assert!(
+        never.is_empty(),
+        "never applied: {never:?}; applied: {applied:?}"
+    );
+    assert!(
+        seen.len() >= 30,
+        "only {} kinds of op generated",
+        seen.len()
+    );
 }

@@ -169,11 +169,6 @@ impl Session {
         &self.types
     }
 
-    pub fn set_types(&mut self, types: NodeTypes) {
-        self.types = types;
-        self.generation += 1;
-    }
-
     /// Re-reads the manifests the document names (relative to its file's folder).
     pub fn reload_node_types(&mut self) {
         let base = self.path.as_deref().and_then(Path::parent);

@@ -54,16 +54,6 @@ impl DiskStamp {
         })
     }
 
-    /// A stamp for `bytes` just written to `path` (its time and length read back).
-    pub fn of_written(path: &Path, bytes: &[u8]) -> std::io::Result<DiskStamp> {
-        let meta = std::fs::metadata(path)?;
-        Ok(DiskStamp {
-            modified_ns: modified_ns(&meta),
-            len: meta.len(),
-            hash: fnv1a(bytes),
-        })
-    }
-
     /// Compares the file at `path` with this stamp: a metadata call, and a read only when
     /// the metadata differ.
     pub fn compare(&self, path: &Path) -> DiskChange {
