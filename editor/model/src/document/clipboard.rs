@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::editor_data::{Group, Note, Pos};
+use super::json_path::{deserialize_at, ShapeError};
 use super::model::Document;
 use super::selection::Selection;
 
@@ -41,8 +42,8 @@ pub enum ClipboardError {
         "the clipboard holds Arbor nodes of a newer version ({0}); update Arbor to paste them"
     )]
     NewerVersion(u64),
-    #[error("the clipboard's Arbor nodes are malformed at {path}: {message}")]
-    Shape { path: String, message: String },
+    #[error("the clipboard's Arbor nodes are malformed at {0}")]
+    Shape(ShapeError),
     #[error("the clipboard's Arbor nodes are inconsistent: {0}")]
     Inconsistent(String),
     #[error("the clipboard holds a tree file that does not parse: {0}")]
@@ -196,12 +197,7 @@ impl Fragment {
                 if version > FRAGMENT_VERSION {
                     return Err(ClipboardError::NewerVersion(version));
                 }
-                serde_path_to_error::deserialize::<_, Fragment>(value).map_err(|e| {
-                    ClipboardError::Shape {
-                        path: e.path().to_string(),
-                        message: e.into_inner().to_string(),
-                    }
-                })?
+                deserialize_at::<Fragment, _>("$", value).map_err(ClipboardError::Shape)?
             }
             Some(FORMAT_NAME) => {
                 let file = arbor_runtime::parse_str(text, None)?;
@@ -357,7 +353,7 @@ mod tests {
         let shape = json!({"format": "arbor-fragment", "version": 1, "nodes": [{"guid": 3}]});
         let err = Fragment::from_json(&shape.to_string()).unwrap_err();
         assert!(
-            matches!(&err, ClipboardError::Shape { path, .. } if path.starts_with("nodes[0]")),
+            matches!(&err, ClipboardError::Shape(e) if e.path.starts_with("$.nodes[0]")),
             "{err}"
         );
     }

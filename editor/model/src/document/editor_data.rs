@@ -13,6 +13,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+use super::json_path::{deserialize_at, ShapeError};
+
 /// A point on the canvas: `[x, y]`, y down.
 pub type Pos = [f64; 2];
 
@@ -159,16 +161,13 @@ impl EditorData {
         Some(serde_json::to_value(self).expect("editor data serialises: string keys only"))
     }
 
-    /// Reads `TreeFile::editor`. The error names the JSON path inside `editor`
-    /// (e.g. `positions.<guid>`) and what was expected.
-    pub fn from_value(value: Option<&Value>) -> Result<EditorData, (String, String)> {
+    /// Reads `TreeFile::editor`. The error names the JSON path from the file's root
+    /// (e.g. `$.editor.positions.<guid>`, as the runtime's are) and what was expected.
+    pub fn from_value(value: Option<&Value>) -> Result<EditorData, ShapeError> {
         let Some(value) = value else {
             return Ok(EditorData::default());
         };
-        serde_path_to_error::deserialize(value).map_err(|e| {
-            let path = e.path().to_string();
-            (path, e.into_inner().to_string())
-        })
+        deserialize_at("$.editor", value)
     }
 
     pub fn note(&self, guid: &str) -> Option<&Note> {
@@ -226,8 +225,8 @@ mod tests {
     #[test]
     fn a_bad_shape_names_its_path() {
         let value = json!({"positions": {"g1": "left"}});
-        let (path, message) = EditorData::from_value(Some(&value)).unwrap_err();
-        assert_eq!(path, "positions.g1");
+        let ShapeError { path, message } = EditorData::from_value(Some(&value)).unwrap_err();
+        assert_eq!(path, "$.editor.positions.g1");
         assert!(message.contains("expected"), "{message}");
     }
 }

@@ -129,15 +129,11 @@ impl Document {
         mut file: TreeFile,
         origin: Option<&Path>,
     ) -> Result<Document, LoadError> {
-        let editor = EditorData::from_value(file.editor.as_ref()).map_err(|(path, message)| {
+        let editor = EditorData::from_value(file.editor.as_ref()).map_err(|e| {
             let file: Arc<str> = Arc::from(
                 origin.map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string()),
             );
-            let json_path = if path.is_empty() || path == "." {
-                "$.editor".to_owned()
-            } else {
-                format!("$.editor.{path}")
-            };
+            let (json_path, message) = (e.path, e.message);
             LoadError {
                 problems: vec![Problem {
                     severity: Severity::Error,
