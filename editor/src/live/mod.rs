@@ -1,11 +1,17 @@
 //! The live-status contract: what a running tree tells the views about each node, and the
 //! one palette its statuses are drawn with.
 //!
+//! [`LiveBlackboard`] is the one widget both sources' blackboards are drawn and edited with.
+//!
 //! Two sources implement [`LiveSource`]: the local preview (`preview::Preview`) and an
 //! instance attached in a running program (`remote::Remote`). The canvas reads statuses
 //! through the trait only, so an attached instance is drawn exactly as the preview is.
 //! This module sits below all three (it imports none of them), as egui keeps its `View`
 //! trait beside the widgets rather than in the app.
+
+mod blackboard;
+
+pub use blackboard::{parse_value, Entry, LiveBlackboard};
 
 use arbor_runtime::Status;
 use egui::Color32;
