@@ -15,6 +15,7 @@ use egui::{Color32, RichText};
 use egui_node_graph2 as eng;
 use eng::NodeId;
 
+use crate::document::Color;
 use crate::live::{status_color, NodeLive};
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
@@ -195,6 +196,18 @@ pub enum CanvasResponse {
 }
 
 impl eng::UserResponseTrait for CanvasResponse {}
+
+/// The colour of a note or group.
+pub fn fill(color: Color) -> Color32 {
+    match color {
+        Color::Yellow => Color32::from_rgb(236, 206, 110),
+        Color::Blue => Color32::from_rgb(110, 160, 226),
+        Color::Green => Color32::from_rgb(120, 196, 130),
+        Color::Red => Color32::from_rgb(222, 120, 110),
+        Color::Purple => Color32::from_rgb(176, 136, 220),
+        Color::Gray => Color32::from_rgb(170, 170, 170),
+    }
+}
 
 /// Title colours by category: muted, so that status colours stand out.
 pub fn category_color(category: Option<Category>) -> Color32 {

@@ -1,23 +1,29 @@
-//! Sticky notes and groups on the canvas (issue 4). Both live in the document's editor
-//! data; every change here is a command (SetNote, SetGroup, SetText, MoveItems).
+//! Stage 5 of a canvas frame: the input egui_node_graph2 does not handle.
 //!
-//! They are *painted* before egui_node_graph2 draws, so they sit behind the nodes, but they
-//! take input *after* it, so their handles (a note's header, a group's title bar, the resize
-//! corners) win over the graph's background. Only those strips take input, never a whole
-//! frame, so nodes inside a group stay clickable.
+//! - Level of detail: the library holds no nodes when zoomed out, so it sees every press as
+//!   one on its background (it pans, zooms and box-selects as usual); here a click selects
+//!   the box under it (Shift/Ctrl toggles), a double-click zooms in to it at 100 %, and a
+//!   box selection picks the boxes it touches. Nodes cannot be dragged or connected until
+//!   zoomed in.
+//! - Sticky notes and groups: both live in the document's editor data, and every change
+//!   here is a command (SetNote, SetGroup, SetText, MoveItems). They are painted behind
+//!   the nodes (stage 4) but take input after the graph, so their handles (a note's
+//!   header, a group's title bar, the resize corners) win over the graph's background.
+//!   Only those strips take input, never a whole frame, so nodes inside a group stay
+//!   clickable.
+//! - The node finder the library opens on a right-click becomes the app's palette.
 
 use std::collections::BTreeSet;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
-use super::scene::Scene;
+use super::camera::{collapsed_rect, corner_rect, Cam, STRIP};
+use super::paint::LodBox;
+use super::view::fill;
+use super::{Canvas, DEFAULT_NODE_SIZE};
 use crate::commands::{MoveItems, SetGroup, SetNote, SetText, TextField};
 use crate::document::{Color, Document, Group, Note, Selection};
 use crate::view::UiCx;
-
-/// Height of a note's header and a group's title bar, in canvas units.
-const STRIP: f32 = 26.0;
-const HANDLE: f32 = 14.0;
 
 /// What is being dragged.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,142 +44,9 @@ pub struct Annotations {
     pub renaming_group: Option<String>,
 }
 
-/// Maps document coordinates to the screen (the canvas camera).
-#[derive(Clone, Copy)]
-pub struct Cam {
-    pub origin: Pos2,
-    pub zoom: f32,
-}
-
-impl Cam {
-    pub fn rect(&self, pos: [f64; 2], size: [f64; 2]) -> Rect {
-        Rect::from_min_size(
-            self.pos(pos),
-            egui::vec2(size[0] as f32, size[1] as f32) * self.zoom,
-        )
-    }
-
-    pub fn pos(&self, p: [f64; 2]) -> Pos2 {
-        self.origin + egui::vec2(p[0] as f32, p[1] as f32) * self.zoom
-    }
-}
-
-pub fn fill(color: Color) -> Color32 {
-    match color {
-        Color::Yellow => Color32::from_rgb(236, 206, 110),
-        Color::Blue => Color32::from_rgb(110, 160, 226),
-        Color::Green => Color32::from_rgb(120, 196, 130),
-        Color::Red => Color32::from_rgb(222, 120, 110),
-        Color::Purple => Color32::from_rgb(176, 136, 220),
-        Color::Gray => Color32::from_rgb(170, 170, 170),
-    }
-}
-
-/// The GUIDs of nodes hidden inside collapsed groups.
-pub fn hidden_nodes(doc: &Document) -> BTreeSet<String> {
-    doc.groups()
-        .iter()
-        .filter(|g| g.collapsed)
-        .flat_map(|g| g.members.iter().cloned())
-        .collect()
-}
-
-/// A collapsed group is drawn as a small box at its frame's top-left corner.
-pub fn collapsed_rect(cam: Cam, group: &Group) -> Rect {
-    cam.rect([group.rect[0], group.rect[1]], [220.0, 64.0])
-}
-
 impl Annotations {
-    /// Paints groups, then notes, behind the graph.
-    pub fn paint(&self, ui: &egui::Ui, cx: &UiCx<'_>, cam: Cam, scene: &Scene) {
-        let painter = ui.painter();
-        let doc = cx.session.document();
-        let text = |size: f32| egui::FontId::proportional(size * cam.zoom);
-        for group in doc.groups() {
-            let selected = cx.selection.groups.contains(&group.guid);
-            let color = fill(group.color);
-            let outline = Stroke::new(
-                if selected { 2.5 } else { 1.0 },
-                if selected { Color32::WHITE } else { color },
-            );
-            if group.collapsed {
-                let r = collapsed_rect(cam, group);
-                painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
-                painter.text(
-                    r.left_top() + egui::vec2(10.0, 8.0) * cam.zoom,
-                    egui::Align2::LEFT_TOP,
-                    &group.title,
-                    text(15.0),
-                    Color32::WHITE,
-                );
-                let count = group
-                    .members
-                    .iter()
-                    .filter(|m| scene.index(m).is_some())
-                    .count();
-                painter.text(
-                    r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
-                    egui::Align2::LEFT_BOTTOM,
-                    format!("{count} nodes (double-click to expand)"),
-                    text(12.0),
-                    Color32::from_gray(235),
-                );
-                continue;
-            }
-            let r = cam.rect(
-                [group.rect[0], group.rect[1]],
-                [group.rect[2], group.rect[3]],
-            );
-            painter.rect(r, 8.0, color.gamma_multiply(0.16), outline);
-            let title = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * cam.zoom));
-            painter.rect_filled(
-                title,
-                egui::Rounding {
-                    nw: 8.0,
-                    ne: 8.0,
-                    sw: 0.0,
-                    se: 0.0,
-                },
-                color.gamma_multiply(0.6),
-            );
-            painter.text(
-                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
-                egui::Align2::LEFT_CENTER,
-                &group.title,
-                text(15.0),
-                Color32::WHITE,
-            );
-            resize_mark(painter, r, cam.zoom, color);
-        }
-        for note in doc.notes() {
-            let r = cam.rect(note.pos, note.size);
-            let selected = cx.selection.notes.contains(&note.guid);
-            let color = fill(note.color);
-            painter.rect(
-                r,
-                4.0,
-                color.gamma_multiply(0.92),
-                Stroke::new(if selected { 2.5 } else { 0.0 }, Color32::WHITE),
-            );
-            let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
-            painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));
-            if self.editing_note.as_deref() != Some(note.guid.as_str()) {
-                let wrap = (r.width() - 16.0 * cam.zoom).max(10.0);
-                let galley =
-                    painter.layout(note.text.clone(), text(14.0), Color32::from_gray(30), wrap);
-                let clip = painter.with_clip_rect(r.shrink(2.0));
-                clip.galley(
-                    header.left_bottom() + egui::vec2(8.0, 4.0) * cam.zoom,
-                    galley,
-                    Color32::from_gray(30),
-                );
-            }
-            resize_mark(painter, r, cam.zoom, Color32::from_gray(90));
-        }
-    }
-
     /// Handles presses on notes and groups; runs after the graph so their strips are on top.
-    pub fn interact(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, cam: Cam) {
+    pub(super) fn interact(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, cam: Cam) {
         // Only the annotations are copied (the handlers below apply commands meanwhile):
         // copying the whole document every frame would cost as much as a large tree.
         let (groups, notes) = {
@@ -400,21 +273,6 @@ fn select(
     }
 }
 
-fn corner_rect(r: Rect, zoom: f32) -> Rect {
-    Rect::from_min_max(r.max - egui::vec2(HANDLE, HANDLE) * zoom, r.max)
-}
-
-fn resize_mark(painter: &egui::Painter, r: Rect, zoom: f32, color: Color32) {
-    let c = r.max - egui::vec2(3.0, 3.0) * zoom;
-    for k in 1..=3 {
-        let d = 4.0 * k as f32 * zoom;
-        painter.line_segment(
-            [c - egui::vec2(d, 0.0), c - egui::vec2(0.0, d)],
-            Stroke::new(1.0, color.gamma_multiply(0.8)),
-        );
-    }
-}
-
 fn group_menu(ui: &mut egui::Ui, cx: &mut UiCx<'_>, group: &Group) {
     ui.label(egui::RichText::new(&group.title).strong());
     let text = if group.collapsed {
@@ -487,10 +345,7 @@ pub fn group_around(
     };
     for guid in &selection.nodes {
         if let Some(p) = doc.position(guid) {
-            grow(
-                p,
-                sizes.get(guid).copied().unwrap_or(super::DEFAULT_NODE_SIZE),
-            );
+            grow(p, sizes.get(guid).copied().unwrap_or(DEFAULT_NODE_SIZE));
             members.push(guid.clone());
         }
     }
@@ -517,4 +372,79 @@ pub fn group_around(
         members,
         collapsed: false,
     })
+}
+
+/// The topmost box under `pos`.
+fn hit(boxes: &[LodBox], pos: Pos2) -> Option<u32> {
+    boxes
+        .iter()
+        .rev()
+        .find(|b| b.rect.contains(pos))
+        .map(|b| b.node)
+}
+
+impl Canvas {
+    /// Stage 5: input the library does not handle: clicks and box selection on the
+    /// level-of-detail boxes, the handles and menus of notes and groups (after the graph,
+    /// so they win over its background), and a request for the node finder.
+    pub(super) fn read_input(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, lod: bool) {
+        if lod {
+            self.lod_input(ui, cx);
+        }
+        let cam = self.cam();
+        self.annotations.interact(ui, cx, cam);
+        if let Some(finder) = self.cache.state.node_finder.take() {
+            self.palette_request = finder.position.or_else(|| ui.ctx().pointer_hover_pos());
+        }
+    }
+
+    /// Clicks and box selection on the boxes of the level of detail. egui_node_graph2 has
+    /// no nodes then, so it sees every press as one on its background: it pans, zooms and
+    /// starts box selections as usual, and this picks the nodes.
+    fn lod_input(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
+        let (clicked, double, pos, hover, modifiers) = ui.input(|i| {
+            (
+                i.pointer.primary_clicked(),
+                i.pointer
+                    .button_double_clicked(egui::PointerButton::Primary),
+                i.pointer.interact_pos(),
+                i.pointer.hover_pos(),
+                i.modifiers,
+            )
+        });
+        if let (Some(start), Some(end)) = (self.cache.state.ongoing_box_selection, hover) {
+            let area = Rect::from_two_pos(start, end);
+            cx.selection.nodes = self
+                .lod_boxes
+                .iter()
+                .filter(|b| b.rect.intersects(area))
+                .map(|b| self.scene.node(b.node).guid.clone())
+                .collect();
+            return;
+        }
+        let Some(pos) = pos.filter(|p| self.view.contains(*p)) else {
+            return;
+        };
+        // A window over the canvas (the palette, a dialog) took the click.
+        if !(clicked || double) || ui.ctx().is_pointer_over_area() {
+            return;
+        }
+        let hit = hit(&self.lod_boxes, pos).map(|i| self.scene.node(i).guid.clone());
+        match hit {
+            // Zoom in to it at 100 % (egui counts a double click whatever moved between the
+            // clicks, so it is selected here too).
+            Some(guid) if double => {
+                *cx.selection = Selection::of_nodes([guid.clone()]);
+                self.pending_frame = Some(vec![guid]);
+            }
+            Some(guid) if modifiers.shift || modifiers.command => {
+                if !cx.selection.nodes.remove(&guid) {
+                    cx.selection.nodes.insert(guid);
+                }
+            }
+            Some(guid) => *cx.selection = Selection::of_nodes([guid]),
+            None if double => {}
+            None => *cx.selection = Selection::default(),
+        }
+    }
 }
