@@ -2,84 +2,44 @@
 //! the same frame), pauses at breakpoints, scrubs back through the timeline, and takes
 //! blackboard edits as stimuli to the agent rather than document changes.
 //!
-//! Frames are driven with a fake clock of 0.25 s per frame at 4 ticks per second, so each
-//! frame after the first runs exactly one tick.
+//! The whole editor runs (the common harness) with a clock of 0.25 s per frame at 4 ticks
+//! per second, so each frame after the first runs exactly one tick.
+
+mod common;
 
 use std::path::Path;
 
+use arbor_editor::app::Action;
 use arbor_editor::commands::{RemoveItems, RemoveKey, SetParam};
 use arbor_editor::document::{Document, Owner, Selection};
-use arbor_editor::preview::{PlainSim, Preview};
-use arbor_editor::view::{Gestures, Request, Toasts, UiCx};
+use arbor_editor::preview::PlainSim;
 use arbor_editor::Session;
-use arbor_runtime::{Report, Status};
+use arbor_runtime::Status;
+use common::Harness;
 use serde_json::json;
 
 const FRAME: f64 = 0.25;
 
-/// The editor's per-frame state that a preview needs, outside the app.
-struct Harness {
-    session: Session,
-    preview: Preview,
-    selection: Selection,
-    toasts: Toasts,
-    gestures: Gestures,
-    requests: Vec<Request>,
-    report: Report,
-    time: f64,
+/// The preview of the editor's active tab, one tick per frame from the second frame on.
+fn harness(session: Session) -> Harness {
+    Harness::unstarted(session, FRAME)
 }
 
-impl Harness {
-    fn new(session: Session) -> Harness {
-        Harness {
-            session,
-            preview: Preview::default(),
-            selection: Selection::default(),
-            toasts: Toasts::default(),
-            gestures: Gestures::default(),
-            requests: Vec::new(),
-            report: Report::default(),
-            time: 0.0,
-        }
-    }
+/// The first frame (the preview starts), then one tick per frame.
+fn start(h: &mut Harness) {
+    h.frame();
+    h.preview_mut().set_speed(1.0 / FRAME);
+}
 
-    /// Runs `frames` frames of `update`, as the app does before drawing.
-    fn frames(&mut self, frames: usize) {
-        for _ in 0..frames {
-            let mut cx = UiCx {
-                session: &mut self.session,
-                selection: &mut self.selection,
-                toasts: &mut self.toasts,
-                gestures: &mut self.gestures,
-                requests: &mut self.requests,
-                report: &self.report,
-            };
-            self.preview.update(&mut cx, self.time);
-            self.time += FRAME;
-        }
-    }
+/// F10 (Step) while paused: whether a tick ran.
+fn step(h: &mut Harness) -> bool {
+    let before = h.preview().ticks();
+    h.act(Action::Step);
+    h.preview().ticks() > before
+}
 
-    /// The first frame (the preview starts), then one tick per frame.
-    fn start(&mut self) {
-        self.frames(1);
-        self.preview.set_speed(1.0 / FRAME);
-    }
-
-    fn step(&mut self) -> bool {
-        let mut cx = UiCx {
-            session: &mut self.session,
-            selection: &mut self.selection,
-            toasts: &mut self.toasts,
-            gestures: &mut self.gestures,
-            requests: &mut self.requests,
-            report: &self.report,
-        };
-        self.preview.step(&mut cx)
-    }
-
-    fn status(&self, guid: &str) -> Option<Status> {
-        self.preview.node_live(guid).and_then(|live| live.status)
-    }
+fn status(h: &Harness, guid: &str) -> Option<Status> {
+    h.preview().node_live(guid).and_then(|live| live.status)
 }
 
 fn guid(n: u32) -> String {
@@ -110,163 +70,175 @@ fn sample(name: &str) -> Session {
 
 #[test]
 fn ticks_the_documents_tree_and_shows_an_edit_in_the_next_tick() {
-    let mut h = Harness::new(scripted(json!(["success"]), json!(["running"])));
-    h.start();
-    assert_eq!(h.preview.sample(), Some("none"), "built-in nodes only");
-    assert!(h.preview.is_playing(), "a newly shown tree plays");
+    let mut h = harness(scripted(json!(["success"]), json!(["running"])));
+    start(&mut h);
+    assert_eq!(h.preview().sample(), Some("none"), "built-in nodes only");
+    assert!(h.preview().is_playing(), "a newly shown tree plays");
     h.frames(3);
-    assert_eq!(h.preview.ticks(), 3);
-    assert_eq!(h.preview.last_status(), Some(Status::Running));
-    assert_eq!(h.status(&guid(3)), Some(Status::Running));
-    assert_eq!(h.status(&guid(1)), Some(Status::Running));
+    assert_eq!(h.preview().ticks(), 3);
+    assert_eq!(h.preview().last_status(), Some(Status::Running));
+    assert_eq!(status(&h, &guid(3)), Some(Status::Running));
+    assert_eq!(status(&h, &guid(1)), Some(Status::Running));
     // The first leaf completed in tick 1 and is skipped since (rule 10): it fades.
-    let first = h.preview.node_live(&guid(2)).expect("visited in tick 1");
+    let first = h.preview().node_live(&guid(2)).expect("visited in tick 1");
     assert_eq!(first.status, Some(Status::Success));
     assert_eq!(first.ticks_ago, 2);
     assert!(first.age > 0.4, "{}", first.age);
 
     let edit = SetParam::new(
-        h.session.document(),
+        h.app.session().document(),
         Owner::Node(guid(3)),
         "returns",
         Some(json!(["failure"])),
     )
     .expect("a valid edit");
-    h.session.apply(edit).expect("applies");
+    h.app.session_mut().apply(edit).expect("applies");
     h.frames(1);
-    assert_eq!(h.preview.ticks(), 4, "the world went on: no reset");
-    assert_eq!(h.status(&guid(3)), Some(Status::Failure));
-    assert_eq!(h.status(&guid(1)), Some(Status::Failure));
-    assert_eq!(h.preview.node_live(&guid(3)).map(|l| l.ticks_ago), Some(0));
+    assert_eq!(h.preview().ticks(), 4, "the world went on: no reset");
+    assert_eq!(status(&h, &guid(3)), Some(Status::Failure));
+    assert_eq!(status(&h, &guid(1)), Some(Status::Failure));
+    assert_eq!(
+        h.preview().node_live(&guid(3)).map(|l| l.ticks_ago),
+        Some(0)
+    );
 
     // Undo is an edit too.
-    h.session.undo();
+    h.app.session_mut().undo();
     h.frames(1);
-    assert_eq!(h.status(&guid(3)), Some(Status::Running));
+    assert_eq!(status(&h, &guid(3)), Some(Status::Running));
 
     // Removing a node: the Sequence now succeeds, and the removed node shows nothing.
-    let remove = RemoveItems::new(h.session.document(), &Selection::of_nodes([guid(3)]));
-    h.session.apply(remove).expect("applies");
+    let remove = RemoveItems::new(h.app.session().document(), &Selection::of_nodes([guid(3)]));
+    h.app.session_mut().apply(remove).expect("applies");
     h.frames(1);
-    assert_eq!(h.preview.last_status(), Some(Status::Success));
-    assert_eq!(h.preview.node_live(&guid(3)), None);
+    assert_eq!(h.preview().last_status(), Some(Status::Success));
+    assert_eq!(h.preview().node_live(&guid(3)), None);
 }
 
 #[test]
 fn a_tree_that_stops_loading_keeps_the_last_good_one_running() {
-    let mut h = Harness::new(scripted(json!(["success"]), json!(["running"])));
-    h.start();
+    let mut h = harness(scripted(json!(["success"]), json!(["running"])));
+    start(&mut h);
     h.frames(2);
-    let remove_root = RemoveItems::new(h.session.document(), &Selection::of_nodes([guid(1)]));
-    h.session.apply(remove_root).expect("applies");
+    let remove_root = RemoveItems::new(h.app.session().document(), &Selection::of_nodes([guid(1)]));
+    h.app.session_mut().apply(remove_root).expect("applies");
     h.frames(2);
     assert!(
-        h.preview.problems().iter().any(|p| p.contains("root")),
+        h.preview().problems().iter().any(|p| p.contains("root")),
         "{:?}",
-        h.preview.problems()
+        h.preview().problems()
     );
-    assert!(h.preview.note().is_some_and(|n| n.contains("last good")));
-    assert_eq!(h.preview.ticks(), 4, "the last good tree kept ticking");
-    h.session.undo();
+    assert!(h.preview().note().is_some_and(|n| n.contains("last good")));
+    assert_eq!(h.preview().ticks(), 4, "the last good tree kept ticking");
+    h.app.session_mut().undo();
     h.frames(1);
-    assert!(h.preview.problems().is_empty());
+    assert!(h.preview().problems().is_empty());
 
     // A reload that drops a blackboard value says which.
-    let remove_key = RemoveKey::new(h.session.document(), "spare").expect("declared");
-    h.session.apply(remove_key).expect("applies");
+    let remove_key = RemoveKey::new(h.app.session().document(), "spare").expect("declared");
+    h.app.session_mut().apply(remove_key).expect("applies");
     h.frames(1);
-    let note = h.preview.note().unwrap_or_default();
+    let note = h.preview().note().unwrap_or_default();
     assert!(note.contains("dropped") && note.contains("spare"), "{note}");
 }
 
 #[test]
 fn a_breakpoint_pauses_and_frames_its_node() {
-    let mut h = Harness::new(scripted(json!(["success"]), json!(["running"])));
-    h.start();
-    h.preview.toggle_breakpoint(&guid(3));
-    assert!(h.preview.has_breakpoint(&guid(3)));
+    let mut h = harness(scripted(json!(["success"]), json!(["running"])));
+    start(&mut h);
+    h.preview_mut().toggle_breakpoint(&guid(3));
+    assert!(h.preview().has_breakpoint(&guid(3)));
     h.frames(3);
-    assert!(!h.preview.is_playing(), "paused when the node entered");
-    assert_eq!(h.preview.ticks(), 1, "no tick after the breakpoint");
-    assert_eq!(h.requests, [Request::Frame(vec![guid(3)])]);
-    assert!(h.preview.note().is_some_and(|n| n.contains("Second")));
+    assert!(!h.preview().is_playing(), "paused when the node entered");
+    assert_eq!(h.preview().ticks(), 1, "no tick after the breakpoint");
+    assert_eq!(
+        *h.app.selection(),
+        Selection::of_nodes([guid(3)]),
+        "the app framed and selected it"
+    );
+    assert!(h.preview().note().is_some_and(|n| n.contains("Second")));
 
     // Resuming: the leaf keeps running, so it is not entered again.
-    h.preview.play();
+    h.app.set_selection(Selection::default());
+    h.preview_mut().play();
     h.frames(2);
-    assert_eq!(h.preview.ticks(), 3);
-    assert_eq!(h.requests.len(), 1);
-    h.preview.toggle_breakpoint(&guid(3));
-    assert!(!h.preview.has_breakpoint(&guid(3)));
+    assert_eq!(h.preview().ticks(), 3);
+    assert!(h.app.selection().is_empty(), "not framed again");
+    h.preview_mut().toggle_breakpoint(&guid(3));
+    assert!(!h.preview().has_breakpoint(&guid(3)));
 }
 
 #[test]
 fn scrubbing_the_timeline_shows_an_earlier_tick() {
     // The second leaf runs, then succeeds, then fails (and fails from then on).
-    let mut h = Harness::new(scripted(
+    let mut h = harness(scripted(
         json!(["success"]),
         json!(["running", "success", "failure"]),
     ));
-    h.start();
+    start(&mut h);
     h.frames(4);
-    assert_eq!(h.preview.timeline().range(), Some((1, 4)));
-    assert_eq!(h.status(&guid(3)), Some(Status::Failure));
+    assert_eq!(h.preview().timeline().range(), Some((1, 4)));
+    assert_eq!(status(&h, &guid(3)), Some(Status::Failure));
 
-    h.preview.scrub_to(1);
-    assert!(!h.preview.is_playing(), "scrubbing pauses");
-    assert_eq!(h.status(&guid(3)), Some(Status::Running));
-    h.preview.scrub_to(2);
-    assert_eq!(h.status(&guid(3)), Some(Status::Success));
-    assert_eq!(h.status(&guid(1)), Some(Status::Success));
+    h.preview_mut().scrub_to(1);
+    assert!(!h.preview().is_playing(), "scrubbing pauses");
+    assert_eq!(status(&h, &guid(3)), Some(Status::Running));
+    h.preview_mut().scrub_to(2);
+    assert_eq!(status(&h, &guid(3)), Some(Status::Success));
+    assert_eq!(status(&h, &guid(1)), Some(Status::Success));
     h.frames(2);
-    assert_eq!(h.preview.ticks(), 4, "paused while scrubbed");
+    assert_eq!(h.preview().ticks(), 4, "paused while scrubbed");
 
-    h.preview.go_live();
-    assert_eq!(h.status(&guid(3)), Some(Status::Failure));
-    h.preview.play();
+    h.preview_mut().go_live();
+    assert_eq!(status(&h, &guid(3)), Some(Status::Failure));
+    h.preview_mut().play();
     h.frames(1);
-    assert_eq!(h.preview.ticks(), 5);
+    assert_eq!(h.preview().ticks(), 5);
 }
 
 #[test]
 fn a_blackboard_edit_is_a_stimulus_not_a_document_change() {
     // MathTree (rule 35), target 20: tick 1 succeeds at the second AddTen with current 20.
-    let mut h = Harness::new(sample("counting"));
-    h.start();
-    assert_eq!(h.preview.sample(), Some("counting"));
+    let mut h = harness(sample("counting"));
+    start(&mut h);
+    assert_eq!(h.preview().sample(), Some("counting"));
     h.frames(1);
-    assert_eq!(h.preview.last_status(), Some(Status::Success));
+    assert_eq!(h.preview().last_status(), Some(Status::Success));
     // AddTen (2A) is a Subtree node: its status comes from the subtree's nodes.
     let add_ten_2a = h
-        .session
+        .app
+        .session()
         .document()
         .nodes()
         .find(|n| n.name == "AddTen (2A)")
         .map(|n| n.guid.clone())
         .expect("the counting tree has AddTen (2A)");
     let add_ten_2a = add_ten_2a.as_str();
-    assert_eq!(h.status(add_ten_2a), Some(Status::Failure));
+    assert_eq!(status(&h, add_ten_2a), Some(Status::Failure));
 
     assert!(
-        h.preview.set_blackboard("current", "10").is_err(),
+        h.preview_mut().set_blackboard("current", "10").is_err(),
         "not while playing"
     );
-    h.preview.pause();
-    let generation = h.session.generation();
-    let before = h.session.document().clone();
-    h.preview
+    h.preview_mut().pause();
+    let generation = h.app.session().generation();
+    let before = h.app.session().document().clone();
+    h.preview_mut()
         .set_blackboard("current", "10")
         .expect("an int key");
-    assert!(h.preview.set_blackboard("current", "\"ten\"").is_err());
-    assert!(h.preview.set_blackboard("nothing", "1").is_err());
-    assert_eq!(h.session.generation(), generation);
-    assert_eq!(*h.session.document(), before);
+    assert!(h
+        .preview_mut()
+        .set_blackboard("current", "\"ten\"")
+        .is_err());
+    assert!(h.preview_mut().set_blackboard("nothing", "1").is_err());
+    assert_eq!(h.app.session().generation(), generation);
+    assert_eq!(*h.app.session().document(), before);
 
     // Without the edit current would be 30 after the first AddTen, and it would fail.
-    assert!(h.step());
-    assert_eq!(h.status(add_ten_2a), Some(Status::Success));
+    assert!(step(&mut h));
+    assert_eq!(status(&h, add_ten_2a), Some(Status::Success));
     let bb = h
-        .preview
+        .preview()
         .simulation()
         .and_then(|s| s.blackboard())
         .expect("running");
@@ -276,19 +248,25 @@ fn a_blackboard_edit_is_a_stimulus_not_a_document_change() {
 
 #[test]
 fn the_villager_opens_playing() {
-    let mut h = Harness::new(sample("villager"));
+    let mut h = harness(sample("villager"));
     h.frames(1);
-    assert_eq!(h.preview.sample(), Some("villager"));
-    assert!(h.preview.is_playing());
+    assert_eq!(h.preview().sample(), Some("villager"));
+    assert!(h.preview().is_playing());
     assert!(
-        h.preview.problems().is_empty(),
+        h.preview().problems().is_empty(),
         "{:?}",
-        h.preview.problems()
+        h.preview().problems()
     );
     h.frames(8);
-    assert!(h.preview.ticks() > 0);
-    let root = h.session.document().root().expect("a root").to_owned();
-    assert_eq!(h.status(&root), Some(Status::Running), "Repeat forever");
+    assert!(h.preview().ticks() > 0);
+    let root = h
+        .app
+        .session()
+        .document()
+        .root()
+        .expect("a root")
+        .to_owned();
+    assert_eq!(status(&h, &root), Some(Status::Running), "Repeat forever");
 }
 
 /// A BehaviorTree.CPP file's custom nodes have no program yet: the preview runs them as
@@ -302,9 +280,10 @@ fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
         &xml,
     )
     .expect("copy the fixture");
-    let mut h = Harness::new(Session::open(&xml).expect("the XML opens"));
+    let mut h = harness(Session::open(&xml).expect("the XML opens"));
     let find = |h: &Harness, kind: &str| {
-        h.session
+        h.app
+            .session()
             .document()
             .nodes()
             .find(|n| n.kind == kind)
@@ -312,27 +291,27 @@ fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
             .unwrap_or_else(|| panic!("no {kind}"))
     };
     let (is_open, open_it) = (find(&h, "IsDoorOpen"), find(&h, "Subtree"));
-    h.start();
-    assert_eq!(h.preview.sample(), Some("none"));
+    start(&mut h);
+    assert_eq!(h.preview().sample(), Some("none"));
     assert!(
-        h.preview.problems().is_empty(),
+        h.preview().problems().is_empty(),
         "{:?}",
-        h.preview.problems()
+        h.preview().problems()
     );
     h.frames(1);
     assert_eq!(
-        h.status(&is_open),
+        status(&h, &is_open),
         Some(Status::Success),
         "stand-ins succeed"
     );
     assert_eq!(
-        h.preview.node_live(&open_it),
+        h.preview().node_live(&open_it),
         None,
         "the door was open: not tried"
     );
 
     let plain = h
-        .preview
+        .preview_mut()
         .simulation_mut()
         .and_then(|s| s.as_any_mut().downcast_mut::<PlainSim>())
         .expect("the stand-in simulation");
@@ -349,9 +328,9 @@ fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
     plain.set_stand_in(&is_open, Status::Failure);
     assert_eq!(plain.stand_in(&is_open), Status::Failure);
     h.frames(1);
-    assert_eq!(h.status(&is_open), Some(Status::Failure));
+    assert_eq!(status(&h, &is_open), Some(Status::Failure));
     assert_eq!(
-        h.status(&open_it),
+        status(&h, &open_it),
         Some(Status::Success),
         "the subtree ran in its place"
     );

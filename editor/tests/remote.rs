@@ -4,6 +4,8 @@
 //! writes, the read-only view of a tree that is not open, and reconnection after the
 //! program restarts.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -16,6 +18,7 @@ use arbor_editor::remote::{Connection, Remote};
 use arbor_editor::Session;
 use arbor_runtime::debug::{DebugConfig, DebugServer};
 use arbor_runtime::{Agent, Registry, Status};
+use common::Harness;
 use serde_json::{json, Value};
 
 const TREE: &str = "11111111-1111-4111-8111-000000000000";
@@ -208,16 +211,15 @@ fn pause_step_breakpoint_and_set_go_to_the_program() {
 fn the_editor_draws_statuses_on_the_open_document_with_the_same_tree_guid() {
     let host = Host::start("127.0.0.1:0", "counter #1", tree(TREE));
     let doc = io::load_str(&tree(TREE).to_string(), None).expect("a document");
-    let mut app = ArborApp::new(Session::new(doc));
-    app.set_native_dialogs(false);
-    app.attach_to(&host.addr(), "");
-    assert_eq!(app.bottom(), Bottom::Remote);
+    let mut h = Harness::new(Session::new(doc));
+    h.app.attach_to(&host.addr(), "");
+    assert_eq!(h.app.bottom(), Bottom::Remote);
     // The Attach… dialog is drawn too, with the instance list, every frame.
-    app.open_attach_dialog();
-    let ctx = egui::Context::default();
-    let frames = attach_in_frames(&mut app, &ctx, "statuses", |app| {
+    h.app.open_attach_dialog();
+    attach_in_frames(&mut h, "statuses", |app| {
         app.remote_is_live() && app.remote().is_some_and(|r| r.node_live(WAIT).is_some())
     });
+    let app = &mut h.app;
     assert!(
         app.tabs().len() == 1,
         "the open document was used, no tab opened"
@@ -225,9 +227,9 @@ fn the_editor_draws_statuses_on_the_open_document_with_the_same_tree_guid() {
 
     // Detach: the document stays, the canvas goes back to the local preview.
     app.detach();
-    let _ = ctx.run(input(frames), |ctx| app.ui(ctx));
-    assert!(app.remote().is_none() && !app.remote_is_live());
-    assert_eq!(app.session().document().guid(), TREE);
+    h.frame();
+    assert!(h.app.remote().is_none() && !h.app.remote_is_live());
+    assert_eq!(h.app.session().document().guid(), TREE);
 }
 
 #[test]
@@ -235,13 +237,12 @@ fn a_tree_that_is_not_open_is_shown_read_only_in_a_new_tab() {
     let other = "22222222-2222-4222-8222-000000000000";
     let host = Host::start("127.0.0.1:0", "counter #1", tree(other));
     let doc = io::load_str(&tree(TREE).to_string(), None).expect("a document");
-    let mut app = ArborApp::new(Session::new(doc));
-    app.set_native_dialogs(false);
-    app.attach_to(&host.addr(), "");
-    let ctx = egui::Context::default();
-    attach_in_frames(&mut app, &ctx, "a read-only tab", |app| {
+    let mut h = Harness::new(Session::new(doc));
+    h.app.attach_to(&host.addr(), "");
+    attach_in_frames(&mut h, "a read-only tab", |app| {
         app.session().document().guid() == other
     });
+    let app = &mut h.app;
     assert_eq!(
         app.tabs().len(),
         2,
@@ -306,36 +307,19 @@ fn a_wrong_token_is_refused_for_good_and_said_so() {
 }
 
 /// Runs editor frames, attaching to "counter #1" once it is listed (as ticking its box in
-/// the Attach… dialog does), until `done`; returns the number of frames run.
-fn attach_in_frames(
-    app: &mut ArborApp,
-    ctx: &egui::Context,
-    what: &str,
-    done: impl Fn(&ArborApp) -> bool,
-) -> u64 {
+/// the Attach… dialog does), until `done`.
+fn attach_in_frames(h: &mut Harness, what: &str, done: impl Fn(&ArborApp) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(5);
     let mut frames = 0;
-    while !done(app) {
-        let _ = ctx.run(input(frames), |ctx| app.ui(ctx));
+    while !done(&h.app) {
+        h.frame();
         frames += 1;
-        if let Some(remote) = app.remote_mut() {
+        if let Some(remote) = h.app.remote_mut() {
             if remote.attached.is_empty() && !remote.listed.is_empty() {
                 remote.attach("counter #1");
             }
         }
         assert!(Instant::now() < deadline, "no {what} after {frames} frames");
         std::thread::sleep(Duration::from_millis(5));
-    }
-    frames
-}
-
-fn input(frame: u64) -> egui::RawInput {
-    egui::RawInput {
-        time: Some(frame as f64 / 60.0),
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1600.0, 1000.0),
-        )),
-        ..Default::default()
     }
 }

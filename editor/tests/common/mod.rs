@@ -1,8 +1,11 @@
-//! A headless harness for the whole editor: drives `ArborApp::ui` through an
-//! `egui::Context` with synthetic input (pointer, keys, text), no window or GPU.
+//! The one headless harness for the editor's tests: drives the whole editor
+//! (`ArborApp::ui`) through an `egui::Context` with synthetic input (pointer, keys, text)
+//! and a clock the test controls, no window or GPU. Canvas, panels, preview and remote
+//! tests all run the real frame, so what they check is what the user gets.
 #![allow(dead_code)]
 
-use arbor_editor::app::ArborApp;
+use arbor_editor::app::{Action, ArborApp};
+use arbor_editor::preview::Preview;
 use arbor_editor::Session;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
 
@@ -14,6 +17,8 @@ pub struct Harness {
     events: Vec<Event>,
     modifiers: Modifiers,
     time: f64,
+    /// Seconds each [`Harness::frame`] advances the clock (1/60 unless set).
+    pub frame_seconds: f64,
     pub output: Vec<egui::PlatformOutput>,
     /// Run frames through `frame_guarded` (panics caught, as in the real app) instead of
     /// `ui` (panics fail the test).
@@ -21,26 +26,49 @@ pub struct Harness {
 }
 
 impl Harness {
+    /// The editor on `session`, after a few frames (fonts, layout, the first "frame all").
     pub fn new(session: Session) -> Harness {
+        let mut h = Harness::unstarted(session, 1.0 / 60.0);
+        h.frames(3);
+        h
+    }
+
+    /// The editor on `session` before its first frame, with a clock of `frame_seconds` per
+    /// frame: for tests that count what happens from the first frame on (the preview's
+    /// ticks).
+    pub fn unstarted(session: Session, frame_seconds: f64) -> Harness {
         let mut app = ArborApp::new(session);
         app.set_native_dialogs(false);
-        let mut h = Harness {
+        Harness {
             app,
             ctx: egui::Context::default(),
             events: Vec::new(),
             modifiers: Modifiers::NONE,
             time: 0.0,
+            frame_seconds,
             output: Vec::new(),
             guarded: false,
-        };
-        // A few frames: fonts, layout, the first "frame all".
-        h.frames(3);
-        h
+        }
     }
 
     pub fn frame(&mut self) {
-        self.time += 1.0 / 60.0;
+        self.time += self.frame_seconds;
         self.run_frame();
+    }
+
+    /// The active tab's preview.
+    pub fn preview(&self) -> &Preview {
+        self.app.tab().preview()
+    }
+
+    pub fn preview_mut(&mut self) -> &mut Preview {
+        self.app.tab_mut().preview_mut()
+    }
+
+    /// Does what a shortcut or menu item does, outside a frame.
+    pub fn act(&mut self, action: Action) {
+        let ctx = self.ctx.clone();
+        self.app.act(&ctx, action);
     }
 
     /// Lets `seconds` of app time pass (no frames meanwhile, as when the user is idle),
@@ -53,7 +81,7 @@ impl Harness {
     /// One guarded frame (as the real app runs) in which a widget panics with `message`
     /// after the editor has drawn.
     pub fn panicking_frame(&mut self, message: &str) {
-        self.time += 1.0 / 60.0;
+        self.time += self.frame_seconds;
         let message = message.to_owned();
         self.run_with(move |app, ctx| {
             app.frame_guarded_with(ctx, |ctx| {
