@@ -48,7 +48,7 @@ pub const FORMAT: &str = "arbor-recovery";
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)] // if we add new fields, give them default values when reading old files
 pub struct RecoveryFile {
-    /// Always [`FORMAT`].
+    /// Always `arbor-recovery` (`FORMAT`).
     pub format: String,
     pub version: u32,
     /// The editor process that wrote it.

@@ -13,7 +13,7 @@
 use arbor_runtime::Report;
 
 use crate::canvas::{group_around, Canvas};
-use crate::commands::{SetGroup, SetNote};
+use crate::commands::{Command, SetGroup, SetNote};
 use crate::document::{LayoutOptions, Note, Selection};
 use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
 use crate::preview::Preview;
@@ -244,6 +244,13 @@ impl Tab {
         }
     }
 
+    /// Applies a command; a refusal becomes an error toast.
+    fn apply(&mut self, cmd: impl Into<Command>, toasts: &mut Toasts) {
+        if let Err(e) = self.session.apply(cmd) {
+            toasts.error(e.to_string());
+        }
+    }
+
     fn undo_redo(&mut self, undo: bool, toasts: &mut Toasts) {
         if undo && !self.session.undo() {
             toasts.info("Nothing to undo");
@@ -293,9 +300,7 @@ impl Tab {
         };
         let cmd = SetGroup::add(group);
         let guid = cmd.guid().to_owned();
-        if let Err(e) = self.session.apply(cmd) {
-            toasts.error(e.to_string());
-        }
+        self.apply(cmd, toasts);
         self.selection = Selection::default();
         self.selection.groups.insert(guid.clone());
         self.canvas.annotations.renaming_group = Some(guid);
@@ -307,9 +312,7 @@ impl Tab {
             toasts.info("Select a group's title to ungroup it");
         }
         for guid in groups {
-            if let Err(e) = self.session.apply(SetGroup::remove(&guid)) {
-                toasts.error(e.to_string());
-            }
+            self.apply(SetGroup::remove(&guid), toasts);
         }
         self.selection.groups.clear();
     }
@@ -323,9 +326,7 @@ impl Tab {
         };
         let cmd = SetNote::add(note);
         let guid = cmd.guid().to_owned();
-        if let Err(e) = self.session.apply(cmd) {
-            toasts.error(e.to_string());
-        }
+        self.apply(cmd, toasts);
         self.selection = Selection::default();
         self.selection.notes.insert(guid.clone());
         self.canvas.annotations.editing_note = Some(guid);
