@@ -8,7 +8,7 @@
 //! user) is requested, not done.
 //!
 //! This module sits below its users: `canvas`, `panels`, `preview` and `remote` import it,
-//! and the app builds it; none of them imports `app` (editor/tests/layers.rs checks that),
+//! and the app builds it; none of them imports `app` (editor/tests/editor/layers.rs checks that),
 //! as egui keeps its `View` trait beside the widgets rather than in the app.
 
 mod gestures;

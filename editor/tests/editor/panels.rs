@@ -3,12 +3,10 @@
 //! whatever node the inspector shows (a widget asking for more room each frame would make a
 //! side panel grow without end). The panels' own behaviour is tested in their files.
 
-mod common;
-
+use crate::common::{Harness, CTRL};
 use arbor_editor::document::Selection;
 use arbor_editor::panels::Inspector;
 use arbor_editor::Session;
-use common::{Harness, CTRL};
 use egui::containers::panel::PanelState;
 use egui::{Id, Key, Modifiers};
 

@@ -1,10 +1,8 @@
 //! Headless UI tests of sticky notes and groups (issue 4): created, edited and moved with
 //! the mouse and keyboard, each change one undo step.
 
-mod common;
-
+use crate::common::{session_with, Harness, CTRL};
 use arbor_editor::commands::SetGroup;
-use common::{session_with, Harness, CTRL};
 use egui::{Key, Modifiers, Pos2};
 
 #[test]

@@ -8,13 +8,11 @@
 //! may mount (root with CAP_SYS_ADMIN) and skipped with a note otherwise. The half-way
 //! failure uses a file size limit (`ulimit -f`), which needs no privileges.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::common::{session_with, Harness};
 use arbor_editor::Session;
-use common::{session_with, Harness};
 
 /// An editor on a modified document saved at `path` before the change.
 fn edited_at(path: &Path) -> (Harness, String) {
@@ -218,8 +216,12 @@ fn a_write_failing_half_way_leaves_the_file_intact() {
     let exe = std::env::current_exe().expect("the test binary");
     let out = Command::new("sh")
         .arg("-c")
-        .arg(r#"trap '' XFSZ; ulimit -f 8; exec "$0" --exact child_saves_under_a_file_size_limit --nocapture --test-threads=1"#)
+        .arg(r#"trap '' XFSZ; ulimit -f 8; exec "$0" --exact "$1" --nocapture --test-threads=1"#)
         .arg(exe)
+        .arg(crate::test_name(
+            module_path!(),
+            "child_saves_under_a_file_size_limit",
+        ))
         .env(CHILD, dir.path())
         .output()
         .expect("child ran");

@@ -1,9 +1,7 @@
 //! Tabs: each owns its document and everything shown of it, so switching tabs shows the
 //! other document's own problems and keeps each preview where it was.
 
-mod common;
-
-use common::{session_with, Harness};
+use crate::common::{session_with, Harness};
 
 fn errors(h: &Harness) -> usize {
     h.app

@@ -4,13 +4,12 @@
 //! writes, the read-only view of a tree that is not open, and reconnection after the
 //! program restarts.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::common::Harness;
 use arbor_editor::app::{ArborApp, Bottom};
 use arbor_editor::document::io;
 use arbor_editor::live::{LiveSource, Outcome};
@@ -18,7 +17,6 @@ use arbor_editor::remote::{Connection, Remote};
 use arbor_editor::Session;
 use arbor_runtime::debug::{DebugConfig, DebugServer};
 use arbor_runtime::{Agent, Registry, Status};
-use common::Harness;
 use serde_json::{json, Value};
 
 const TREE: &str = "11111111-1111-4111-8111-000000000000";

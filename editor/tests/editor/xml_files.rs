@@ -9,8 +9,6 @@ use arbor_editor::document::Owner;
 use arbor_editor::Session;
 use serde_json::json;
 
-mod common;
-
 fn fixture(dir: &Path, name: &str) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../runtime/tests/data/btcpp")
@@ -104,7 +102,7 @@ fn an_edit_saved_to_xml_is_there_when_reopened() {
 fn a_json_tree_saved_as_xml_and_a_tree_xml_cannot_hold_is_refused_whole() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (mut session, guids) =
-        common::session_with(&[("Sequence", [0.0, 0.0]), ("SendEvent", [200.0, 0.0])]);
+        crate::common::session_with(&[("Sequence", [0.0, 0.0]), ("SendEvent", [200.0, 0.0])]);
     let ev = guids[1].clone();
     session.connect(&guids[0], &ev).expect("connected");
     let cmd = SetParam::new(

@@ -7,16 +7,14 @@
 //! child drives the editor headlessly, edits, waits for autosave, and is then killed by the
 //! parent with SIGKILL; no clean-up code of the child can run.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::{session_with, Harness, CTRL};
 use arbor_editor::app::{Action, Recovery, RecoveryFile};
 use arbor_editor::document::io;
 use arbor_editor::Session;
-use common::{session_with, Harness, CTRL};
 
 /// Set (to a work folder) in the child process of the crash test.
 const CHILD: &str = "ARBOR_RECOVERY_CHILD";
@@ -57,7 +55,7 @@ fn a_killed_editor_loses_nothing() {
     let mut child = Command::new(exe)
         .args([
             "--exact",
-            "child_edits_then_waits_to_be_killed",
+            &crate::test_name(module_path!(), "child_edits_then_waits_to_be_killed"),
             "--nocapture",
             "--test-threads=1",
         ])
@@ -277,7 +275,9 @@ fn a_panic_inside_a_frame_is_caught_and_the_documents_copied() {
         "{crash:?}"
     );
     assert!(
-        crash.message.contains("at editor/tests/common/mod.rs:"),
+        crash
+            .message
+            .contains("at editor/tests/editor/common/mod.rs:"),
         "the location: {crash:?}"
     );
     assert_eq!(crash.saved.len(), 1, "{crash:?}");

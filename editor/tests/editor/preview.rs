@@ -5,17 +5,15 @@
 //! The whole editor runs (the common harness) with a clock of 0.25 s per frame at 4 ticks
 //! per second, so each frame after the first runs exactly one tick.
 
-mod common;
-
 use std::path::Path;
 
+use crate::common::Harness;
 use arbor_editor::app::Action;
 use arbor_editor::commands::{RemoveItems, RemoveKey, SetParam};
 use arbor_editor::document::{Document, Owner, Selection};
 use arbor_editor::preview::PlainSim;
 use arbor_editor::Session;
 use arbor_runtime::Status;
-use common::Harness;
 use serde_json::json;
 
 const FRAME: f64 = 0.25;

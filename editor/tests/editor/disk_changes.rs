@@ -2,14 +2,12 @@
 //! within a check interval and asks (Reload / Keep mine); a save that would overwrite such
 //! a change asks first (Overwrite / Cancel); a `touch` is not a change.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
+use crate::common::{session_with, Harness};
 use arbor_editor::app::Conflict;
 use arbor_editor::document::io;
 use arbor_editor::Session;
-use common::{session_with, Harness};
 
 /// A tree on disk opened in the editor; returns the harness and the path.
 fn opened(dir: &Path) -> (Harness, PathBuf) {

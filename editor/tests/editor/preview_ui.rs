@@ -2,12 +2,10 @@
 //! simulation: the controls, timeline, blackboard, log and each sample's world draw
 //! without panicking while the preview plays, and the card duel waits for the user's move.
 
-mod common;
-
+use crate::common::Harness;
 use arbor_editor::preview::{choices, NONE};
 use arbor_editor::Session;
 use arbor_samples::card_duel::{CardDuel, Move};
-use common::Harness;
 
 fn sample_session(name: &str) -> Session {
     if name == NONE {

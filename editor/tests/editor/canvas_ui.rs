@@ -1,9 +1,7 @@
 //! Headless UI tests of the canvas: gestures on the real editor become commands on the
 //! document, and undo/redo keep the canvas and the document in step.
 
-mod common;
-
-use common::{session_with, Harness, CTRL, CTRL_SHIFT};
+use crate::common::{session_with, Harness, CTRL, CTRL_SHIFT};
 use egui::{Key, Modifiers};
 
 #[test]
