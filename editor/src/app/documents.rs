@@ -117,12 +117,7 @@ impl ArborApp {
     }
 
     pub(super) fn saved_message(&mut self) {
-        let problems = self
-            .report()
-            .problems
-            .iter()
-            .filter(|p| p.is_error())
-            .count();
+        let problems = self.tab().error_count();
         let path = self
             .session()
             .path()

@@ -116,12 +116,7 @@ impl ArborApp {
                 }
             });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let errors = self
-                    .report()
-                    .problems
-                    .iter()
-                    .filter(|p| p.is_error())
-                    .count();
+                let errors = self.tab().error_count();
                 if errors > 0 {
                     ui.colored_label(
                         egui::Color32::from_rgb(230, 90, 90),

@@ -99,6 +99,11 @@ impl Tab {
         &self.report
     }
 
+    /// How many of the report's problems are errors (not warnings).
+    pub fn error_count(&self) -> usize {
+        self.report.problems.iter().filter(|p| p.is_error()).count()
+    }
+
     pub fn canvas(&self) -> &Canvas {
         &self.canvas
     }
