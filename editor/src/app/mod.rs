@@ -30,7 +30,9 @@ pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile};
 pub use remote::Bottom;
 pub use shortcuts::Action;
-pub use tab::{Shared, Tab, Views};
+pub use tab::Tab;
+
+use tab::Shared;
 pub use watch::{Conflict, Watch};
 
 use std::path::Path;

@@ -24,21 +24,21 @@ use super::Action;
 
 /// What every tab's views share, owned by the app.
 #[derive(Debug, Default)]
-pub struct Shared {
-    pub toasts: Toasts,
-    pub gestures: Gestures,
+pub(super) struct Shared {
+    pub(super) toasts: Toasts,
+    pub(super) gestures: Gestures,
     /// Asked by the views this frame, handled by the app after drawing.
-    pub requests: Vec<Request>,
+    pub(super) requests: Vec<Request>,
 }
 
 /// A tab's views, lent apart from the [`UiCx`] they draw with.
-pub struct Views<'a> {
-    pub canvas: &'a mut Canvas,
-    pub inspector: &'a mut Inspector,
-    pub blackboard: &'a mut BlackboardPanel,
-    pub problems: &'a mut ProblemsPanel,
-    pub history: &'a mut HistoryPanel,
-    pub preview: &'a mut Preview,
+pub(super) struct Views<'a> {
+    pub(super) canvas: &'a mut Canvas,
+    pub(super) inspector: &'a mut Inspector,
+    pub(super) blackboard: &'a mut BlackboardPanel,
+    pub(super) problems: &'a mut ProblemsPanel,
+    pub(super) history: &'a mut HistoryPanel,
+    pub(super) preview: &'a mut Preview,
 }
 
 /// See the module documentation.
@@ -139,7 +139,7 @@ impl Tab {
 
     /// The frame context and the views, borrowed apart so a view can draw with the
     /// context. The only place a [`UiCx`] is built.
-    pub fn parts<'a>(&'a mut self, shared: &'a mut Shared) -> (UiCx<'a>, Views<'a>) {
+    pub(super) fn parts<'a>(&'a mut self, shared: &'a mut Shared) -> (UiCx<'a>, Views<'a>) {
         let cx = UiCx {
             session: &mut self.session,
             selection: &mut self.selection,
