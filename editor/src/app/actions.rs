@@ -18,13 +18,8 @@ impl ArborApp {
             | Action::ExportSubtree => self.file_action(action),
             Action::PlayPause | Action::Step | Action::Breakpoint => self.live_action(action),
             _ => {
-                let ArborApp {
-                    tabs,
-                    active,
-                    shared,
-                    ..
-                } = self;
-                tabs[*active].act(ctx, action, &mut shared.toasts);
+                let (tab, shared) = self.active_and_shared();
+                tab.act(ctx, action, &mut shared.toasts);
             }
         }
     }
@@ -88,13 +83,8 @@ impl ArborApp {
                 }
             }
             (Action::Step, None) => {
-                let ArborApp {
-                    tabs,
-                    active,
-                    shared,
-                    ..
-                } = self;
-                let (mut cx, views) = tabs[*active].parts(shared);
+                let (tab, shared) = self.active_and_shared();
+                let (mut cx, views) = tab.parts(shared);
                 views.preview.step(&mut cx);
             }
             _ => debug_assert!(false, "{action:?} is not a live action"),

@@ -131,6 +131,11 @@ impl ArborApp {
         &mut self.tabs[self.active]
     }
 
+    /// The active tab and what the tabs share, borrowed together.
+    fn active_and_shared(&mut self) -> (&mut Tab, &mut Shared) {
+        (&mut self.tabs[self.active], &mut self.shared)
+    }
+
     /// Every open tab, in the order the tab bar shows them.
     pub fn tabs(&self) -> &[Tab] {
         &self.tabs
@@ -263,13 +268,8 @@ impl ArborApp {
         for action in shortcuts::pressed(ctx) {
             self.act(ctx, action);
         }
-        let ArborApp {
-            tabs,
-            active,
-            shared,
-            ..
-        } = self;
-        tabs[*active].clipboard(ctx, &mut shared.toasts);
+        let (tab, shared) = self.active_and_shared();
+        tab.clipboard(ctx, &mut shared.toasts);
 
         egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu_bar(ui));
         if self.tabs.len() > 1 {
@@ -277,13 +277,8 @@ impl ArborApp {
         }
         self.remote_frame(ctx);
         let remote_action = self.views(ctx);
-        let ArborApp {
-            tabs,
-            active,
-            shared,
-            ..
-        } = self;
-        tabs[*active].palette_ui(ctx, &mut shared.toasts);
+        let (tab, shared) = self.active_and_shared();
+        tab.palette_ui(ctx, &mut shared.toasts);
         self.remote_action(remote_action);
         let action = self.attach.show(ctx, &mut self.remote);
         self.remote_action(action);
