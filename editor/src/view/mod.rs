@@ -7,9 +7,9 @@
 //! `Session::generation`. What only the app can do (move the camera, open files, ask the
 //! user) is requested, not done.
 //!
-//! This module sits below its users: `canvas`, `panels`, `preview` and `remote` import it,
-//! and the app builds it; none of them imports `app` (editor/tests/editor/layers.rs checks that),
-//! as egui keeps its `View` trait beside the widgets rather than in the app.
+//! This module sits below its users: `canvas`, `panels` and `preview` import it, and the
+//! app builds it (`app::Tab`); none of them imports `app` (editor/tests/editor/layers.rs
+//! checks that), as egui keeps its `View` trait beside the widgets rather than in the app.
 
 mod gestures;
 mod toasts;
