@@ -187,7 +187,7 @@ impl ArborApp {
 
     /// The question about the active file on disk, if one is waiting.
     pub fn conflict(&self) -> Option<&Conflict> {
-        self.watch.conflict.as_ref()
+        self.tab().conflict()
     }
 
     /// The panic being reported, if any.

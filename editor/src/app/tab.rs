@@ -1,8 +1,9 @@
 //! Tab: one open document and everything shown of it. A tab owns its session (document and
 //! history), selection, validation report, canvas (camera and view cache), side panels,
-//! palette and preview, so nothing of one document can be shown over another: the
-//! problems listed are the active tab's own, and a preview keeps running state (its world,
-//! timeline, breakpoints) while its tab is in the background.
+//! palette, preview and any question about its file changed on disk, so nothing of one
+//! document can be shown over another: the problems listed are the active tab's own, and
+//! a preview keeps running state (its world, timeline, breakpoints) while its tab is in
+//! the background.
 //!
 //! The app holds the tabs and routes input to the active one. What all tabs share (toasts,
 //! gesture ids, the requests views make) is [`Shared`]; [`Tab::parts`] lends a tab's
@@ -20,7 +21,7 @@ use crate::preview::Preview;
 use crate::view::{Gestures, Request, Toasts, UiCx};
 use crate::Session;
 
-use super::Action;
+use super::{Action, Conflict};
 
 /// What every tab's views share, owned by the app.
 #[derive(Debug, Default)]
@@ -57,6 +58,8 @@ pub struct Tab {
     /// Where the palette adds its node, in document coordinates.
     palette_at: [f64; 2],
     preview: Preview,
+    /// The question about this tab's file changed on disk, if one is waiting.
+    conflict: Option<Conflict>,
 }
 
 impl Tab {
@@ -74,6 +77,7 @@ impl Tab {
             palette: Palette::default(),
             palette_at: [0.0, 0.0],
             preview: Preview::default(),
+            conflict: None,
         }
     }
 
@@ -118,6 +122,15 @@ impl Tab {
 
     pub fn preview_mut(&mut self) -> &mut Preview {
         &mut self.preview
+    }
+
+    /// The question about this tab's file changed on disk, if one is waiting.
+    pub fn conflict(&self) -> Option<&Conflict> {
+        self.conflict.as_ref()
+    }
+
+    pub(super) fn conflict_slot(&mut self) -> &mut Option<Conflict> {
+        &mut self.conflict
     }
 
     /// Whether this is an untouched blank document that a newly opened one may replace.

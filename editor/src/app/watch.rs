@@ -8,7 +8,9 @@
 //! changes) or Keep mine (the document counts as modified, and the next save overwrites
 //! the file without asking again). A deleted file is reported once; Save recreates it.
 //!
-//! Background tabs are checked when they become active.
+//! Each tab keeps its own question ([`Tab::conflict`](super::Tab::conflict)), so a question
+//! about one file is never shown over another; background tabs are checked when they
+//! become active.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -50,23 +52,24 @@ impl Conflict {
 pub struct Watch {
     next_check: f64,
     was_focused: bool,
-    /// The question being asked, if any.
-    pub conflict: Option<Conflict>,
 }
 
 impl ArborApp {
+    /// The active tab's question about its file.
+    fn conflict_slot(&mut self) -> &mut Option<Conflict> {
+        self.tab_mut().conflict_slot()
+    }
+
     /// Per frame: checks the active file when a check is due.
     pub(super) fn watch_disk(&mut self, ctx: &egui::Context) {
         let (now, focused) = ctx.input(|i| (i.time, i.focused));
-        // A question about a file that is no longer the active one is dropped; it is asked
-        // again when that tab comes back and the file is checked.
+        // A question about a file the document no longer has (saved elsewhere since) is
+        // dropped.
         if self
-            .watch
-            .conflict
-            .as_ref()
+            .conflict()
             .is_some_and(|c| self.session().path() != Some(c.path()))
         {
-            self.watch.conflict = None;
+            *self.conflict_slot() = None;
         }
         let regained = focused && !self.watch.was_focused;
         self.watch.was_focused = focused;
@@ -83,7 +86,7 @@ impl ArborApp {
     /// Compares the active file with what the session last read or wrote, and asks the
     /// user if another program changed it.
     pub fn check_disk(&mut self) {
-        if self.watch.conflict.is_some() {
+        if self.conflict().is_some() {
             return;
         }
         let (Some(path), Some(stamp)) = (self.session().path(), self.session().disk_stamp()) else {
@@ -94,13 +97,13 @@ impl ArborApp {
             DiskChange::Unchanged => {}
             DiskChange::Touched(disk) => self.session_mut().note_touched(disk),
             DiskChange::Changed(disk) => {
-                self.watch.conflict = Some(Conflict::Changed {
+                *self.conflict_slot() = Some(Conflict::Changed {
                     path,
                     disk,
                     confirm_reload: false,
                 });
             }
-            DiskChange::Missing => self.watch.conflict = Some(Conflict::Missing { path }),
+            DiskChange::Missing => *self.conflict_slot() = Some(Conflict::Missing { path }),
         }
     }
 
@@ -111,7 +114,7 @@ impl ArborApp {
             return false;
         };
         if let DiskChange::Changed(_) = stamp.compare(path) {
-            self.watch.conflict = Some(Conflict::Overwrite {
+            *self.conflict_slot() = Some(Conflict::Overwrite {
                 path: path.to_path_buf(),
             });
             return true;
@@ -121,7 +124,7 @@ impl ArborApp {
 
     /// Replaces the active document by the file on disk (its history starts afresh).
     pub fn reload_from_disk(&mut self) {
-        self.watch.conflict = None;
+        *self.conflict_slot() = None;
         let Some(path) = self.session().path().map(Path::to_path_buf) else {
             return;
         };
@@ -146,7 +149,7 @@ impl ArborApp {
 
     /// Keeps the document in memory over the changed (or deleted) file.
     pub fn keep_mine(&mut self) {
-        let disk = match self.watch.conflict.take() {
+        let disk = match self.conflict_slot().take() {
             Some(Conflict::Changed { disk, .. }) => Some(disk),
             Some(Conflict::Overwrite { path }) => DiskStamp::read(&path).ok(),
             Some(Conflict::Missing { .. }) | None => None,
@@ -156,7 +159,7 @@ impl ArborApp {
 
     /// Saves over a file another program changed, as the user confirmed.
     pub fn overwrite(&mut self) {
-        self.watch.conflict = None;
+        *self.conflict_slot() = None;
         match self.session_mut().save() {
             Ok(()) => self.saved_message(),
             Err(e) => self
@@ -168,7 +171,7 @@ impl ArborApp {
 
     /// The question about the file on disk, if one is waiting.
     pub(super) fn disk_dialog(&mut self, ctx: &egui::Context) {
-        let Some(conflict) = self.watch.conflict.clone() else {
+        let Some(conflict) = self.conflict().cloned() else {
             return;
         };
         let name = conflict.path().file_name().map_or_else(
@@ -246,13 +249,13 @@ impl ArborApp {
             Some(Choice::Reload) => self.choose_reload(),
             Some(Choice::ConfirmReload) => self.reload_from_disk(),
             Some(Choice::Back) => {
-                if let Some(Conflict::Changed { confirm_reload, .. }) = &mut self.watch.conflict {
+                if let Some(Conflict::Changed { confirm_reload, .. }) = self.conflict_slot() {
                     *confirm_reload = false;
                 }
             }
             Some(Choice::Keep) => self.keep_mine(),
             Some(Choice::Overwrite) => self.overwrite(),
-            Some(Choice::Cancel) => self.watch.conflict = None,
+            Some(Choice::Cancel) => *self.conflict_slot() = None,
             None => {}
         }
     }
@@ -260,7 +263,7 @@ impl ArborApp {
     /// Reload: at once if nothing would be lost, else after a confirmation.
     pub fn choose_reload(&mut self) {
         if self.session().is_modified() {
-            if let Some(Conflict::Changed { confirm_reload, .. }) = &mut self.watch.conflict {
+            if let Some(Conflict::Changed { confirm_reload, .. }) = self.conflict_slot() {
                 *confirm_reload = true;
                 return;
             }

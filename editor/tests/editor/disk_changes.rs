@@ -172,3 +172,24 @@ fn a_touch_or_our_own_save_is_not_a_change_and_a_deletion_is_reported() {
     assert!(h.app.save(), "Save writes it again");
     assert!(path.exists());
 }
+
+#[test]
+fn a_question_about_a_file_stays_with_its_tab() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut h, path) = opened(dir.path());
+    edit_elsewhere(&path);
+    h.frame();
+    h.wait(1.5);
+    assert!(h.app.conflict().is_some(), "noticed");
+
+    // Another document: the question is not shown over it.
+    let (other, _) = session_with(&[("Sequence", [0.0, 0.0])]);
+    h.app.show_in_tab(other);
+    h.frame();
+    assert_eq!(h.app.conflict(), None);
+    assert!(h.app.tabs()[0].conflict().is_some(), "kept by its own tab");
+
+    // Back on the file's tab, the question is there again.
+    h.app.switch_to(0);
+    assert!(matches!(h.app.conflict(), Some(Conflict::Changed { .. })));
+}
