@@ -187,7 +187,7 @@ impl Driver {
     fn open(path: &Path) -> Driver {
         let session = Session::open(path).expect("generated tree opens");
         let mut app = ArborApp::new(session);
-        app.native_dialogs = false;
+        app.set_native_dialogs(false);
         let mut d = Driver {
             app,
             ctx: egui::Context::default(),
@@ -222,9 +222,9 @@ impl Driver {
 
     /// Centres the view on `focus` at `zoom` and lets it settle.
     fn look_at(&mut self, focus: &[String], zoom: f32) {
-        self.app.canvas.frame(focus);
+        self.app.canvas_mut().frame(focus);
         self.frame();
-        self.app.canvas.set_zoom(zoom);
+        self.app.canvas_mut().set_zoom(zoom);
         for _ in 0..4 {
             self.frame();
         }
@@ -240,11 +240,11 @@ fn frames(c: &mut Criterion) {
             let mut d = Driver::open(&tree.path);
             d.look_at(&tree.focus, zoom);
             // The view is on the tree, in the intended mode.
-            assert!(d.app.canvas.drawn(&tree.focus[0]).is_some() || zoom < 1.0);
-            assert!(d.app.canvas.lod_box(&tree.focus[0]).is_some() || zoom == 1.0);
+            assert!(d.app.canvas().drawn(&tree.focus[0]).is_some() || zoom < 1.0);
+            assert!(d.app.canvas().lod_box(&tree.focus[0]).is_some() || zoom == 1.0);
             eprintln!(
                 "frame/{label}/{n}: {} node widgets built",
-                d.app.canvas.widget_count()
+                d.app.canvas().widget_count()
             );
             group.bench_function(format!("{label}/{n}"), |b| b.iter(|| d.frame()));
         }
@@ -301,18 +301,18 @@ fn undo_redo(c: &mut Criterion) {
     let mut d = Driver::open(&tree.path);
     d.look_at(&tree.focus, 1.0);
     let cmd = MoveItems::by(
-        d.app.session.document(),
+        d.app.session().document(),
         &Selection::of_nodes([leaf.clone()]),
         [40.0, 0.0],
     )
     .expect("finite");
-    d.app.session.apply(cmd).expect("applies");
+    d.app.session_mut().apply(cmd).expect("applies");
     d.frame();
     group.bench_function("move_node_with_frames", |b| {
         b.iter(|| {
-            assert!(d.app.session.undo());
+            assert!(d.app.session_mut().undo());
             d.frame();
-            assert!(d.app.session.redo());
+            assert!(d.app.session_mut().redo());
             d.frame();
         })
     });

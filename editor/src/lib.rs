@@ -1,25 +1,28 @@
 //! Arbor's behavior-tree editor.
 //!
 //! # Brief overview
-//! - [`document`]: the tree being edited ([`document::Document`]) and its queries, the
-//!   clipboard format, auto-layout, load/save. No UI types.
-//! - [`commands`]: every change to a document, each an [`undo::Edit`], gathered in
-//!   [`commands::Command`].
-//! - [`Session`]: a document, its node types and its undo history ([`History`]); the app
-//!   and the canvas talk to this.
-//! - [`app`]: the eframe application; [`canvas`] (egui_node_graph2 as a view of the
-//!   document), [`panels`] (inspector, blackboard, problems, history, palette) and
-//!   [`preview`] (a sample agent running the tree being edited), [`remote`] (attached to
-//!   a running program's debug server). Only these use egui;
-//!   `document` and `commands` never do.
+//! - The model lives in the `arbor-editor-model` crate, re-exported here: [`document`] (the
+//!   tree being edited and its queries, the clipboard format, auto-layout, load/save),
+//!   [`commands`] (every change, each an `undo::Edit`, gathered in
+//!   [`commands::Command`]) and [`Session`] (a document, its node types and its undo
+//!   history). That crate depends on no UI crate.
+//! - [`app`]: the eframe application: [`app::ArborApp`] holds [`app::Tab`]s, each one
+//!   document with its own views, and routes input to the active one.
+//! - The views: [`canvas`] (egui_node_graph2 as a view of the document), [`panels`]
+//!   (inspector, blackboard, problems, history, palette), [`preview`] (a sample agent
+//!   running the tree being edited), [`remote`] (attached to a running program's debug
+//!   server). They import neither `app` nor each other.
+//! - The contracts below the views: [`view`] (what a view gets each frame and may ask of
+//!   the app) and [`live`] (how the canvas reads what a running tree did, whoever runs it).
 
 pub mod app;
 pub mod canvas;
-pub mod commands;
-pub mod document;
+pub mod live;
 pub mod panels;
 pub mod preview;
 pub mod remote;
-mod session;
+pub mod view;
 
-pub use session::{History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT};
+pub use arbor_editor_model::{
+    commands, document, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
+};

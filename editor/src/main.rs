@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use arbor_editor::app::{ArborApp, Recovery};
+use arbor_editor::app::{ArborApp, Recovery, APP_ID};
 use arbor_editor::Session;
 
 fn main() -> eframe::Result<()> {
@@ -19,12 +19,12 @@ fn main() -> eframe::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1500.0, 950.0])
-            .with_title("Arbor"),
+            .with_title(APP_ID),
         persist_window: true,
         ..Default::default()
     };
     eframe::run_native(
-        "Arbor",
+        APP_ID,
         options,
         Box::new(|cc| {
             let mut app =

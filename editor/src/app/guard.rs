@@ -19,7 +19,6 @@ use std::path::PathBuf;
 use std::sync::Once;
 
 use super::ArborApp;
-use crate::Session;
 
 /// What the last caught panic did.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,14 +39,22 @@ pub struct Crash {
 #[derive(Debug, Default)]
 pub struct Guard {
     /// The panic being reported, until the user dismisses the dialog.
-    pub crash: Option<Crash>,
-    /// Makes the next guarded frame panic with this message, to test the guard from
-    /// outside the crate (integration tests cannot use `cfg(test)` items).
-    #[doc(hidden)]
-    pub inject_panic: Option<String>,
+    crash: Option<Crash>,
     /// The user chose Quit in the dialog: close without asking about unsaved changes, and
     /// keep their recovery copies for the next start.
-    pub quitting: bool,
+    quitting: bool,
+}
+
+impl Guard {
+    /// The panic being reported, until the user dismisses the dialog.
+    pub fn crash(&self) -> Option<&Crash> {
+        self.crash.as_ref()
+    }
+
+    /// Whether the user chose Quit after a panic.
+    pub fn quitting(&self) -> bool {
+        self.quitting
+    }
 }
 
 thread_local! {
@@ -82,17 +89,19 @@ impl ArborApp {
     /// One frame, with a panic caught, the documents copied to the recovery folder and the
     /// user told (see the module documentation).
     pub fn frame_guarded(&mut self, ctx: &egui::Context) {
+        self.frame_guarded_with(ctx, |_| {});
+    }
+
+    /// As [`ArborApp::frame_guarded`], with `also` run inside the guard after the frame's
+    /// own drawing: how tests make a frame panic as a widget's bug would. The hook is a
+    /// parameter rather than a field, so the frame loop eframe runs carries no test state.
+    #[doc(hidden)]
+    pub fn frame_guarded_with(&mut self, ctx: &egui::Context, also: impl FnOnce(&egui::Context)) {
         install_hook();
         LAST_PANIC.with(|last| last.borrow_mut().take());
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
             self.ui(ctx);
-            if let Some(message) = self.guard.inject_panic.take() {
-                // Inside a `Ui`, as a widget's bug would be: egui is mid-layout.
-                egui::Area::new(egui::Id::new("injected panic")).show(ctx, |ui| {
-                    ui.label("about to panic");
-                    panic!("{message}");
-                });
-            }
+            also(ctx);
         }));
         if let Err(payload) = result {
             let message = LAST_PANIC
@@ -113,9 +122,7 @@ impl ArborApp {
             crash.message = message;
             return;
         }
-        let sessions: Vec<&Session> = std::iter::once(&self.session)
-            .chain(self.tabs.iter().map(|t| &t.session))
-            .collect();
+        let sessions = super::sessions(&self.tabs);
         let (saved, failed) = self.recovery.flush(&sessions);
         self.guard.crash = Some(Crash {
             message,
@@ -187,9 +194,7 @@ impl ArborApp {
         if quit {
             // The copies are written: closing now loses nothing, and they are offered on
             // the next start.
-            let sessions: Vec<&Session> = std::iter::once(&self.session)
-                .chain(self.tabs.iter().map(|t| &t.session))
-                .collect();
+            let sessions = super::sessions(&self.tabs);
             self.recovery.flush(&sessions);
             self.guard.quitting = true;
             self.files.close_confirmed = true;

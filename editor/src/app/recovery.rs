@@ -2,9 +2,10 @@
 //! change, so a crash, a `kill -9` or a power cut loses at most those seconds; the next
 //! start offers to restore them.
 //!
-//! - Folder: `$ARBOR_RECOVERY_DIR` if set (tests use a temporary one), else
-//!   `$XDG_DATA_HOME/arbor/recovery`, else `~/.local/share/arbor/recovery` (on Windows
-//!   `%LOCALAPPDATA%\arbor\recovery`).
+//! - Folder: `$ARBOR_RECOVERY_DIR` if set (tests use a temporary one), else `recovery` in
+//!   the folder eframe keeps the app's data in (`eframe::storage_dir`): on Linux
+//!   `$XDG_DATA_HOME/arbor` or `~/.local/share/arbor`, on macOS
+//!   `~/Library/Application Support/Arbor`, on Windows `%APPDATA%\Arbor\data`.
 //! - One file per modified document, `<pid>-<document guid>-<hash of its path>.json`: a
 //!   small envelope ([`RecoveryFile`]) holding the original path, the time, the stamp of
 //!   the original file, and the document's canonical text. One file, written with the
@@ -47,7 +48,7 @@ pub const FORMAT: &str = "arbor-recovery";
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)] // if we add new fields, give them default values when reading old files
 pub struct RecoveryFile {
-    /// Always [`FORMAT`].
+    /// Always `arbor-recovery` (`FORMAT`).
     pub format: String,
     pub version: u32,
     /// The editor process that wrote it.
@@ -332,15 +333,10 @@ fn stem(session: &Session) -> String {
 }
 
 fn standard_dir() -> Option<PathBuf> {
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = env(ENV_DIR) {
-        return Some(PathBuf::from(dir));
+    match std::env::var_os(ENV_DIR).filter(|v| !v.is_empty()) {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => eframe::storage_dir(super::APP_ID).map(|d| d.join("recovery")),
     }
-    let data = env("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| env("HOME").map(|h| PathBuf::from(h).join(".local").join("share")))
-        .or_else(|| env("LOCALAPPDATA").map(PathBuf::from))?;
-    Some(data.join("arbor").join("recovery"))
 }
 
 /// Whether process `pid` is running. Linux: `/proc/<pid>` exists and is not a zombie.
@@ -397,26 +393,17 @@ impl ArborApp {
         self.recovery = recovery;
     }
 
-    /// Every open document: the active one first, then the other tabs.
-    pub fn sessions(&self) -> Vec<&Session> {
-        std::iter::once(&self.session)
-            .chain(self.tabs.iter().map(|t| &t.session))
-            .collect()
-    }
-
     /// Per frame: copies unsaved documents that are due and asks for a frame when the
     /// next one will be.
     pub(super) fn autosave(&mut self, ctx: &egui::Context) {
         let now = ctx.input(|i| i.time);
-        let sessions: Vec<&Session> = std::iter::once(&self.session)
-            .chain(self.tabs.iter().map(|t| &t.session))
-            .collect();
+        let sessions = super::sessions(&self.tabs);
         let (next, failure) = self.recovery.autosave(now, &sessions);
         if let Some(wait) = next {
             ctx.request_repaint_after(Duration::from_secs_f64(wait + 0.05));
         }
         if let Some(failure) = failure {
-            self.toasts.error(format!(
+            self.shared.toasts.error(format!(
                 "Autosave failed: {failure}. Save your work to be safe."
             ));
         }
@@ -436,7 +423,7 @@ impl ArborApp {
                     self.place_recovered(session);
                     restored.push(item.file);
                 }
-                Err(e) => self.toasts.error(format!(
+                Err(e) => self.shared.toasts.error(format!(
                     "Could not restore “{}”: {e}\nThe recovery copy stays at {}.",
                     item.contents.name,
                     item.file.display()
@@ -445,9 +432,7 @@ impl ArborApp {
         }
         // Our own copy first, then the old one goes: a crash in between leaves two copies,
         // never none.
-        let sessions: Vec<&Session> = std::iter::once(&self.session)
-            .chain(self.tabs.iter().map(|t| &t.session))
-            .collect();
+        let sessions = super::sessions(&self.tabs);
         let (_, failed) = self.recovery.flush(&sessions);
         if failed.is_empty() {
             for file in &restored {
@@ -455,7 +440,7 @@ impl ArborApp {
             }
         }
         if !restored.is_empty() {
-            self.toasts.info(format!(
+            self.shared.toasts.info(format!(
                 "Restored {} unsaved document{}. Save to keep {}.",
                 restored.len(),
                 if restored.len() == 1 { "" } else { "s" },
@@ -479,12 +464,9 @@ impl ArborApp {
                 && s.path().and_then(|p| p.canonicalize().ok())
                     == session.path().and_then(|p| p.canonicalize().ok())
         };
-        if same(&self.session) {
-            self.session = session;
-            return;
-        }
-        if let Some(tab) = self.tabs.iter_mut().find(|t| same(&t.session)) {
-            tab.session = session;
+        if let Some(tab) = self.tabs.iter_mut().find(|t| same(t.session())) {
+            // A different document: its views start afresh, as for one just opened.
+            *tab = super::Tab::new(session);
             return;
         }
         self.show_in_tab(session);
@@ -546,12 +528,10 @@ impl ArborApp {
     /// error) they are written now and stay for the next start.
     pub fn exit_recovery(&mut self) {
         let modified = self.sessions().iter().any(|s| s.is_modified());
-        if !modified || (self.files.close_confirmed && !self.guard.quitting) {
+        if !modified || (self.files.close_confirmed && !self.guard.quitting()) {
             self.recovery.clear();
         } else {
-            let sessions: Vec<&Session> = std::iter::once(&self.session)
-                .chain(self.tabs.iter().map(|t| &t.session))
-                .collect();
+            let sessions = super::sessions(&self.tabs);
             self.recovery.flush(&sessions);
         }
     }
@@ -649,8 +629,9 @@ mod tests {
 
     #[test]
     fn a_hostile_guid_cannot_escape_the_folder() {
-        let mut doc = Document::new("t");
-        doc.file.guid = "../../etc/passwd".to_owned();
+        let mut file = arbor_runtime::format::TreeFile::new("t");
+        file.guid = "../../etc/passwd".to_owned();
+        let doc = Document::from_tree_file(file, None).unwrap();
         let s = Session::new(doc);
         let name = stem(&s);
         assert!(!name.contains('/') && !name.contains(".."), "{name}");

@@ -38,7 +38,7 @@ impl ArborApp {
     /// Closes the connection; the documents and tabs stay.
     pub fn detach(&mut self) {
         if self.remote.take().is_some() {
-            self.toasts.info("Detached");
+            self.shared.toasts.info("Detached");
         }
         self.remote_followed = None;
         self.bottom = Bottom::Preview;
@@ -54,7 +54,8 @@ impl ArborApp {
 
     /// Whether the canvas shows the attached instance (its tree is the active document).
     pub fn remote_is_live(&self) -> bool {
-        self.remote.as_ref().and_then(Remote::focused_tree) == Some(self.session.document().guid())
+        self.remote.as_ref().and_then(Remote::focused_tree)
+            == Some(self.session().document().guid())
     }
 
     /// Once per frame, before drawing.
@@ -68,7 +69,7 @@ impl ArborApp {
         self.follow_focus();
         if let Some(node) = hit.filter(|_| self.remote_is_live()) {
             // As the preview does at a breakpoint: show the node that stopped it.
-            self.requests.push(super::Request::Frame(vec![node]));
+            self.shared.requests.push(super::Request::Frame(vec![node]));
         }
     }
 
@@ -88,14 +89,14 @@ impl ArborApp {
         if self.remote_followed.as_ref() == Some(&key) {
             return;
         }
-        if self.session.document().guid() == tree.guid {
+        if self.session().document().guid() == tree.guid {
             self.remote_followed = Some(key);
             return;
         }
         if let Some(i) = self
             .tabs
             .iter()
-            .position(|t| t.session.document().guid() == tree.guid)
+            .position(|t| t.session().document().guid() == tree.guid)
         {
             self.switch_to(i);
             self.remote_followed = Some(key);
@@ -112,11 +113,12 @@ impl ArborApp {
                 let types = stand_in_types(&doc);
                 let session = Session::read_only(doc, types, reason);
                 self.show_in_tab(session);
-                self.toasts.info(format!(
+                self.shared.toasts.info(format!(
                     "{name} runs a tree that is not open: showing the program's copy, read-only"
                 ));
             }
             Err(e) => self
+                .shared
                 .toasts
                 .error(format!("Cannot show the tree {name} runs: {e}")),
         }
@@ -130,7 +132,7 @@ impl ArborApp {
                 remote.toggle_breakpoint(guid);
             }
         } else {
-            self.preview.toggle_breakpoint(guid);
+            self.tab_mut().preview_mut().toggle_breakpoint(guid);
         }
     }
 }

@@ -8,7 +8,9 @@
 //! changes) or Keep mine (the document counts as modified, and the next save overwrites
 //! the file without asking again). A deleted file is reported once; Save recreates it.
 //!
-//! Background tabs are checked when they become active.
+//! Each tab keeps its own question ([`Tab::conflict`](super::Tab::conflict)), so a question
+//! about one file is never shown over another; background tabs are checked when they
+//! become active.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -50,23 +52,24 @@ impl Conflict {
 pub struct Watch {
     next_check: f64,
     was_focused: bool,
-    /// The question being asked, if any.
-    pub conflict: Option<Conflict>,
 }
 
 impl ArborApp {
+    /// The active tab's question about its file.
+    fn conflict_slot(&mut self) -> &mut Option<Conflict> {
+        self.tab_mut().conflict_slot()
+    }
+
     /// Per frame: checks the active file when a check is due.
     pub(super) fn watch_disk(&mut self, ctx: &egui::Context) {
         let (now, focused) = ctx.input(|i| (i.time, i.focused));
-        // A question about a file that is no longer the active one is dropped; it is asked
-        // again when that tab comes back and the file is checked.
+        // A question about a file the document no longer has (saved elsewhere since) is
+        // dropped.
         if self
-            .watch
-            .conflict
-            .as_ref()
-            .is_some_and(|c| self.session.path() != Some(c.path()))
+            .conflict()
+            .is_some_and(|c| self.session().path() != Some(c.path()))
         {
-            self.watch.conflict = None;
+            *self.conflict_slot() = None;
         }
         let regained = focused && !self.watch.was_focused;
         self.watch.was_focused = focused;
@@ -83,35 +86,35 @@ impl ArborApp {
     /// Compares the active file with what the session last read or wrote, and asks the
     /// user if another program changed it.
     pub fn check_disk(&mut self) {
-        if self.watch.conflict.is_some() {
+        if self.conflict().is_some() {
             return;
         }
-        let (Some(path), Some(stamp)) = (self.session.path(), self.session.disk_stamp()) else {
+        let (Some(path), Some(stamp)) = (self.session().path(), self.session().disk_stamp()) else {
             return;
         };
         let path = path.to_path_buf();
         match stamp.compare(&path) {
             DiskChange::Unchanged => {}
-            DiskChange::Touched(disk) => self.session.note_touched(disk),
+            DiskChange::Touched(disk) => self.session_mut().note_touched(disk),
             DiskChange::Changed(disk) => {
-                self.watch.conflict = Some(Conflict::Changed {
+                *self.conflict_slot() = Some(Conflict::Changed {
                     path,
                     disk,
                     confirm_reload: false,
                 });
             }
-            DiskChange::Missing => self.watch.conflict = Some(Conflict::Missing { path }),
+            DiskChange::Missing => *self.conflict_slot() = Some(Conflict::Missing { path }),
         }
     }
 
     /// Called before saving to the session's own file: true (and the question asked)
     /// when the file was changed by another program since it was read or written.
     pub(super) fn save_would_overwrite(&mut self) -> bool {
-        let (Some(path), Some(stamp)) = (self.session.path(), self.session.disk_stamp()) else {
+        let (Some(path), Some(stamp)) = (self.session().path(), self.session().disk_stamp()) else {
             return false;
         };
         if let DiskChange::Changed(_) = stamp.compare(path) {
-            self.watch.conflict = Some(Conflict::Overwrite {
+            *self.conflict_slot() = Some(Conflict::Overwrite {
                 path: path.to_path_buf(),
             });
             return true;
@@ -121,19 +124,21 @@ impl ArborApp {
 
     /// Replaces the active document by the file on disk (its history starts afresh).
     pub fn reload_from_disk(&mut self) {
-        self.watch.conflict = None;
-        let Some(path) = self.session.path().map(Path::to_path_buf) else {
+        *self.conflict_slot() = None;
+        let Some(path) = self.session().path().map(Path::to_path_buf) else {
             return;
         };
-        match self.session.open_file(&path) {
+        match self.session_mut().open_file(&path) {
             Ok(()) => {
-                self.selection = Selection::default();
-                self.toasts
+                self.set_selection(Selection::default());
+                self.shared
+                    .toasts
                     .info(format!("Reloaded {} from disk", path.display()));
             }
             Err(e) => {
                 // The document stays; don't ask again about this same version of the file.
-                self.session.keep_over_disk(DiskStamp::read(&path).ok());
+                self.session_mut()
+                    .keep_over_disk(DiskStamp::read(&path).ok());
                 self.files.error = Some(format!(
                     "Could not reload {}:\n\n{e}\n\nYour version is kept, unsaved.",
                     path.display()
@@ -144,33 +149,36 @@ impl ArborApp {
 
     /// Keeps the document in memory over the changed (or deleted) file.
     pub fn keep_mine(&mut self) {
-        let disk = match self.watch.conflict.take() {
+        let disk = match self.conflict_slot().take() {
             Some(Conflict::Changed { disk, .. }) => Some(disk),
             Some(Conflict::Overwrite { path }) => DiskStamp::read(&path).ok(),
             Some(Conflict::Missing { .. }) | None => None,
         };
-        self.session.keep_over_disk(disk);
+        self.session_mut().keep_over_disk(disk);
     }
 
     /// Saves over a file another program changed, as the user confirmed.
     pub fn overwrite(&mut self) {
-        self.watch.conflict = None;
-        match self.session.save() {
+        *self.conflict_slot() = None;
+        match self.session_mut().save() {
             Ok(()) => self.saved_message(),
-            Err(e) => self.toasts.error(super::recovery::not_saved_message(&e)),
+            Err(e) => self
+                .shared
+                .toasts
+                .error(super::recovery::not_saved_message(&e)),
         }
     }
 
     /// The question about the file on disk, if one is waiting.
     pub(super) fn disk_dialog(&mut self, ctx: &egui::Context) {
-        let Some(conflict) = self.watch.conflict.clone() else {
+        let Some(conflict) = self.conflict().cloned() else {
             return;
         };
         let name = conflict.path().file_name().map_or_else(
             || conflict.path().display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let modified = self.session.is_modified();
+        let modified = self.session().is_modified();
         let mut choice: Option<Choice> = None;
         let title = match conflict {
             Conflict::Changed { .. } => "The file changed on disk",
@@ -241,21 +249,21 @@ impl ArborApp {
             Some(Choice::Reload) => self.choose_reload(),
             Some(Choice::ConfirmReload) => self.reload_from_disk(),
             Some(Choice::Back) => {
-                if let Some(Conflict::Changed { confirm_reload, .. }) = &mut self.watch.conflict {
+                if let Some(Conflict::Changed { confirm_reload, .. }) = self.conflict_slot() {
                     *confirm_reload = false;
                 }
             }
             Some(Choice::Keep) => self.keep_mine(),
             Some(Choice::Overwrite) => self.overwrite(),
-            Some(Choice::Cancel) => self.watch.conflict = None,
+            Some(Choice::Cancel) => *self.conflict_slot() = None,
             None => {}
         }
     }
 
     /// Reload: at once if nothing would be lost, else after a confirmation.
     pub fn choose_reload(&mut self) {
-        if self.session.is_modified() {
-            if let Some(Conflict::Changed { confirm_reload, .. }) = &mut self.watch.conflict {
+        if self.session().is_modified() {
+            if let Some(Conflict::Changed { confirm_reload, .. }) = self.conflict_slot() {
                 *confirm_reload = true;
                 return;
             }

@@ -5,14 +5,18 @@
 //! Rebuilt once per session generation (linear in the document). A node's rect uses the
 //! size it was last drawn at, else `DEFAULT_NODE_SIZE`; a node drawn larger than its indexed
 //! rect can be missed at the very edge of a query, which is why queries carry a margin.
+//!
+//! Stage 2 of a canvas frame ([`Canvas::refresh_scene`]): reuse the scene, or rebuild it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::{Category, NodeTypes, Report, Severity};
 use egui::{Pos2, Rect};
 
 use super::camera::DEFAULT_NODE_SIZE;
+use super::Canvas;
 use crate::document::Document;
+use crate::view::UiCx;
 
 /// Side of a grid cell, in canvas units: a few nodes wide, so a 100 % view touches about a
 /// dozen cells and a fully zoomed-out one a hundred or so.
@@ -62,7 +66,7 @@ impl Scene {
         sizes: &HashMap<String, [f64; 2]>,
         generation: u64,
     ) -> Scene {
-        let hidden = super::annotations::hidden_nodes(doc);
+        let hidden = hidden_nodes(doc);
         let mut problems: HashMap<&str, Severity> = HashMap::new();
         for p in &report.problems {
             if let Some(node) = p.node.as_deref() {
@@ -213,6 +217,31 @@ impl Scene {
         }
         out.sort_unstable();
         out
+    }
+}
+
+/// The GUIDs of nodes hidden inside collapsed groups.
+fn hidden_nodes(doc: &Document) -> BTreeSet<String> {
+    doc.groups()
+        .iter()
+        .filter(|g| g.collapsed)
+        .flat_map(|g| g.members.iter().cloned())
+        .collect()
+}
+
+impl Canvas {
+    /// Stage 2: the scene is rebuilt when the session's generation changed, else reused.
+    pub(super) fn refresh_scene(&mut self, cx: &UiCx<'_>) {
+        let generation = cx.session.generation();
+        if self.scene.generation != Some(generation) {
+            self.scene = Scene::build(
+                cx.session.document(),
+                cx.session.types(),
+                cx.report,
+                &self.sizes,
+                generation,
+            );
+        }
     }
 }
 

@@ -8,18 +8,26 @@
 //! A node keeps its `NodeId` for as long as it stays in the graph: egui keys the node's
 //! widget state by it, including a drag in progress, which edits the document (and so
 //! changes the generation) on every frame.
+//!
+//! Stage 3 of a canvas frame ([`Canvas::sync_view`]): the nodes the view needs are found in
+//! the scene, the cache is fitted to them, and positions, the selection and the live
+//! statuses are written into it for the library to draw.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::format::{DecoratorDef, NodeDef};
 use arbor_runtime::{Category, NodeTypes, Report, Severity};
+use egui::{Pos2, Rect};
 use egui_node_graph2 as eng;
 use eng::{InputId, NodeId, OutputId};
 use serde_json::Value;
 
 use super::scene::Scene;
 use super::view::{GraphState, NoValue, NodeView, Port};
+use super::{influence, Canvas};
 use crate::document::Document;
+use crate::live::LiveSource;
+use crate::view::UiCx;
 use crate::Session;
 
 /// The graph the canvas draws, and how its ids map to document GUIDs.
@@ -188,6 +196,88 @@ impl ViewCache {
                 }
             }
         }
+    }
+}
+
+impl Canvas {
+    /// Stage 3: the widget cache holds what the view needs (nothing when zoomed out), and
+    /// the document's positions, the selection and the live statuses are written into it.
+    pub(super) fn sync_view(&mut self, cx: &mut UiCx<'_>, live: &dyn LiveSource, lod: bool) {
+        let wanted = if lod { Vec::new() } else { self.wanted() };
+        self.cache.sync(cx.session, cx.report, &self.scene, &wanted);
+        self.prepare(cx, live);
+    }
+
+    /// Scene nodes the widget graph should hold: those within a margin of the view, their
+    /// parents and children (so edges leaving the view are drawn by the library and can be
+    /// dragged), and the node a connection is being dragged from. In document order.
+    fn wanted(&self) -> Vec<u32> {
+        let cam = self.cam();
+        let zoom = cam.zoom.max(0.01);
+        // A quarter of the view each side: nodes are built before they scroll in, and a
+        // zoom step or a pan within one frame stays inside what is built.
+        let margin = self.view.width().max(self.view.height()) * 0.25;
+        let view = self.view.expand(margin);
+        let to_doc = |p: Pos2| ((p - cam.origin) / zoom).to_pos2();
+        let area = Rect::from_min_max(to_doc(view.min), to_doc(view.max));
+        let scene = &self.scene;
+        let mut out: BTreeSet<u32> = BTreeSet::new();
+        for i in scene.query(area) {
+            let node = scene.node(i);
+            if node.hidden {
+                continue;
+            }
+            out.insert(i);
+            out.extend(node.parent.filter(|p| !scene.node(*p).hidden));
+            out.extend(node.children.iter().filter(|c| !scene.node(**c).hidden));
+        }
+        let dragging = self.cache.state.connection_in_progress;
+        if let Some(guid) = dragging.and_then(|(id, _)| self.cache.guid(id)) {
+            out.extend(scene.index(guid));
+        }
+        out.into_iter().collect()
+    }
+
+    /// Positions from the document, selection and preview state into the view.
+    fn prepare(&mut self, cx: &mut UiCx<'_>, live: &dyn LiveSource) {
+        let doc = cx.session.document();
+        let zoom = self.cache.state.pan_zoom.zoom;
+        for (guid, &id) in &self.cache.ids {
+            let p = doc.position(guid).unwrap_or([0.0, 0.0]);
+            if let Some(pos) = self.cache.state.node_positions.get_mut(id) {
+                *pos = Pos2::new(p[0] as f32 * zoom, p[1] as f32 * zoom);
+            }
+        }
+        self.cache.state.selected_nodes = cx
+            .selection
+            .nodes
+            .iter()
+            .filter_map(|g| self.cache.ids.get(g).copied())
+            .collect();
+        self.pushed_selection = cx
+            .selection
+            .nodes
+            .iter()
+            .filter(|g| self.cache.ids.contains_key(*g))
+            .cloned()
+            .collect();
+        self.user.zoom = zoom;
+        self.user.drawn.clear();
+        self.user.live.clear();
+        self.user.breakpoints.clear();
+        for guid in self.cache.ids.keys() {
+            if let Some(live) = live.node_live(guid) {
+                self.user.live.insert(guid.clone(), live);
+            }
+            if live.has_breakpoint(guid) {
+                self.user.breakpoints.insert(guid.clone());
+            }
+        }
+        self.user.preview_active = !self.user.live.is_empty();
+        self.user.influence = match cx.selection.nodes.iter().next() {
+            Some(guid) if cx.selection.nodes.len() == 1 => influence::influenced(doc, guid),
+            _ => HashSet::new(),
+        };
     }
 }
 

@@ -15,7 +15,8 @@ use egui::{Color32, RichText};
 use egui_node_graph2 as eng;
 use eng::NodeId;
 
-use crate::preview::NodeLive;
+use crate::document::Color;
+use crate::live::{status_color, NodeLive};
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
 pub type Graph = eng::Graph<NodeView, Port, NoValue>;
@@ -196,12 +197,15 @@ pub enum CanvasResponse {
 
 impl eng::UserResponseTrait for CanvasResponse {}
 
-/// Status colours, shared with the connection highlight.
-pub fn status_color(status: Status) -> Color32 {
-    match status {
-        Status::Running => Color32::from_rgb(226, 178, 32),
-        Status::Success => Color32::from_rgb(60, 170, 80),
-        Status::Failure => Color32::from_rgb(210, 70, 70),
+/// The colour of a note or group.
+pub fn fill(color: Color) -> Color32 {
+    match color {
+        Color::Yellow => Color32::from_rgb(236, 206, 110),
+        Color::Blue => Color32::from_rgb(110, 160, 226),
+        Color::Green => Color32::from_rgb(120, 196, 130),
+        Color::Red => Color32::from_rgb(222, 120, 110),
+        Color::Purple => Color32::from_rgb(176, 136, 220),
+        Color::Gray => Color32::from_rgb(170, 170, 170),
     }
 }
 

@@ -13,9 +13,9 @@ use egui::{Align2, ComboBox, Grid, Id, Key, RichText, ScrollArea, TextEdit, Ui};
 
 use super::apply;
 use super::widgets::{value_ui, Shape, FIELD_WIDTH};
-use crate::app::{Request, UiCx};
 use crate::commands::{AddKey, RemoveKey, RenameKey, RetypeKey, SetKeyDefault, SetText, TextField};
 use crate::document::{Document, KeyUsage, Owner};
+use crate::view::{Request, UiCx, View};
 
 /// Every value type, in the order the type combos list them.
 const TYPES: [ValueType; 5] = [
@@ -93,57 +93,6 @@ impl BlackboardPanel {
     /// The key whose deletion waits for confirmation, if any.
     pub fn confirming(&self) -> Option<&str> {
         self.confirm_delete.as_deref()
-    }
-
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
-        let keys = cx.session.document().blackboard().to_vec();
-        ui.heading(format!("Blackboard ({})", keys.len()));
-        let mut delete = None;
-        // The table is wider than a narrow side panel: it scrolls sideways; the app's
-        // panel scrolls vertically.
-        ScrollArea::horizontal()
-            .id_salt("blackboard")
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                if keys.is_empty() {
-                    ui.weak("No keys declared");
-                    return;
-                }
-                Grid::new("blackboard keys")
-                    .num_columns(5)
-                    .striped(true)
-                    .spacing([6.0, 4.0])
-                    .show(ui, |ui| {
-                        for title in ["Name", "Type", "Default", "Description", ""] {
-                            ui.label(RichText::new(title).strong());
-                        }
-                        ui.end_row();
-                        for k in &keys {
-                            self.name_cell(ui, cx, &k.key);
-                            type_cell(ui, cx, &k.key, k.ty);
-                            default_cell(ui, cx, &k.key, k.ty, k.default.as_ref());
-                            description_cell(ui, cx, &k.key, &k.description);
-                            if ui
-                                .small_button("🗑")
-                                .on_hover_text("Delete this key")
-                                .clicked()
-                            {
-                                delete = Some(k.key.clone());
-                            }
-                            ui.end_row();
-                        }
-                    });
-            });
-        if let Some(key) = delete {
-            if cx.session.key_usages(&key).is_empty() {
-                let cmd = RemoveKey::new(cx.session.document(), &key);
-                apply(cx, cmd);
-            } else {
-                self.confirm_delete = Some(key);
-            }
-        }
-        self.add_row(ui, cx);
-        self.confirm_window(ui.ctx(), cx);
     }
 
     fn name_cell(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>, key: &str) {
@@ -266,6 +215,59 @@ impl BlackboardPanel {
             Some(false) => self.confirm_delete = None,
             None => {}
         }
+    }
+}
+
+impl View for BlackboardPanel {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
+        let keys = cx.session.document().blackboard().to_vec();
+        ui.heading(format!("Blackboard ({})", keys.len()));
+        let mut delete = None;
+        // The table is wider than a narrow side panel: it scrolls sideways; the app's
+        // panel scrolls vertically.
+        ScrollArea::horizontal()
+            .id_salt("blackboard")
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                if keys.is_empty() {
+                    ui.weak("No keys declared");
+                    return;
+                }
+                Grid::new("blackboard keys")
+                    .num_columns(5)
+                    .striped(true)
+                    .spacing([6.0, 4.0])
+                    .show(ui, |ui| {
+                        for title in ["Name", "Type", "Default", "Description", ""] {
+                            ui.label(RichText::new(title).strong());
+                        }
+                        ui.end_row();
+                        for k in &keys {
+                            self.name_cell(ui, cx, &k.key);
+                            type_cell(ui, cx, &k.key, k.ty);
+                            default_cell(ui, cx, &k.key, k.ty, k.default.as_ref());
+                            description_cell(ui, cx, &k.key, &k.description);
+                            if ui
+                                .small_button("🗑")
+                                .on_hover_text("Delete this key")
+                                .clicked()
+                            {
+                                delete = Some(k.key.clone());
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        if let Some(key) = delete {
+            if cx.session.key_usages(&key).is_empty() {
+                let cmd = RemoveKey::new(cx.session.document(), &key);
+                apply(cx, cmd);
+            } else {
+                self.confirm_delete = Some(key);
+            }
+        }
+        self.add_row(ui, cx);
+        self.confirm_window(ui.ctx(), cx);
     }
 }
 

@@ -5,7 +5,7 @@
 
 use egui::{Button, RichText, Ui};
 
-use crate::app::UiCx;
+use crate::view::{UiCx, View};
 
 /// See the module documentation.
 #[derive(Debug, Default)]
@@ -14,8 +14,10 @@ pub struct HistoryPanel {}
 /// The label of the row for the state before any step.
 pub const START: &str = "Opened";
 
-impl HistoryPanel {
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
+impl HistoryPanel {}
+
+impl View for HistoryPanel {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
         ui.horizontal(|ui| {
             ui.heading("History");
             let undo = ui

@@ -2,7 +2,7 @@
 //! selected: names, parameters with a widget per declared kind, attached decorators.
 //!
 //! Every edit is a command through `session.apply`, tagged with the gesture of the widget
-//! it came from ([`crate::app::Gestures`]), so the keystrokes typed into one field while it
+//! it came from ([`crate::view::Gestures`]), so the keystrokes typed into one field while it
 //! keeps focus make one undo step. A refused command becomes an error toast.
 //!
 //! What the panel shows is read from the document every frame; the panel keeps no copy,
@@ -16,11 +16,11 @@ use serde_json::{Map, Value};
 
 use super::apply;
 use super::widgets::{value_ui, Shape};
-use crate::app::{Request, UiCx};
 use crate::commands::{
     AddDecorator, MoveDecorator, RemoveDecorator, SetParam, SetRoot, SetText, TextField,
 };
 use crate::document::Owner;
+use crate::view::{Request, UiCx, View};
 
 /// See the module documentation.
 #[derive(Debug, Default)]
@@ -64,8 +64,10 @@ impl Inspector {
     pub fn tree_description_id() -> Id {
         Id::new("inspector tree description")
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
+impl View for Inspector {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
         ui.heading("Inspector");
         let selected: Vec<String> = cx.selection.nodes.iter().cloned().collect();
         match selected.as_slice() {

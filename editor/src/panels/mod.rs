@@ -28,8 +28,8 @@ pub use inspector::Inspector;
 pub use palette::Palette;
 pub use problems::ProblemsPanel;
 
-use crate::app::UiCx;
 use crate::commands::{Command, CommandError};
+use crate::view::UiCx;
 
 /// Applies a command a panel built, through [`UiCx::apply`]; a refusal when building it
 /// becomes an error toast as well. Returns whether the document changed.

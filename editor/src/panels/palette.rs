@@ -241,8 +241,8 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::UiCx;
     use crate::panels::testing::Harness;
+    use crate::view::UiCx;
     use crate::Session;
     use std::cell::Cell;
 

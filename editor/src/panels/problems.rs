@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use egui::{RichText, Ui};
 
-use crate::app::{Request, UiCx};
+use crate::view::{Request, UiCx, View};
 
 /// Rows drawn at most: a tree with thousands of problems lists the first ones (fixing
 /// them usually fixes the rest) instead of laying out every row in every frame.
@@ -68,8 +68,10 @@ impl ProblemsPanel {
             .collect();
         self.built_for = Some(generation);
     }
+}
 
-    pub fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
+impl View for ProblemsPanel {
+    fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
         self.rows(cx);
         let problems = &cx.report.problems;
         let errors = problems.iter().filter(|p| p.is_error()).count();

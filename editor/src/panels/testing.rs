@@ -10,8 +10,8 @@
 use egui::epaint::{ClippedShape, Shape};
 use egui::{Event, Id, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
 
-use crate::app::{Gestures, Request, Toasts, UiCx};
 use crate::document::Selection;
+use crate::view::{Gestures, Request, Toasts, UiCx};
 use crate::Session;
 
 /// One text painted in the last frame, where it is visible.

@@ -16,7 +16,7 @@ use arbor_runtime::{ParamKind, ParamSpec, ValueType};
 use egui::{Button, ComboBox, DragValue, Id, RichText, TextEdit, Ui};
 use serde_json::{Map, Value};
 
-use crate::app::Gestures;
+use crate::view::Gestures;
 
 /// The statuses a `Statuses` list may hold, as the runtime spells them.
 pub const STATUSES: [&str; 3] = ["success", "failure", "running"];

@@ -2,25 +2,17 @@
 //! Reset, the speed, what the root returned; the timeline slider; and the messages (why
 //! the tree does not load, dropped keys, breakpoints, the end of a run).
 
-use arbor_runtime::Status;
 use egui::Color32;
 
 use super::runner::{choices, NONE};
 use super::{Preview, Tone, SPEED_RANGE};
-use crate::app::UiCx;
+use crate::view::UiCx;
 
 /// Problems listed in the panel; the Problems panel has them all.
 const PROBLEMS_SHOWN: usize = 4;
 
-/// The colour of a status, as the preview draws it (yellow running, green success, red
-/// failure). The canvas may use the same.
-pub fn status_color(status: Status) -> Color32 {
-    match status {
-        Status::Running => Color32::from_rgb(230, 190, 40),
-        Status::Success => Color32::from_rgb(70, 180, 90),
-        Status::Failure => Color32::from_rgb(220, 70, 60),
-    }
-}
+// `worlds/` imports the status colour from here.
+pub use crate::live::status_color;
 
 fn tone_color(tone: Tone, ui: &egui::Ui) -> Color32 {
     match tone {

@@ -8,7 +8,8 @@
 //! - [`TickRecorder`] / [`LiveState`] (live.rs): trace events to per-node statuses
 //!   ([`NodeLive`]), keyed by document GUID.
 //! - [`Timeline`] (timeline.rs): the last ticks, for scrubbing back.
-//! - controls.rs, blackboard_view.rs and worlds/: the panel's parts.
+//! - controls.rs and worlds/: the panel's parts; its blackboard is
+//!   [`crate::live::LiveBlackboard`], shared with the remote panel.
 //!
 //! Each frame the app calls [`Preview::update`] before drawing:
 //! 1. A different document (another tree GUID) gets a fresh simulation of its sample,
@@ -24,15 +25,13 @@
 //!    `dt`. A tick that enters a node with a breakpoint pauses the preview and asks the app
 //!    to select and frame that node.
 
-mod blackboard_view;
 mod controls;
 mod live;
 mod runner;
 mod timeline;
 mod worlds;
 
-pub use controls::status_color;
-pub use live::{LiveState, NodeLive, NodeMap, Outcome, TickRecord, TickRecorder};
+pub use live::{LiveState, NodeMap, TickRecord, TickRecorder};
 pub use runner::{choices, create, sample_for, Choice, Loaded, PlainSim, Runner, NONE};
 pub use timeline::Timeline;
 
@@ -43,10 +42,9 @@ use std::sync::Arc;
 use arbor_runtime::Status;
 use arbor_samples::Simulation;
 
-use crate::app::{Request, UiCx};
+use crate::live::{parse_value, Entry, LiveBlackboard, LiveSource, NodeLive};
+use crate::view::{Request, UiCx, View};
 use crate::Session;
-
-use blackboard_view::BlackboardView;
 
 /// Most ticks run in one frame: enough for the top speed at 30 frames per second; a
 /// slower frame drops the rest rather than freezing the editor to catch up.
@@ -56,14 +54,6 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// A frame longer than this counts as this long (the window was hidden, a debugger
 /// stopped the process).
 const MAX_FRAME_SECONDS: f64 = 0.25;
-
-/// Where the canvas reads what each node did: the local preview, or an instance attached
-/// in a running program ([`crate::remote::Remote`]).
-pub trait LiveSource {
-    /// The node's last visit; `None`: not visited (or not in the running tree).
-    fn node_live(&self, guid: &str) -> Option<NodeLive>;
-    fn has_breakpoint(&self, guid: &str) -> bool;
-}
 
 impl LiveSource for Preview {
     fn node_live(&self, guid: &str) -> Option<NodeLive> {
@@ -108,7 +98,7 @@ pub struct Preview {
     problems: Vec<String>,
     warnings: Vec<String>,
     note: Option<(Tone, String)>,
-    blackboard: BlackboardView,
+    blackboard: LiveBlackboard,
 }
 
 impl Default for Preview {
@@ -132,7 +122,7 @@ impl Default for Preview {
             problems: Vec::new(),
             warnings: Vec::new(),
             note: None,
-            blackboard: BlackboardView::default(),
+            blackboard: LiveBlackboard::default(),
         }
     }
 }
@@ -163,42 +153,6 @@ impl Preview {
             if !self.tick_once(cx.requests) {
                 break;
             }
-        }
-    }
-
-    /// The panel: controls, timeline, messages, then world, blackboard and log side by side.
-    pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
-        if self.playing {
-            ui.ctx().request_repaint();
-        }
-        self.controls_ui(ui, cx);
-        self.timeline_ui(ui);
-        self.problems_ui(ui);
-        ui.separator();
-        let Some(runner) = self.runner.as_mut() else {
-            ui.label("Nothing to run yet.");
-            return;
-        };
-        let editable = !self.playing;
-        let mut edit = None;
-        egui::SidePanel::right("arbor_preview_log")
-            .resizable(true)
-            .default_width(260.0)
-            .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
-        egui::SidePanel::right("arbor_preview_blackboard")
-            .resizable(true)
-            .default_width(300.0)
-            .show_inside(ui, |ui| {
-                edit = self.blackboard.ui(ui, runner.sim().blackboard(), editable);
-            });
-        egui::CentralPanel::default().show_inside(ui, |ui| {
-            if let Some(message) = worlds::world_ui(ui, runner) {
-                self.note = Some((Tone::Warning, message));
-            }
-        });
-        if let Some((key, text)) = edit {
-            let result = self.set_blackboard(&key, &text);
-            self.blackboard.edited(&key, result);
         }
     }
 
@@ -329,9 +283,7 @@ impl Preview {
             .as_mut()
             .and_then(|r| r.sim_mut().blackboard_mut())
             .ok_or_else(|| "no tree is running".to_owned())?;
-        let json = serde_json::from_str(text.trim())
-            .unwrap_or_else(|_| serde_json::Value::String(text.to_owned()));
-        let (value, ttl) = split_ttl(json);
+        let (value, ttl) = split_ttl(parse_value(text));
         bb.set_json(key, &value, ttl).map_err(|e| e.to_string())
     }
 
@@ -507,6 +459,65 @@ impl Preview {
         }
         true
     }
+}
+
+impl View for Preview {
+    /// The panel: controls, timeline, messages, then world, blackboard and log side by side.
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
+        if self.playing {
+            ui.ctx().request_repaint();
+        }
+        self.controls_ui(ui, cx);
+        self.timeline_ui(ui);
+        self.problems_ui(ui);
+        ui.separator();
+        let Some(runner) = self.runner.as_mut() else {
+            ui.label("Nothing to run yet.");
+            return;
+        };
+        let editable = !self.playing;
+        let mut edit = None;
+        egui::SidePanel::right("arbor_preview_log")
+            .resizable(true)
+            .default_width(260.0)
+            .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
+        egui::SidePanel::right("arbor_preview_blackboard")
+            .resizable(true)
+            .default_width(300.0)
+            .show_inside(ui, |ui| match runner.sim().blackboard() {
+                Some(bb) => {
+                    let entries = entries(bb);
+                    edit = self
+                        .blackboard
+                        .ui(ui, "arbor_preview_blackboard", &entries, editable);
+                }
+                None => {
+                    ui.strong("Blackboard");
+                    ui.weak("No agent is running.");
+                }
+            });
+        egui::CentralPanel::default().show_inside(ui, |ui| {
+            if let Some(message) = worlds::world_ui(ui, runner) {
+                self.note = Some((Tone::Warning, message));
+            }
+        });
+        if let Some((key, text)) = edit {
+            let result = self.set_blackboard(&key, &text);
+            self.blackboard.edited(&key, result);
+        }
+    }
+}
+
+/// The running blackboard's keys, as the blackboard widget shows them.
+fn entries(bb: &arbor_runtime::Blackboard) -> Vec<Entry> {
+    bb.keys()
+        .map(|(key, info)| Entry {
+            key: info.name.clone(),
+            ty: Some(info.ty.as_str().to_owned()),
+            value: bb.get(key).map(|v| v.to_json()),
+            expires_in: bb.remaining(key),
+        })
+        .collect()
 }
 
 /// Twice the sample's own pace (one `dt` of simulated time per tick), within reason.

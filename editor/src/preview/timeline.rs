@@ -10,7 +10,8 @@
 
 use std::collections::VecDeque;
 
-use super::live::{LiveState, NodeLive, TickRecord};
+use super::live::{LiveState, TickRecord};
+use crate::live::NodeLive;
 
 /// How many ticks are kept by default.
 pub const DEFAULT_CAPACITY: usize = 600;

@@ -8,7 +8,7 @@ use arbor_runtime::debug::{InstanceEntry, NodeStatus, PauseReason, Tick, TreeRef
 use arbor_runtime::Status;
 use serde_json::Value;
 
-use crate::preview::{NodeLive, Outcome};
+use crate::live::{NodeLive, Outcome};
 
 /// Why an instance is paused, as the server said.
 #[derive(Clone, Debug, PartialEq)]

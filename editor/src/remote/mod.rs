@@ -10,7 +10,7 @@
 //! - [`Remote`] (state.rs): the attachment, UI-free: listed and attached instances (by
 //!   name), the focus, and the requests for pause/step/breakpoints/values.
 //! - [`InstanceView`] (instance.rs): one instance's statuses and blackboard, read by the
-//!   canvas through [`crate::preview::LiveSource`] as the local preview is.
+//!   canvas through [`crate::live::LiveSource`] as the local preview is.
 //! - panel.rs: the Attach… dialog and the Remote panel.
 //!
 //! The app draws the focused instance's statuses on the open document whose tree GUID

@@ -4,9 +4,9 @@
 
 use arbor_runtime::debug::{PauseReason, DEFAULT_ADDR};
 use egui::{Color32, RichText};
-use serde_json::Value;
 
 use super::state::{Connection, Remote};
+use crate::live::{parse_value, Entry, LiveBlackboard};
 
 /// The Attach… dialog's fields.
 pub struct AttachDialog {
@@ -157,10 +157,10 @@ fn connection_label(ui: &mut egui::Ui, remote: &Remote) {
     ui.colored_label(color, text);
 }
 
-/// The Remote panel's own state: the blackboard value being edited.
+/// The Remote panel's own state: the blackboard being edited.
 #[derive(Default)]
 pub struct RemotePanel {
-    editing: Option<(String, String)>,
+    blackboard: LiveBlackboard,
 }
 
 impl RemotePanel {
@@ -226,7 +226,7 @@ impl RemotePanel {
             ui.label(format!("tick {}, t = {:.2} s", view.tick, view.time));
             if let Some(root) = view.root {
                 ui.label("root:");
-                ui.colored_label(crate::preview::status_color(root), format!("{root:?}").to_lowercase());
+                ui.colored_label(crate::live::status_color(root), format!("{root:?}").to_lowercase());
             }
             if let Some(pause) = &view.paused {
                 let why = match pause.reason {
@@ -264,61 +264,28 @@ impl RemotePanel {
     }
 
     /// The focused instance's blackboard; a value can be edited while the instance is
-    /// paused (as JSON: `12`, `true`, `"text"`), and the program checks its type.
+    /// paused, and the program checks its type (a refusal arrives in the log).
     fn blackboard(&mut self, ui: &mut egui::Ui, remote: &mut Remote) {
-        ui.horizontal(|ui| {
-            ui.label(RichText::new("Blackboard").strong());
-            ui.weak("(pause to edit)");
-        });
         let Some((_, view)) = remote.focused() else {
             return;
         };
         let editable = view.paused.is_some() && view.is_running();
-        let mut commit = None;
-        egui::ScrollArea::vertical()
-            .id_salt("remote-blackboard")
-            .show(ui, |ui| {
-                egui::Grid::new("remote-bb")
-                    .num_columns(2)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for (key, value) in &view.blackboard {
-                            ui.label(key);
-                            let shown = if value.is_null() {
-                                "—".to_owned()
-                            } else {
-                                value.to_string()
-                            };
-                            match &mut self.editing {
-                                Some((k, text)) if k == key => {
-                                    let r = ui.text_edit_singleline(text);
-                                    if r.lost_focus() {
-                                        if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                                            commit = Some((key.clone(), text.clone()));
-                                        }
-                                        self.editing = None;
-                                    } else {
-                                        r.request_focus();
-                                    }
-                                }
-                                _ => {
-                                    let r = ui.add_enabled(
-                                        editable,
-                                        egui::Label::new(&shown).sense(egui::Sense::click()),
-                                    );
-                                    if r.clicked() {
-                                        self.editing = Some((key.clone(), shown));
-                                    }
-                                }
-                            }
-                            ui.end_row();
-                        }
-                    });
-            });
-        if let Some((key, text)) = commit {
-            // A bare word is meant as text: `idle` sends "idle".
-            let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
-            remote.set_value(&key, value);
+        let entries: Vec<Entry> = view
+            .blackboard
+            .iter()
+            .map(|(key, value)| Entry {
+                key: key.clone(),
+                ty: None,
+                value: Some(value.clone()).filter(|v| !v.is_null()),
+                expires_in: None,
+            })
+            .collect();
+        if let Some((key, text)) = self
+            .blackboard
+            .ui(ui, "remote-blackboard", &entries, editable)
+        {
+            remote.set_value(&key, parse_value(&text));
+            self.blackboard.edited(&key, Ok(()));
         }
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::instance::{InstanceView, Pause};
 use super::link::{Link, LinkEvent};
-use crate::preview::{LiveSource, NodeLive};
+use crate::live::{LiveSource, NodeLive};
 
 /// Lines of the connection log kept for the panel.
 const LOG_LINES: usize = 50;

@@ -1,0 +1,241 @@
+//! Loading and saving documents, and reading the node-types manifests they name.
+//!
+//! - Loading goes through the runtime's parser ([`arbor_runtime::parse_str`]), so a broken
+//!   file gets the runtime's located message (file, line and column or JSON path, expected
+//!   versus found). Loading returns a *new* document: a failure leaves whatever the caller
+//!   holds untouched.
+//! - Saving writes the canonical text ([`Document::to_json`]: pretty, sorted keys, nodes
+//!   depth-first from the root then the unconnected ones) to `<name>.tmp-<pid>` beside the
+//!   target, flushes it to disk, then renames it over the target, so a crash or a full
+//!   disk never leaves a half-written tree. Save -> load -> save is byte-for-byte stable.
+
+use std::fs::{self, File};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arbor_runtime::{LoadError, LoadOptions, NodeTypes, Problem, ProblemKind, Severity};
+
+use super::model::Document;
+
+/// Why a tree file could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("{}: cannot read the file: {source}", .path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The runtime's report: every problem, located.
+    #[error(transparent)]
+    Invalid(#[from] LoadError),
+    /// A BehaviorTree.CPP XML file that could not be imported: every problem, located.
+    #[error("not a BehaviorTree.CPP file Arbor can import:\n{0}")]
+    Import(#[from] arbor_runtime::btcpp::ImportError),
+    /// A file an XML import writes beside it (another tree, the custom node types).
+    #[error("{}: cannot write this file of the import: {source}", .path.display())]
+    Companion {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Why a save failed; the file on disk is unchanged.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: cannot save: {source}", .path.display())]
+pub struct SaveError {
+    pub path: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// A node-types manifest that could not be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("node types manifest {path}: {message}")]
+pub struct ManifestError {
+    /// As written in the document (relative to the tree file).
+    pub path: String,
+    pub message: String,
+}
+
+/// Reads and parses a tree file.
+pub fn load(path: &Path) -> Result<Document, OpenError> {
+    let limit = LoadOptions::default().max_file_bytes;
+    let read_error = |source| OpenError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let size = fs::metadata(path).map_err(read_error)?.len();
+    if size > limit {
+        // Refuse before reading: a huge file is not a tree anyone made by hand.
+        return Err(OpenError::Invalid(LoadError {
+            problems: vec![Problem {
+                severity: Severity::Error,
+                file: Arc::from(path.display().to_string()),
+                json_path: "$".to_owned(),
+                line: None,
+                node: None,
+                node_label: None,
+                kind: ProblemKind::FileTooLarge { size, limit },
+            }],
+        }));
+    }
+    let text = fs::read_to_string(path).map_err(read_error)?;
+    Ok(load_str(&text, Some(path))?)
+}
+
+/// Parses a tree file's text; `path` names it in messages.
+pub fn load_str(text: &str, path: Option<&Path>) -> Result<Document, LoadError> {
+    let file = arbor_runtime::parse_str(text, path)?;
+    Document::from_tree_file(file, path)
+}
+
+/// Saves the canonical text atomically (see the module documentation).
+pub fn save(doc: &Document, path: &Path) -> Result<(), SaveError> {
+    write_atomic(path, doc.to_json().as_bytes()).map_err(|source| SaveError {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    // Write through a symlink rather than replacing the link with a file.
+    let target = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path)?,
+        _ => path.to_owned(),
+    };
+    let name = target.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
+    })?;
+    let mut temp_name = name.to_os_string();
+    temp_name.push(format!(".tmp-{}", std::process::id()));
+    let temp = target.with_file_name(temp_name);
+
+    let result = (|| {
+        let mut file = File::create(&temp)?;
+        file.write_all(bytes)?;
+        // Keep the permissions of the file being replaced.
+        if let Ok(meta) = fs::metadata(&target) {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, &target)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+        return result;
+    }
+    // Make the rename itself durable. Not every platform can open a directory; the file's
+    // contents are already safe, so a failure here is not worth reporting.
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(dir) = File::open(dir) {
+            let _ = dir.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// The built-in node types plus those of every manifest the document names (relative to
+/// `base`, the tree file's folder). A manifest that cannot be read or merged is reported
+/// and skipped: its nodes then show as unknown types, and the document stays editable.
+pub fn load_node_types(doc: &Document, base: Option<&Path>) -> (NodeTypes, Vec<ManifestError>) {
+    let mut types = NodeTypes::builtin();
+    let mut errors = Vec::new();
+    for rel in doc.manifests() {
+        let path = base.map_or_else(|| PathBuf::from(rel), |b| b.join(rel));
+        let result = fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))
+            .and_then(|text| types.merge_manifest(&text));
+        if let Err(message) = result {
+            errors.push(ManifestError {
+                path: rel.clone(),
+                message,
+            });
+        }
+    }
+    (types, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::model::fixtures::sample;
+    use arbor_runtime::NodeType;
+
+    #[test]
+    fn save_load_save_is_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tree.json");
+        let (doc, _) = sample();
+        save(&doc, &path).unwrap();
+        let first = fs::read_to_string(&path).unwrap();
+        let loaded = load(&path).unwrap();
+        assert_eq!(loaded.to_tree_file(), doc.to_tree_file());
+        save(&loaded, &path).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), first);
+        // No temporary file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_broken_file_gives_the_runtime_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.json");
+        fs::write(
+            &path,
+            "{\"format\": \"arbor-tree\", \"version\": 1,\n  \"name\": }",
+        )
+        .unwrap();
+        let err = load(&path).unwrap_err();
+        let OpenError::Invalid(e) = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(e.problems[0].line, Some((2, 11)));
+        assert!(err.to_string().contains("bad.json:2:11"), "{err}");
+
+        fs::write(
+            &path,
+            r#"{"format": "arbor-tree", "version": 1, "guid": 5, "name": "x"}"#,
+        )
+        .unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("$.guid") && err.contains("expected a string"),
+            "{err}"
+        );
+
+        let missing = load(&dir.path().join("nope.json")).unwrap_err();
+        assert!(matches!(missing, OpenError::Read { .. }));
+    }
+
+    #[test]
+    fn save_failure_leaves_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing-dir").join("tree.json");
+        let err = save(&Document::new("t"), &path).unwrap_err();
+        assert!(err.to_string().contains("cannot save"), "{err}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn manifests_are_loaded_relative_to_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut host = NodeTypes::builtin();
+        host.insert(NodeType::action("WalkTo", "walks"));
+        fs::write(
+            dir.path().join("types.json"),
+            host.manifest_where(|t| t.host),
+        )
+        .unwrap();
+        let mut doc = Document::new("t");
+        doc.editor.manifests = vec!["types.json".into(), "gone.json".into()];
+        let (types, errors) = load_node_types(&doc, Some(dir.path()));
+        assert!(types.node("WalkTo").is_some());
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].path, "gone.json");
+    }
+}

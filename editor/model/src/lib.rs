@@ -1,0 +1,18 @@
+//! The editor's model: what is being edited and every way to change it, with no UI types.
+//!
+//! # Brief overview
+//! - [`document`]: the tree being edited ([`document::Document`]) and its queries, the
+//!   clipboard format, auto-layout, load/save.
+//! - [`commands`]: every change to a document, each an [`undo::Edit`], gathered in
+//!   [`commands::Command`].
+//! - [`Session`]: a document, its node types and its undo history ([`History`]); the
+//!   editor's views talk to this.
+//!
+//! The arrows point one way: `document` ← `commands` ← `session`. This crate depends on no
+//! UI crate (its Cargo.toml is the rule); `arbor-editor` builds the view on top of it.
+
+pub mod commands;
+pub mod document;
+mod session;
+
+pub use session::{History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT};

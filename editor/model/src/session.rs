@@ -1,0 +1,693 @@
+//! Session: one open document, the node types it is edited against, its file path, and
+//! its undo [`History`]. The app and the canvas talk to this; nothing else changes the
+//! document.
+//!
+//! Invariants:
+//! - Every change goes through [`Session::apply`] (checked first, so an invalid command
+//!   never enters the history), [`Session::undo`] or [`Session::redo`].
+//! - "Modified" is derived from the history's saved marker, never toggled by hand (as
+//!   helix's `is_modified` compares revisions): undoing back to the saved state makes the
+//!   document unmodified again.
+//! - [`Session::generation`] changes whenever the document may have changed, so a view
+//!   (the canvas cache) knows when to resync, after undo and redo as after edits.
+//!
+//! - The history keeps at most [`HISTORY_LIMIT`] steps; the oldest are dropped first, so
+//!   memory stays bounded however long a session lasts.
+//! - [`Session::disk_stamp`] is what the file looked like when this session last read or
+//!   wrote it, so the app can notice changes made by other programs.
+//!
+//! Limitations: the history is linear (an edit after undo drops the undone steps), and it
+//! is not saved with the file. Once steps beyond the limit are dropped, undo cannot go
+//! back further, and if the saved state was among them the document stays modified.
+
+use std::path::{Path, PathBuf};
+
+use arbor_runtime::{NodeTypes, Report};
+
+use crate::commands::{
+    inline_subtree, replace_with_subtree, AddNode, AutoLayout, Command, CommandError, Connect,
+    Paste, RemoveItems,
+};
+use crate::document::io::{self, ManifestError, OpenError, SaveError};
+use crate::document::xml;
+use crate::document::{
+    extract_subtree, validate, ClipboardError, DiskStamp, Document, Fragment, KeyUsage,
+    LayoutOptions, Pos, Selection,
+};
+
+/// The undo history: a linear record of [`Command`]s with a saved marker.
+pub type History = undo::Record<Command>;
+
+/// The most undo steps a session keeps (memory stays bounded in long sessions).
+/// A step holds only what it changed (a move keeps the moved items' positions), so even
+/// a thousand select-all moves of a 1,000-node tree stay within tens of megabytes.
+pub const HISTORY_LIMIT: usize = 1000;
+
+/// One entry of the history, for a history panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub label: String,
+    /// Applied (at or before the current position) rather than undone.
+    pub done: bool,
+}
+
+/// Why a paste failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PasteError {
+    #[error(transparent)]
+    Clipboard(#[from] ClipboardError),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+}
+
+/// Why a subtree could not be exported or inlined.
+#[derive(Debug, thiserror::Error)]
+pub enum SubtreeError {
+    #[error("save the tree first: subtree paths are relative to its file")]
+    Unsaved,
+    #[error("{} is not inside the tree's folder {}", .path.display(), .folder.display())]
+    OutsideFolder { path: PathBuf, folder: PathBuf },
+    #[error("the Subtree node has no `path`")]
+    NoPath,
+    #[error("\"{0}\" is not a Subtree node; only a Subtree node can be inlined")]
+    NotSubtree(String),
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+}
+
+/// See the module documentation.
+#[derive(Debug)]
+pub struct Session {
+    doc: Document,
+    history: History,
+    types: NodeTypes,
+    manifest_errors: Vec<ManifestError>,
+    path: Option<PathBuf>,
+    generation: u64,
+    disk: Option<DiskStamp>,
+    notes: Vec<String>,
+    /// Why this document cannot be edited (a tree sent by an attached program).
+    read_only: Option<String>,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new(Document::default())
+    }
+}
+
+impl Session {
+    /// A session on an unsaved document, with the built-in node types.
+    pub fn new(doc: Document) -> Session {
+        Session::with_types(doc, NodeTypes::builtin())
+    }
+
+    /// A session with the given node types (a host program that knows its own).
+    pub fn with_types(doc: Document, types: NodeTypes) -> Session {
+        Session {
+            doc,
+            history: History::builder().limit(HISTORY_LIMIT).build(),
+            types,
+            manifest_errors: Vec::new(),
+            path: None,
+            generation: 0,
+            disk: None,
+            notes: Vec::new(),
+            read_only: None,
+        }
+    }
+
+    /// A session that refuses every command, with the reason shown to the user: the tree
+    /// of an attached program that is not open in the editor (Save As keeps a copy).
+    pub fn read_only(doc: Document, types: NodeTypes, reason: impl Into<String>) -> Session {
+        let mut session = Session::with_types(doc, types);
+        session.read_only = Some(reason.into());
+        session
+    }
+
+    /// Why this document cannot be edited, if it cannot.
+    pub fn read_only_reason(&self) -> Option<&str> {
+        self.read_only.as_deref()
+    }
+
+    /// Opens a tree file, with the node types of the manifests it names.
+    pub fn open(path: &Path) -> Result<Session, OpenError> {
+        // Stamped before reading: if the file changes in between, the stamp is the older
+        // state and the change is reported later, rather than missed.
+        let disk = DiskStamp::read(path).ok();
+        let (doc, notes) = if xml::is_xml(path) {
+            xml::open(path)?
+        } else {
+            (io::load(path)?, Vec::new())
+        };
+        let mut session = Session::new(doc);
+        session.path = Some(path.to_owned());
+        session.disk = disk;
+        session.notes = notes;
+        session.reload_node_types();
+        Ok(session)
+    }
+
+    /// Replaces this session by the file at `path`; on failure nothing changes (the
+    /// current document, its history and its path stay as they were).
+    pub fn open_file(&mut self, path: &Path) -> Result<(), OpenError> {
+        let mut next = Session::open(path)?;
+        next.generation = self.generation + 1;
+        *self = next;
+        Ok(())
+    }
+
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    pub fn types(&self) -> &NodeTypes {
+        &self.types
+    }
+
+    /// Re-reads the manifests the document names (relative to its file's folder).
+    pub fn reload_node_types(&mut self) {
+        let base = self.path.as_deref().and_then(Path::parent);
+        let (types, errors) = io::load_node_types(&self.doc, base);
+        self.types = types;
+        self.manifest_errors = errors;
+        self.generation += 1;
+    }
+
+    /// Manifests that could not be used at the last (re)load.
+    pub fn manifest_errors(&self) -> &[ManifestError] {
+        &self.manifest_errors
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Changes whenever the document may have changed.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    // ---- Editing ------------------------------------------------------------------------
+
+    /// Checks and applies a command as an undo step (or merges it into the last one).
+    /// Returns `Ok(false)` when the command would change nothing; no step is made then.
+    pub fn apply(&mut self, cmd: impl Into<Command>) -> Result<bool, CommandError> {
+        if let Some(why) = &self.read_only {
+            return Err(CommandError::Refused(format!("read-only: {why}")));
+        }
+        let cmd = cmd.into();
+        cmd.check(&self.doc, &self.types)?;
+        if cmd.is_noop(&self.doc) {
+            return Ok(false);
+        }
+        self.history.edit(&mut self.doc, cmd);
+        self.generation += 1;
+        Ok(true)
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let done = self.history.undo(&mut self.doc).is_some();
+        self.generation += u64::from(done);
+        done
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let done = self.history.redo(&mut self.doc).is_some();
+        self.generation += u64::from(done);
+        done
+    }
+
+    pub fn can_undo(&self) -> bool {
+        self.history.can_undo()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.history.can_redo()
+    }
+
+    /// `Undo Connect "Sequence" ➡ "Wait"`, for the menu.
+    pub fn undo_text(&self) -> Option<String> {
+        self.history.undo_string().map(|s| format!("Undo {s}"))
+    }
+
+    /// `Redo Connect "Sequence" ➡ "Wait"`, for the menu.
+    pub fn redo_text(&self) -> Option<String> {
+        self.history.redo_string().map(|s| format!("Redo {s}"))
+    }
+
+    /// Every step, oldest first.
+    pub fn steps(&self) -> Vec<Step> {
+        self.history
+            .entries()
+            .enumerate()
+            .map(|(i, e)| Step {
+                label: e.as_ref().label().to_owned(),
+                done: i < self.history.head(),
+            })
+            .collect()
+    }
+
+    /// Undoes or redoes until `done` steps are applied (0 = the state when opened).
+    pub fn go_to(&mut self, done: usize) {
+        if !self.history.go_to(&mut self.doc, done).is_empty() {
+            self.generation += 1;
+        }
+    }
+
+    // ---- Saving -------------------------------------------------------------------------
+
+    /// Whether the document differs from the last saved (or opened) state.
+    pub fn is_modified(&self) -> bool {
+        !self.history.is_saved()
+    }
+
+    /// Records the current state as saved (call after writing it yourself).
+    pub fn mark_saved(&mut self) {
+        self.history.set_saved();
+    }
+
+    /// Saves to the session's path; an unsaved document has none (use `save_as`).
+    pub fn save(&mut self) -> Result<(), SaveError> {
+        let Some(path) = self.path.clone() else {
+            return Err(SaveError {
+                path: PathBuf::from(self.doc.name()),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "the document has no file yet",
+                ),
+            });
+        };
+        self.save_as(&path)
+    }
+
+    /// Saves atomically to `path`, which becomes the session's path.
+    pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
+        self.notes = if xml::is_xml(path) {
+            xml::save(&self.doc, path, &self.types)?
+        } else {
+            io::save(&self.doc, path)?;
+            Vec::new()
+        };
+        self.path = Some(path.to_owned());
+        self.history.set_saved();
+        self.disk = DiskStamp::read(path).ok();
+        Ok(())
+    }
+
+    /// A document restored from a recovery file: it keeps its file's path (so Save writes
+    /// back there) and the stamp of the file as it was when the recovery copy was made,
+    /// and it counts as modified, since it differs from what is on disk.
+    pub fn recovered(doc: Document, path: Option<PathBuf>, disk: Option<DiskStamp>) -> Session {
+        let mut session = Session::new(doc);
+        session.path = path;
+        session.reload_node_types();
+        session.disk = disk;
+        session.history.clear_saved();
+        session
+    }
+
+    /// What the last open or save approximated or left out (BehaviorTree.CPP XML files
+    /// only): for the user to read.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The file as this session last read or wrote it (`None` for a new document).
+    pub fn disk_stamp(&self) -> Option<DiskStamp> {
+        self.disk
+    }
+
+    /// The user keeps this version over a file changed by another program: the file's new
+    /// state becomes the known one (so saving overwrites it without asking again) and the
+    /// document counts as modified, since it no longer matches the file.
+    /// `None`: the file is gone (saving recreates it).
+    pub fn keep_over_disk(&mut self, disk: Option<DiskStamp>) {
+        self.disk = disk;
+        self.history.clear_saved();
+    }
+
+    /// The file got a new time but holds the same bytes (a `touch`): nothing to ask about.
+    pub fn note_touched(&mut self, disk: DiskStamp) {
+        self.disk = Some(disk);
+    }
+
+    // ---- Queries ------------------------------------------------------------------------
+
+    /// The runtime's checks of the current document.
+    pub fn validate(&self) -> Report {
+        validate(&self.doc, self.path.as_deref(), &self.types)
+    }
+
+    /// See [`Document::can_connect`].
+    pub fn can_connect(&self, parent: &str, child: &str) -> Result<(), String> {
+        self.doc.can_connect(&self.types, parent, child)
+    }
+
+    /// See [`Document::key_usages`].
+    pub fn key_usages(&self, name: &str) -> Vec<KeyUsage> {
+        self.doc.key_usages(&self.types, name)
+    }
+
+    // ---- Shortcuts for the common gestures -----------------------------------------------
+
+    /// Adds a node of type `kind`; returns its GUID.
+    pub fn add_node(&mut self, kind: &str, pos: Pos) -> Result<String, CommandError> {
+        let cmd = AddNode::new(&self.types, kind, pos)?;
+        let guid = cmd.guid().to_owned();
+        self.apply(cmd)?;
+        Ok(guid)
+    }
+
+    pub fn connect(&mut self, parent: &str, child: &str) -> Result<(), CommandError> {
+        let cmd = Connect::new(&self.doc, &self.types, parent, child)?;
+        self.apply(cmd).map(|_| ())
+    }
+
+    pub fn delete(&mut self, selection: &Selection) -> Result<(), CommandError> {
+        self.apply(RemoveItems::new(&self.doc, selection))
+            .map(|_| ())
+    }
+
+    /// The clipboard text for the selection.
+    pub fn copy(&self, selection: &Selection) -> String {
+        Fragment::copy(&self.doc, selection, &self.types).to_json()
+    }
+
+    /// Copies, then deletes the selection as one "Cut" step.
+    pub fn cut(&mut self, selection: &Selection) -> Result<String, CommandError> {
+        let text = self.copy(selection);
+        self.apply(RemoveItems::new(&self.doc, selection).with_label("Cut"))?;
+        Ok(text)
+    }
+
+    /// Pastes clipboard text with its top-left corner at `at`; returns the new items.
+    pub fn paste(&mut self, text: &str, at: Pos) -> Result<Selection, PasteError> {
+        let cmd = Paste::new(&Fragment::from_json(text)?, at)?;
+        let pasted = cmd.selection();
+        self.apply(cmd)?;
+        Ok(pasted)
+    }
+
+    /// Duplicates the selection, offset by `offset`; returns the new items.
+    pub fn duplicate(
+        &mut self,
+        selection: &Selection,
+        offset: Pos,
+    ) -> Result<Selection, CommandError> {
+        let cmd = Paste::duplicate(&self.doc, selection, &self.types, offset)?;
+        let copies = cmd.selection();
+        self.apply(cmd)?;
+        Ok(copies)
+    }
+
+    /// Writes the branch under `top` to a new tree file at `path` (inside this tree's
+    /// folder) and replaces it here by a `Subtree` node referring to it, as one step.
+    /// The file is written first: if that fails, the document is untouched.
+    pub fn export_subtree(&mut self, top: &str, path: &Path) -> Result<(), SubtreeError> {
+        let folder = self
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .ok_or(SubtreeError::Unsaved)?;
+        let rel = path
+            .strip_prefix(folder)
+            .map_err(|_| SubtreeError::OutsideFolder {
+                path: path.to_owned(),
+                folder: folder.to_owned(),
+            })?;
+        let depth = rel.components().count().saturating_sub(1);
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let name = path.file_stem().map_or_else(
+            || "subtree".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+        let Some(mut sub) = extract_subtree(&self.doc, top, &self.types, &name) else {
+            return Err(CommandError::UnknownNode(top.to_owned()).into());
+        };
+        // Manifest paths are relative to the tree file: re-base them for the new file.
+        sub.editor.manifests = self
+            .doc
+            .manifests()
+            .iter()
+            .map(|m| format!("{}{m}", "../".repeat(depth)))
+            .collect();
+        let step = Command::from(replace_with_subtree(
+            &self.doc,
+            &self.types,
+            top,
+            &rel.join("/"),
+        )?);
+        step.check(&self.doc, &self.types)?;
+        io::save(&sub, path)?;
+        self.apply(step)?;
+        Ok(())
+    }
+
+    /// Replaces the `Subtree` node `node` by a copy of the tree its file holds, as one
+    /// step; returns the copied nodes.
+    pub fn inline_subtree(&mut self, node: &str) -> Result<Selection, SubtreeError> {
+        if let Some(n) = self.doc.node(node).filter(|n| n.kind != "Subtree") {
+            return Err(SubtreeError::NotSubtree(self.doc.label(&n.guid)));
+        }
+        let rel = self
+            .doc
+            .node(node)
+            .and_then(|n| n.params.get("path"))
+            .and_then(|p| p.as_str())
+            .ok_or(SubtreeError::NoPath)?;
+        let folder = self
+            .path
+            .as_deref()
+            .and_then(Path::parent)
+            .ok_or(SubtreeError::Unsaved)?;
+        let file = io::load(&folder.join(rel))?;
+        let (batch, copied) = inline_subtree(&self.doc, &self.types, node, &file)?;
+        self.apply(batch)?;
+        Ok(copied)
+    }
+
+    /// Tidy layout of the whole document, as one step.
+    pub fn auto_layout(&mut self, options: &LayoutOptions) -> Result<bool, CommandError> {
+        let cmd = AutoLayout::new(&self.doc, options);
+        self.apply(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::{MoveItems, SetParam, SetText, TextField};
+    use crate::document::{sample, Owner};
+    use serde_json::json;
+
+    #[test]
+    fn apply_undo_redo_with_texts_and_steps() {
+        let mut s = Session::new(Document::new("t"));
+        assert!(!s.can_undo() && !s.is_modified());
+        let seq = s.add_node("Sequence", [0.0, 0.0]).unwrap();
+        let wait = s.add_node("Wait", [0.0, 100.0]).unwrap();
+        s.connect(&seq, &wait).unwrap();
+        assert_eq!(
+            s.undo_text().unwrap(),
+            "Undo Connect \"Sequence\" ➡ \"Wait\""
+        );
+        assert!(s.is_modified());
+        let g = s.generation();
+        assert!(s.undo());
+        assert!(s.generation() > g);
+        assert_eq!(
+            s.redo_text().unwrap(),
+            "Redo Connect \"Sequence\" ➡ \"Wait\""
+        );
+        assert!(s.document().children(&seq).is_empty());
+        assert!(s.redo());
+        assert!(!s.redo());
+        let labels: Vec<String> = s.steps().into_iter().map(|st| st.label).collect();
+        assert_eq!(
+            labels,
+            [
+                "Add \"Sequence\"",
+                "Add \"Wait\"",
+                "Connect \"Sequence\" ➡ \"Wait\""
+            ]
+        );
+        s.go_to(1);
+        assert_eq!(s.document().node_count(), 1);
+        assert_eq!(s.steps().iter().filter(|st| st.done).count(), 1);
+    }
+
+    #[test]
+    fn invalid_commands_never_enter_the_history() {
+        let mut s = Session::new(Document::new("t"));
+        let wait = s.add_node("Wait", [0.0, 0.0]).unwrap();
+        let log = s.add_node("Log", [0.0, 0.0]).unwrap();
+        let err = s.connect(&wait, &log).unwrap_err();
+        assert!(err.to_string().contains("cannot have children"), "{err}");
+        assert_eq!(s.history().len(), 2);
+        assert!(s.can_connect(&wait, &log).is_err());
+    }
+
+    #[test]
+    fn modified_follows_the_saved_marker() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.json");
+        let mut s = Session::new(Document::new("t"));
+        let a = s.add_node("Sequence", [0.0, 0.0]).unwrap();
+        s.save_as(&path).unwrap();
+        assert!(!s.is_modified());
+        s.apply(MoveItems::by(s.document(), &Selection::of_nodes([&a]), [5.0, 0.0]).unwrap())
+            .unwrap();
+        assert!(s.is_modified());
+        s.undo();
+        assert!(!s.is_modified(), "back at the saved state");
+        s.undo();
+        assert!(s.is_modified());
+        s.redo();
+        s.mark_saved();
+        assert!(!s.is_modified());
+    }
+
+    #[test]
+    fn drags_and_keystrokes_become_single_steps() {
+        let (doc, [_, b, ..]) = sample();
+        let mut s = Session::new(doc);
+        let sel = Selection::of_nodes([&b]);
+        for _ in 0..10 {
+            let cmd = MoveItems::by(s.document(), &sel, [1.0, 1.0])
+                .unwrap()
+                .gesture(1);
+            s.apply(cmd).unwrap();
+        }
+        for text in ["a", "ab", "abc"] {
+            let cmd = SetText::new(s.document(), TextField::NodeName(b.clone()), text).unwrap();
+            s.apply(cmd.gesture(2)).unwrap();
+        }
+        for n in 1..4 {
+            let cmd = SetParam::new(
+                s.document(),
+                Owner::Node(b.clone()),
+                "seconds",
+                Some(json!(n)),
+            )
+            .unwrap();
+            s.apply(cmd.gesture(3)).unwrap();
+        }
+        assert_eq!(s.history().len(), 3);
+        s.undo();
+        s.undo();
+        assert_eq!(s.document().node(&b).unwrap().name, "Wait");
+        assert_eq!(s.document().position(&b), Some([110.0, 60.0]));
+        // A no-op makes no step.
+        assert!(!s
+            .apply(MoveItems::by(s.document(), &sel, [0.0, 0.0]).unwrap())
+            .unwrap());
+    }
+
+    #[test]
+    fn cut_paste_duplicate() {
+        let (doc, [a, b, c, d, _]) = sample();
+        let mut s = Session::new(doc);
+        let text = s.cut(&Selection::of_nodes([&c, &d])).unwrap();
+        assert_eq!(s.undo_text().unwrap(), "Undo Cut");
+        assert_eq!(s.document().children(&a), std::slice::from_ref(&b));
+        let pasted = s.paste(&text, [0.0, 0.0]).unwrap();
+        assert_eq!(pasted.nodes.len(), 2);
+        assert!(!pasted.nodes.contains(&c));
+        let copies = s.duplicate(&pasted, [10.0, 10.0]).unwrap();
+        assert_eq!(copies.nodes.len(), 2);
+        assert_eq!(s.document().node_count(), 7);
+        assert!(s.paste("not json", [0.0, 0.0]).is_err());
+        assert_eq!(s.history().len(), 3);
+    }
+
+    #[test]
+    fn a_failed_open_leaves_the_session_intact() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, "{ nope").unwrap();
+        let (doc, _) = sample();
+        let mut s = Session::new(doc.clone());
+        s.add_node("Wait", [0.0, 0.0]).unwrap();
+        let before = s.document().clone();
+        let err = s.open_file(&bad).unwrap_err();
+        assert!(err.to_string().contains("bad.json:1:3"), "{err}");
+        assert_eq!(*s.document(), before);
+        assert!(s.can_undo());
+
+        let good = dir.path().join("good.json");
+        io::save(&doc, &good).unwrap();
+        s.open_file(&good).unwrap();
+        assert_eq!(s.document().to_json(), doc.to_json());
+        assert!(!s.can_undo() && !s.is_modified());
+        assert_eq!(s.path(), Some(good.as_path()));
+    }
+
+    #[test]
+    fn export_and_inline_subtrees_through_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut doc, [a, b, c, ..]) = sample();
+        doc.editor.manifests = vec!["types.json".into()];
+        let mut s = Session::new(doc);
+        let err = s
+            .export_subtree(&c, &dir.path().join("x.json"))
+            .unwrap_err();
+        assert!(matches!(err, SubtreeError::Unsaved));
+        s.save_as(&dir.path().join("tree.json")).unwrap();
+        let outside = s
+            .export_subtree(&c, Path::new("/elsewhere/x.json"))
+            .unwrap_err();
+        assert!(matches!(outside, SubtreeError::OutsideFolder { .. }));
+        let before = s.document().clone();
+
+        std::fs::create_dir(dir.path().join("parts")).unwrap();
+        let sub_path = dir.path().join("parts").join("branch.json");
+        s.export_subtree(&c, &sub_path).unwrap();
+        let sub = io::load(&sub_path).unwrap();
+        assert_eq!(sub.node_count(), 2);
+        assert_eq!(sub.manifests(), ["../types.json"]);
+        let node = s.document().children(&a)[1].clone();
+        assert_eq!(
+            s.document().node(&node).unwrap().params["path"],
+            json!("parts/branch.json")
+        );
+        assert_eq!(
+            s.undo_text().unwrap(),
+            "Undo Export \"Inverter\" as a subtree"
+        );
+
+        let not_subtree = s.inline_subtree(&b).unwrap_err();
+        assert!(matches!(not_subtree, SubtreeError::NotSubtree(_)));
+        assert!(not_subtree.to_string().contains("is not a Subtree node"));
+        let copied = s.inline_subtree(&node).unwrap();
+        assert_eq!(copied.nodes.len(), 2);
+        assert_eq!(s.document().children(&a)[0], b);
+        assert!(copied.nodes.contains(&s.document().children(&a)[1]));
+        s.undo();
+        s.undo();
+        assert_eq!(*s.document(), before);
+        assert!(!s.is_modified());
+    }
+
+    #[test]
+    fn validate_and_key_usages_use_the_session_types() {
+        let (doc, ..) = sample();
+        let s = Session::new(doc);
+        assert!(!s.validate().is_ok());
+        assert!(s.key_usages("nothing").is_empty());
+        let mut fresh = Session::default();
+        assert!(fresh.save().is_err());
+        assert!(!fresh.auto_layout(&LayoutOptions::default()).unwrap());
+    }
+}

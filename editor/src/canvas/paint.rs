@@ -1,0 +1,413 @@
+//! Stage 4 of a canvas frame: everything drawn, back to front.
+//!
+//! 1. Notes and groups, behind the nodes.
+//! 2. The nodes: egui_node_graph2's widgets (it calls view.rs for each node and reports what
+//!    the pointer did to them), or, below [`LOD_ZOOM`], the level of detail: each visible
+//!    node as a plain box with straight lines to its parent and children, straight from
+//!    the scene, since widget text is unreadable that small anyway. Boxes keep the live
+//!    status colours, breakpoints, problems and the selection; names are written where
+//!    they are legible.
+//! 3. Overlays: the connections into nodes the running tree just visited, in their status
+//!    colour, and the edges into collapsed groups.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use arbor_runtime::{Severity, Status};
+use egui::{Color32, Pos2, Rect, Stroke};
+
+use super::camera::{collapsed_rect, follow_zoom, Cam, STRIP};
+use super::scene::Scene;
+use super::view::{category_color, fill, freshness, lerp, NoTemplates, Response};
+use super::Canvas;
+use crate::live::{status_color, LiveSource};
+use crate::view::UiCx;
+
+/// Below this zoom the canvas draws boxes instead of node widgets.
+pub const LOD_ZOOM: f32 = 0.4;
+
+/// Names smaller than this many points are not written.
+const MIN_TEXT: f32 = 7.0;
+
+/// A node drawn as a box this frame (screen coordinates), for hit tests.
+#[derive(Clone, Copy, Debug)]
+pub struct LodBox {
+    pub node: u32,
+    pub rect: Rect,
+}
+
+/// Paints the nodes in `view` and the edges that touch them; returns their boxes.
+fn paint_boxes(
+    painter: &egui::Painter,
+    scene: &Scene,
+    cam: Cam,
+    view: Rect,
+    sizes: &HashMap<String, [f64; 2]>,
+    selected: &BTreeSet<String>,
+    preview: &dyn LiveSource,
+) -> Vec<LodBox> {
+    let zoom = cam.zoom.max(0.01);
+    let to_doc = |p: Pos2| ((p - cam.origin) / zoom).to_pos2();
+    // The margin catches nodes drawn taller than the size they were indexed with.
+    let area = Rect::from_min_max(to_doc(view.min), to_doc(view.max)).expand(150.0);
+    let visible: Vec<u32> = scene
+        .query(area)
+        .into_iter()
+        .filter(|&i| !scene.node(i).hidden)
+        .collect();
+    let screen = |i: u32| {
+        let r = scene.rect(i, sizes);
+        Rect::from_min_size(cam.origin + r.min.to_vec2() * zoom, r.size() * zoom)
+    };
+    let live: Vec<_> = visible
+        .iter()
+        .map(|&i| preview.node_live(&scene.node(i).guid))
+        .collect();
+    let preview_active = live.iter().any(Option::is_some);
+    let shown: HashSet<u32> = visible.iter().copied().collect();
+
+    let edge = Stroke::new((3.0 * zoom).max(1.0), Color32::from_rgb(140, 150, 165));
+    let line = |from: Rect, to: Rect, stroke: Stroke| {
+        painter.line_segment([from.right_center(), to.left_center()], stroke);
+    };
+    for &i in &visible {
+        let node = scene.node(i);
+        let here = screen(i);
+        for &c in &node.children {
+            if scene.node(c).hidden {
+                continue;
+            }
+            let stroke = match shown.contains(&c) {
+                true => visible
+                    .binary_search(&c)
+                    .ok()
+                    .and_then(|at| live[at].as_ref())
+                    .and_then(|l| Some((l.status?, freshness(l))))
+                    .filter(|(_, f)| *f > 0.0)
+                    .map_or(edge, |(status, f)| {
+                        Stroke::new(
+                            edge.width * 1.5,
+                            status_color(status).gamma_multiply(0.3 + 0.7 * f),
+                        )
+                    }),
+                false => edge,
+            };
+            line(here, screen(c), stroke);
+        }
+        // Edges from parents outside the view (inside it, the parent draws them).
+        if let Some(p) = node
+            .parent
+            .filter(|p| !shown.contains(p) && !scene.node(*p).hidden)
+        {
+            line(screen(p), here, edge);
+        }
+    }
+
+    let mut boxes = Vec::with_capacity(visible.len());
+    for (&i, live) in visible.iter().zip(&live) {
+        let node = scene.node(i);
+        let r = screen(i);
+        let base = category_color(node.category);
+        let fill = if !preview_active {
+            base
+        } else {
+            match live {
+                Some(l) => match l.status {
+                    Some(status) => lerp(
+                        Color32::from_gray(60),
+                        status_color(status),
+                        0.35 + 0.65 * freshness(l),
+                    ),
+                    None => Color32::from_gray(60),
+                },
+                None => Color32::from_gray(55),
+            }
+        };
+        let outline = if selected.contains(&node.guid) {
+            Stroke::new(2.5, Color32::WHITE)
+        } else {
+            match node.problem {
+                Some(Severity::Error) => Stroke::new(2.0, Color32::from_rgb(240, 90, 90)),
+                Some(Severity::Warning) => Stroke::new(2.0, Color32::from_rgb(220, 180, 60)),
+                None => Stroke::new(1.0, Color32::from_gray(25)),
+            }
+        };
+        let rounding = 6.0 * zoom;
+        painter.rect(r, rounding, fill, outline);
+        if preview.has_breakpoint(&node.guid) {
+            let d = (r.height() * 0.12).clamp(2.0, 6.0);
+            painter.circle_filled(
+                r.right_top() + egui::vec2(-2.0 * d, 2.0 * d),
+                d,
+                Color32::from_rgb(230, 60, 60),
+            );
+        }
+        if live.as_ref().and_then(|l| l.status) == Some(Status::Running) {
+            painter.rect_stroke(
+                r.expand(2.0),
+                rounding,
+                Stroke::new(2.0, status_color(Status::Running)),
+            );
+        }
+        let size = (r.height() * 0.3).min(16.0);
+        if size >= MIN_TEXT {
+            // Cut to the box's width (an estimate: text in a box this small is a hint).
+            let fits = ((r.width() - size) / (size * 0.55)).max(0.0) as usize;
+            let text: String = if node.label.chars().count() > fits {
+                let mut t: String = node.label.chars().take(fits.saturating_sub(1)).collect();
+                t.push('…');
+                t
+            } else {
+                node.label.clone()
+            };
+            painter.text(
+                r.left_center() + egui::vec2(size * 0.5, 0.0),
+                egui::Align2::LEFT_CENTER,
+                text,
+                egui::FontId::proportional(size),
+                Color32::WHITE,
+            );
+        }
+        boxes.push(LodBox { node: i, rect: r });
+    }
+    boxes
+}
+
+impl Canvas {
+    /// Stage 4: notes and groups behind, then the node widgets (or, zoomed out, boxes),
+    /// then the overlays. Returns what the library reported about its widgets.
+    pub(super) fn paint(
+        &mut self,
+        ui: &mut egui::Ui,
+        cx: &UiCx<'_>,
+        live: &dyn LiveSource,
+        lod: bool,
+    ) -> Vec<Response> {
+        self.paint_annotations(ui, cx);
+        self.lod_boxes = if lod {
+            paint_boxes(
+                ui.painter(),
+                &self.scene,
+                self.cam(),
+                self.view,
+                &self.sizes,
+                &cx.selection.nodes,
+                live,
+            )
+        } else {
+            Vec::new()
+        };
+
+        let zoom_before = self.cache.state.pan_zoom.zoom;
+        let response =
+            self.cache
+                .state
+                .draw_graph_editor(ui, NoTemplates, &mut self.user, Vec::new());
+        let zoom_after = self.cache.state.pan_zoom.zoom;
+        self.remember_sizes(zoom_before);
+        if (zoom_after - zoom_before).abs() > f32::EPSILON {
+            follow_zoom(&mut self.cache, zoom_after / zoom_before);
+        }
+        self.draw_active_path(ui);
+        self.draw_collapsed_edges(ui, cx);
+        response.node_responses
+    }
+
+    /// Notes and groups: groups, then notes, behind the graph.
+    pub(super) fn paint_annotations(&self, ui: &egui::Ui, cx: &UiCx<'_>) {
+        let (cam, scene) = (self.cam(), &self.scene);
+        let painter = ui.painter();
+        let doc = cx.session.document();
+        let text = |size: f32| egui::FontId::proportional(size * cam.zoom);
+        for group in doc.groups() {
+            let selected = cx.selection.groups.contains(&group.guid);
+            let color = fill(group.color);
+            let outline = Stroke::new(
+                if selected { 2.5 } else { 1.0 },
+                if selected { Color32::WHITE } else { color },
+            );
+            if group.collapsed {
+                let r = collapsed_rect(cam, group);
+                painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
+                painter.text(
+                    r.left_top() + egui::vec2(10.0, 8.0) * cam.zoom,
+                    egui::Align2::LEFT_TOP,
+                    &group.title,
+                    text(15.0),
+                    Color32::WHITE,
+                );
+                let count = group
+                    .members
+                    .iter()
+                    .filter(|m| scene.index(m).is_some())
+                    .count();
+                painter.text(
+                    r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
+                    egui::Align2::LEFT_BOTTOM,
+                    format!("{count} nodes (double-click to expand)"),
+                    text(12.0),
+                    Color32::from_gray(235),
+                );
+                continue;
+            }
+            let r = cam.rect(
+                [group.rect[0], group.rect[1]],
+                [group.rect[2], group.rect[3]],
+            );
+            painter.rect(r, 8.0, color.gamma_multiply(0.16), outline);
+            let title = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * cam.zoom));
+            painter.rect_filled(
+                title,
+                egui::Rounding {
+                    nw: 8.0,
+                    ne: 8.0,
+                    sw: 0.0,
+                    se: 0.0,
+                },
+                color.gamma_multiply(0.6),
+            );
+            painter.text(
+                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
+                egui::Align2::LEFT_CENTER,
+                &group.title,
+                text(15.0),
+                Color32::WHITE,
+            );
+            resize_mark(painter, r, cam.zoom, color);
+        }
+        for note in doc.notes() {
+            let r = cam.rect(note.pos, note.size);
+            let selected = cx.selection.notes.contains(&note.guid);
+            let color = fill(note.color);
+            painter.rect(
+                r,
+                4.0,
+                color.gamma_multiply(0.92),
+                Stroke::new(if selected { 2.5 } else { 0.0 }, Color32::WHITE),
+            );
+            let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
+            painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));
+            if self.annotations.editing_note.as_deref() != Some(note.guid.as_str()) {
+                let wrap = (r.width() - 16.0 * cam.zoom).max(10.0);
+                let galley =
+                    painter.layout(note.text.clone(), text(14.0), Color32::from_gray(30), wrap);
+                let clip = painter.with_clip_rect(r.shrink(2.0));
+                clip.galley(
+                    header.left_bottom() + egui::vec2(8.0, 4.0) * cam.zoom,
+                    galley,
+                    Color32::from_gray(30),
+                );
+            }
+            resize_mark(painter, r, cam.zoom, Color32::from_gray(90));
+        }
+    }
+
+    /// Keeps the size each drawn node had, in canvas units, for culling and layout.
+    fn remember_sizes(&mut self, zoom: f32) {
+        let zoom = f64::from(zoom.max(0.01));
+        for (id, d) in &self.user.drawn {
+            let Some(guid) = self.cache.guids.get(id) else {
+                continue;
+            };
+            let r = d.rect();
+            let size = [f64::from(r.width()) / zoom, f64::from(r.height()) / zoom];
+            match self.sizes.get_mut(guid) {
+                Some(s) => *s = size,
+                None => {
+                    self.sizes.insert(guid.clone(), size);
+                }
+            }
+        }
+    }
+
+    /// Colours the connections into nodes the preview just visited with their status.
+    fn draw_active_path(&self, ui: &egui::Ui) {
+        if !self.user.preview_active {
+            return;
+        }
+        let zoom = self.zoom();
+        let painter = ui.painter();
+        // Only nodes in the widget graph are drawn, and only they have live state.
+        for guid in self.cache.ids.keys() {
+            let Some(from) = self.drawn(guid).and_then(|d| d.output_port()) else {
+                continue;
+            };
+            let Some(i) = self.scene.index(guid) else {
+                continue;
+            };
+            for &c in &self.scene.node(i).children {
+                let child = &self.scene.node(c).guid;
+                let Some(live) = self.user.live.get(child) else {
+                    continue;
+                };
+                let (Some(status), Some(to)) =
+                    (live.status, self.drawn(child).and_then(|d| d.input_port()))
+                else {
+                    continue;
+                };
+                let f = freshness(live);
+                if f <= 0.0 {
+                    continue;
+                }
+                let color = status_color(status).gamma_multiply(0.3 + 0.7 * f);
+                let width = if status == Status::Running { 4.0 } else { 3.0 } * zoom;
+                let control = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
+                let bezier = egui::epaint::CubicBezierShape::from_points_stroke(
+                    [
+                        from,
+                        from + egui::vec2(control, 0.0),
+                        to - egui::vec2(control, 0.0),
+                        to,
+                    ],
+                    false,
+                    egui::Color32::TRANSPARENT,
+                    egui::Stroke::new(width, color),
+                );
+                painter.add(bezier);
+            }
+        }
+    }
+
+    /// Edges between a visible node and one hidden in a collapsed group end at the group's box.
+    fn draw_collapsed_edges(&self, ui: &egui::Ui, cx: &UiCx<'_>) {
+        let doc = cx.session.document();
+        let cam = self.cam();
+        let stroke = egui::Stroke::new(3.0 * cam.zoom, egui::Color32::from_rgb(140, 150, 165));
+        let scene = &self.scene;
+        for group in doc.groups().iter().filter(|g| g.collapsed) {
+            let r = collapsed_rect(cam, group);
+            let members: HashSet<u32> = group
+                .members
+                .iter()
+                .filter_map(|m| scene.index(m))
+                .collect();
+            // Only edges that leave the group; their other end is drawn only if in view.
+            for &m in &members {
+                let node = scene.node(m);
+                if let Some(p) = node.parent.filter(|p| !members.contains(p)) {
+                    if let Some(from) = self
+                        .drawn(&scene.node(p).guid)
+                        .and_then(|d| d.output_port())
+                    {
+                        ui.painter().line_segment([from, r.left_center()], stroke);
+                    }
+                }
+                for &c in node.children.iter().filter(|c| !members.contains(c)) {
+                    if let Some(to) = self.drawn(&scene.node(c).guid).and_then(|d| d.input_port()) {
+                        ui.painter().line_segment([r.right_center(), to], stroke);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn resize_mark(painter: &egui::Painter, r: Rect, zoom: f32, color: Color32) {
+    let c = r.max - egui::vec2(3.0, 3.0) * zoom;
+    for k in 1..=3 {
+        let d = 4.0 * k as f32 * zoom;
+        painter.line_segment(
+            [c - egui::vec2(d, 0.0), c - egui::vec2(0.0, d)],
+            Stroke::new(1.0, color.gamma_multiply(0.8)),
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! The one headless harness for the editor's tests: drives the whole editor
+//! (`ArborApp::ui`) through an `egui::Context` with synthetic input (pointer, keys, text)
+//! and a clock the test controls, no window or GPU. Canvas, panels, preview and remote
+//! tests all run the real frame, so what they check is what the user gets.
+#![allow(dead_code)]
+
+use arbor_editor::app::{Action, ArborApp};
+use arbor_editor::preview::Preview;
+use arbor_editor::Session;
+use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
+
+pub const SCREEN: [f32; 2] = [1600.0, 1000.0];
+
+pub struct Harness {
+    pub app: ArborApp,
+    pub ctx: egui::Context,
+    events: Vec<Event>,
+    modifiers: Modifiers,
+    time: f64,
+    /// Seconds each [`Harness::frame`] advances the clock (1/60 unless set).
+    pub frame_seconds: f64,
+    pub output: Vec<egui::PlatformOutput>,
+    /// Run frames through `frame_guarded` (panics caught, as in the real app) instead of
+    /// `ui` (panics fail the test).
+    pub guarded: bool,
+}
+
+impl Harness {
+    /// The editor on `session`, after a few frames (fonts, layout, the first "frame all").
+    pub fn new(session: Session) -> Harness {
+        let mut h = Harness::unstarted(session, 1.0 / 60.0);
+        h.frames(3);
+        h
+    }
+
+    /// The editor on `session` before its first frame, with a clock of `frame_seconds` per
+    /// frame: for tests that count what happens from the first frame on (the preview's
+    /// ticks).
+    pub fn unstarted(session: Session, frame_seconds: f64) -> Harness {
+        let mut app = ArborApp::new(session);
+        app.set_native_dialogs(false);
+        Harness {
+            app,
+            ctx: egui::Context::default(),
+            events: Vec::new(),
+            modifiers: Modifiers::NONE,
+            time: 0.0,
+            frame_seconds,
+            output: Vec::new(),
+            guarded: false,
+        }
+    }
+
+    pub fn frame(&mut self) {
+        self.time += self.frame_seconds;
+        self.run_frame();
+    }
+
+    /// The active tab's preview.
+    pub fn preview(&self) -> &Preview {
+        self.app.tab().preview()
+    }
+
+    pub fn preview_mut(&mut self) -> &mut Preview {
+        self.app.tab_mut().preview_mut()
+    }
+
+    /// Does what a shortcut or menu item does, outside a frame.
+    pub fn act(&mut self, action: Action) {
+        let ctx = self.ctx.clone();
+        self.app.act(&ctx, action);
+    }
+
+    /// Lets `seconds` of app time pass (no frames meanwhile, as when the user is idle),
+    /// then runs one frame.
+    pub fn wait(&mut self, seconds: f64) {
+        self.time += seconds;
+        self.run_frame();
+    }
+
+    /// One guarded frame (as the real app runs) in which a widget panics with `message`
+    /// after the editor has drawn.
+    pub fn panicking_frame(&mut self, message: &str) {
+        self.time += self.frame_seconds;
+        let message = message.to_owned();
+        self.run_with(move |app, ctx| {
+            app.frame_guarded_with(ctx, |ctx| {
+                // Inside a `Ui`, as a widget's bug would be: egui is mid-layout.
+                egui::Area::new(egui::Id::new("injected panic")).show(ctx, |ui| {
+                    ui.label("about to panic");
+                    panic!("{message}");
+                });
+            })
+        });
+    }
+
+    fn run_frame(&mut self) {
+        let guarded = self.guarded;
+        self.run_with(|app, ctx| {
+            if guarded {
+                app.frame_guarded(ctx);
+            } else {
+                app.ui(ctx);
+            }
+        });
+    }
+
+    fn run_with(&mut self, mut frame: impl FnMut(&mut ArborApp, &egui::Context)) {
+        let input = RawInput {
+            screen_rect: Some(Rect::from_min_size(
+                Pos2::ZERO,
+                egui::vec2(SCREEN[0], SCREEN[1]),
+            )),
+            events: std::mem::take(&mut self.events),
+            modifiers: self.modifiers,
+            time: Some(self.time),
+            focused: true,
+            ..Default::default()
+        };
+        let app = &mut self.app;
+        let out = self.ctx.run(input, |ctx| frame(app, ctx));
+        self.output.push(out.platform_output);
+    }
+
+    pub fn frames(&mut self, n: usize) {
+        for _ in 0..n {
+            self.frame();
+        }
+    }
+
+    pub fn move_to(&mut self, pos: Pos2) {
+        self.events.push(Event::PointerMoved(pos));
+        self.frame();
+    }
+
+    pub fn button(&mut self, pos: Pos2, button: PointerButton, pressed: bool) {
+        self.events.push(Event::PointerButton {
+            pos,
+            button,
+            pressed,
+            modifiers: self.modifiers,
+        });
+        self.frame();
+    }
+
+    pub fn click(&mut self, pos: Pos2) {
+        self.move_to(pos);
+        self.button(pos, PointerButton::Primary, true);
+        self.button(pos, PointerButton::Primary, false);
+    }
+
+    /// Presses at `from`, moves in small steps to `to`, releases there.
+    pub fn drag(&mut self, from: Pos2, to: Pos2) {
+        self.move_to(from);
+        self.button(from, PointerButton::Primary, true);
+        let steps = 12;
+        for i in 1..=steps {
+            let t = i as f32 / steps as f32;
+            self.move_to(from + (to - from) * t);
+        }
+        self.button(to, PointerButton::Primary, false);
+        self.frame();
+    }
+
+    pub fn key(&mut self, key: Key, modifiers: Modifiers) {
+        self.modifiers = modifiers;
+        self.events.push(Event::Key {
+            key,
+            physical_key: None,
+            pressed: true,
+            repeat: false,
+            modifiers,
+        });
+        self.frame();
+        self.events.push(Event::Key {
+            key,
+            physical_key: None,
+            pressed: false,
+            repeat: false,
+            modifiers,
+        });
+        self.modifiers = Modifiers::NONE;
+        self.frame();
+    }
+
+    pub fn type_text(&mut self, text: &str) {
+        self.events.push(Event::Text(text.to_owned()));
+        self.frame();
+    }
+
+    pub fn push(&mut self, event: Event) {
+        self.events.push(event);
+    }
+
+    /// Text the app put on the clipboard in any frame so far (the last one).
+    pub fn copied(&self) -> Option<String> {
+        self.output
+            .iter()
+            .rev()
+            .find(|o| !o.copied_text.is_empty())
+            .map(|o| o.copied_text.clone())
+    }
+}
+
+pub const CTRL: Modifiers = Modifiers::COMMAND;
+pub const CTRL_SHIFT: Modifiers = Modifiers {
+    shift: true,
+    ..Modifiers::COMMAND
+};
+
+/// A session with an unsaved document holding the given nodes at the given positions;
+/// the first is the root.
+pub fn session_with(nodes: &[(&str, [f64; 2])]) -> (Session, Vec<String>) {
+    let mut session = Session::default();
+    let mut guids = Vec::new();
+    for (kind, pos) in nodes {
+        guids.push(session.add_node(kind, *pos).expect("node added"));
+    }
+    if let Some(root) = guids.first() {
+        let cmd =
+            arbor_editor::commands::SetRoot::new(session.document(), Some(root)).expect("root");
+        session.apply(cmd).expect("root set");
+    }
+    session.mark_saved();
+    (session, guids)
+}

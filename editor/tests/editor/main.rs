@@ -1,0 +1,30 @@
+//! The editor's integration tests, one module per area, in one test binary: it builds and
+//! links once (ripgrep's `tests/tests.rs` does the same). `history_memory.rs` stays a
+//! binary of its own: it measures the process's memory, so nothing else may run beside it.
+//!
+//! The modules that drive the editor all use [`common::Harness`], the one headless harness.
+
+mod common;
+
+mod annotations_ui;
+mod canvas_ui;
+mod disk_changes;
+mod layers;
+mod panels;
+mod preview;
+mod preview_ui;
+mod properties;
+mod recovery;
+mod remote;
+mod sample_files;
+mod save_failures;
+mod subtrees;
+mod tabs;
+mod xml_files;
+
+/// The full name of test `name` in module `module` of this binary, for a test that runs
+/// this binary again as a child process with `--exact`.
+pub fn test_name(module: &str, name: &str) -> String {
+    let module = module.split_once("::").map_or(module, |(_, m)| m);
+    format!("{module}::{name}")
+}

@@ -1,0 +1,119 @@
+//! The panels inside the real editor: edits made in the inspector go through the app's
+//! undo (Ctrl+Z once the field has lost focus), and the side panels keep their width
+//! whatever node the inspector shows (a widget asking for more room each frame would make a
+//! side panel grow without end). The panels' own behaviour is tested in their files.
+
+use crate::common::{Harness, CTRL};
+use arbor_editor::document::Selection;
+use arbor_editor::panels::Inspector;
+use arbor_editor::Session;
+use egui::containers::panel::PanelState;
+use egui::{Id, Key, Modifiers};
+
+fn samples() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/trees");
+    let mut trees: Vec<_> = std::fs::read_dir(&dir)
+        .expect("samples/trees exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    trees.sort();
+    assert!(!trees.is_empty());
+    trees
+}
+
+/// The first node of the first sample, in a harness with the whole editor.
+fn first_sample_node() -> (Harness, String) {
+    let session = Session::open(&samples()[0]).expect("sample opens");
+    let node = session
+        .document()
+        .nodes()
+        .next()
+        .expect("a node")
+        .guid
+        .clone();
+    (Harness::new(session), node)
+}
+
+#[test]
+fn an_inspector_rename_is_one_step_that_ctrl_z_undoes_after_leaving_the_field() {
+    let (mut h, node) = first_sample_node();
+    let before = h.app.session().document().node(&node).unwrap().name.clone();
+    h.app.set_selection(Selection::of_nodes([&node]));
+    h.frames(5);
+    let id = Inspector::name_id(&node);
+    assert!(
+        h.ctx.read_response(id).is_some(),
+        "the inspector shows the name field"
+    );
+    // Focused without a click: see the ignored test below for why.
+    h.ctx.memory_mut(|m| m.request_focus(id));
+    h.frame();
+    assert!(h.ctx.memory(|m| m.has_focus(id)));
+    h.key(Key::End, Modifiers::NONE);
+    for text in ["x", "y", "z"] {
+        h.type_text(text);
+    }
+    let name = |h: &Harness| h.app.session().document().node(&node).unwrap().name.clone();
+    assert_eq!(name(&h), format!("{before}xyz"));
+    assert_eq!(h.app.session().history().len(), 1);
+    // Enter leaves the field; Ctrl+Z is then the editor's undo, not the field's.
+    h.key(Key::Enter, Modifiers::NONE);
+    assert!(!h.ctx.memory(|m| m.has_focus(id)));
+    h.key(Key::Z, CTRL);
+    assert_eq!(name(&h), before);
+    assert!(!h.app.session().can_undo());
+}
+
+#[test]
+fn clicking_in_the_inspector_keeps_the_canvas_selection() {
+    let (mut h, node) = first_sample_node();
+    // Selected as a user does: a click on the node's title on the canvas.
+    let drawn = h.app.canvas().drawn(&node).expect("the node is on screen");
+    h.click(drawn.content.center_top() + egui::vec2(0.0, 6.0));
+    h.frames(2);
+    assert_eq!(*h.app.selection(), Selection::of_nodes([&node]));
+    let field = h
+        .ctx
+        .read_response(Inspector::name_id(&node))
+        .expect("the inspector shows the name field");
+    h.click(field.rect.center());
+    h.frame();
+    assert_eq!(
+        *h.app.selection(),
+        Selection::of_nodes([&node]),
+        "still selected"
+    );
+    assert!(h.ctx.memory(|m| m.has_focus(Inspector::name_id(&node))));
+}
+
+#[test]
+fn side_panels_keep_their_width_whatever_the_inspector_shows() {
+    for path in samples() {
+        let session = Session::open(&path).expect("sample opens");
+        let nodes: Vec<String> = session.document().nodes().map(|n| n.guid.clone()).collect();
+        let mut h = Harness::new(session);
+        let width =
+            |h: &Harness, id: &str| PanelState::load(&h.ctx, Id::new(id)).map(|s| s.rect.width());
+        for node in nodes.iter().map(Some).chain([None]) {
+            h.app
+                .set_selection(node.map_or_else(Selection::default, |n| Selection::of_nodes([n])));
+            h.frames(15);
+            let settled = (width(&h, "left"), width(&h, "right"));
+            h.frames(5);
+            assert_eq!(
+                (width(&h, "left"), width(&h, "right")),
+                settled,
+                "{}: {node:?}",
+                path.display()
+            );
+            let right = settled.1.expect("a right panel");
+            assert!(right < 700.0, "{}: {node:?}: {right}", path.display());
+        }
+        assert!(
+            h.app.toasts().texts().is_empty(),
+            "{:?}",
+            h.app.toasts().texts()
+        );
+    }
+}

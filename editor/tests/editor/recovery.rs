@@ -1,0 +1,334 @@
+//! Autosave and recovery: an editor killed with SIGKILL loses nothing, the next
+//! start offers the unsaved document back, and a panic inside a frame is caught with the
+//! documents copied to the recovery folder.
+//!
+//! The crash test runs this same test binary again as a child process
+//! (`ARBOR_RECOVERY_CHILD` set, only `child_edits_then_waits_to_be_killed` selected): the
+//! child drives the editor headlessly, edits, waits for autosave, and is then killed by the
+//! parent with SIGKILL; no clean-up code of the child can run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{session_with, Harness, CTRL};
+use arbor_editor::app::{Action, Recovery, RecoveryFile};
+use arbor_editor::document::io;
+use arbor_editor::Session;
+
+/// Set (to a work folder) in the child process of the crash test.
+const CHILD: &str = "ARBOR_RECOVERY_CHILD";
+
+/// The files in the recovery folder.
+fn copies(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// A saved tree with a few nodes, at `dir/tree.json`.
+fn tree_file(dir: &Path) -> PathBuf {
+    let (mut session, _) = session_with(&[
+        ("Sequence", [0.0, 0.0]),
+        ("Wait", [0.0, 120.0]),
+        ("Log", [200.0, 120.0]),
+    ]);
+    let path = dir.join("tree.json");
+    session.save_as(&path).expect("tree written");
+    path
+}
+
+#[test]
+fn a_killed_editor_loses_nothing() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let work = tempfile::tempdir().expect("temp dir");
+    let recovery = work.path().join("recovery");
+    let tree = tree_file(work.path());
+    let on_disk = std::fs::read_to_string(&tree).expect("tree readable");
+    let expected = work.path().join("expected.json");
+
+    let exe = std::env::current_exe().expect("the test binary");
+    let mut child = Command::new(exe)
+        .args([
+            "--exact",
+            &crate::test_name(module_path!(), "child_edits_then_waits_to_be_killed"),
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD, work.path())
+        .env("ARBOR_RECOVERY_DIR", &recovery)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("child started");
+    let began = Instant::now();
+    while !expected.exists() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the child ended before it was killed: {status}");
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the child never autosaved"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Give the child's `expected.json` write time to finish, then kill -9.
+    std::thread::sleep(Duration::from_millis(100));
+    child.kill().expect("SIGKILL sent");
+    let status = child.wait().expect("child reaped");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt as _;
+        assert_eq!(status.signal(), Some(9), "killed by SIGKILL: {status}");
+    }
+    assert!(!status.success());
+    let expected = std::fs::read_to_string(&expected).expect("the child's document");
+    assert_eq!(
+        std::fs::read_to_string(&tree).expect("tree readable"),
+        on_disk,
+        "the file itself was never written"
+    );
+    let left = copies(&recovery);
+    assert_eq!(left.len(), 1, "{left:?}");
+
+    // The next start: the copy is offered, and restoring gives the edited document with
+    // its path, unsaved.
+    let mut h = Harness::new(Session::default());
+    h.app.set_recovery(Recovery::at(&recovery));
+    assert_eq!(h.app.recovery().offer.len(), 1);
+    assert_eq!(
+        h.app.recovery().offer[0].contents.path.as_deref(),
+        Some(tree.as_path())
+    );
+    h.frame();
+    h.app.restore_recovered();
+    assert!(h.app.recovery().offer.is_empty());
+    let doc = h.app.session().document();
+    assert_eq!(doc.to_json(), expected);
+    assert_eq!(doc.node_count(), 4);
+    assert_eq!(h.app.session().path(), Some(tree.as_path()));
+    assert!(h.app.session().is_modified());
+    // The dead process's copy was replaced by one of ours.
+    let now = copies(&recovery);
+    assert_eq!(now.len(), 1);
+    assert_ne!(now, left);
+
+    // Save writes back to the original file, and the copy goes.
+    h.key(egui::Key::S, CTRL);
+    assert!(
+        !h.app.session().is_modified(),
+        "{:?}",
+        h.app.toasts().texts()
+    );
+    assert_eq!(std::fs::read_to_string(&tree).expect("saved"), expected);
+    h.frame();
+    assert!(copies(&recovery).is_empty());
+}
+
+/// The child of `a_killed_editor_loses_nothing`; does nothing in a normal test run.
+#[test]
+fn child_edits_then_waits_to_be_killed() {
+    let Some(work) = std::env::var_os(CHILD) else {
+        return;
+    };
+    let work = PathBuf::from(work);
+    let session = Session::open(&work.join("tree.json")).expect("tree opens");
+    let mut h = Harness::new(session);
+    // The standard folder, which the parent pointed at its temp dir through the env var.
+    h.app.set_recovery(Recovery::standard());
+    let root = h.app.session().document().root().map(str::to_owned);
+    let added = h
+        .app
+        .session_mut()
+        .add_node("Wait", [300.0, 120.0])
+        .expect("added");
+    if let Some(root) = root {
+        h.app
+            .session_mut()
+            .connect(&root, &added)
+            .expect("connected");
+    }
+    let file = h
+        .app
+        .recovery()
+        .file_for(h.app.session())
+        .expect("autosave on");
+    for _ in 0..100 {
+        if file.exists() {
+            break;
+        }
+        h.wait(0.5);
+    }
+    assert!(file.exists(), "autosaved");
+    io::write_atomic(
+        &work.join("expected.json"),
+        h.app.session().document().to_json().as_bytes(),
+    )
+    .expect("expected written");
+    // Keep running frames until killed; give up after a minute so an orphan cannot
+    // linger if the parent died.
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(60) {
+        h.frame();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("never killed");
+}
+
+#[test]
+fn autosave_waits_for_a_pause_and_saving_or_closing_removes_the_copy() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let tree = tree_file(work.path());
+    let mut h = Harness::new(Session::open(&tree).expect("opens"));
+    h.app
+        .set_recovery(Recovery::at(work.path().join("recovery")));
+    let dir = work.path().join("recovery");
+    h.frame();
+    assert!(copies(&dir).is_empty(), "nothing unsaved, nothing copied");
+
+    h.app
+        .session_mut()
+        .add_node("Wait", [0.0, 300.0])
+        .expect("added");
+    h.frames(3);
+    assert!(copies(&dir).is_empty(), "copied before a pause");
+    h.wait(2.5);
+    let file = h
+        .app
+        .recovery()
+        .file_for(h.app.session())
+        .expect("autosave on");
+    assert_eq!(copies(&dir), std::slice::from_ref(&file));
+
+    // A second document, never saved, gets its own copy.
+    h.app.act(&h.ctx.clone(), Action::New);
+    assert_eq!(h.app.tabs().len(), 2);
+    h.app
+        .session_mut()
+        .add_node("Wait", [0.0, 0.0])
+        .expect("added");
+    h.frame();
+    h.wait(2.5);
+    assert_eq!(copies(&dir).len(), 2);
+
+    // Undoing the tree back to its saved state removes its copy.
+    h.app.switch_to(0);
+    assert_eq!(h.app.session().path(), Some(tree.as_path()));
+    assert!(h.app.session_mut().undo());
+    assert!(!h.app.session().is_modified());
+    h.frame();
+    assert!(!file.exists());
+    assert_eq!(copies(&dir).len(), 1);
+
+    // Closing the other one (its changes discarded) removes the last copy.
+    h.app.discard_tab(1);
+    h.frame();
+    assert!(copies(&dir).is_empty());
+}
+
+#[test]
+fn discard_deletes_the_offered_copies() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let dir = work.path().join("recovery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (session, _) = session_with(&[("Sequence", [0.0, 0.0])]);
+    let contents = RecoveryFile {
+        format: "arbor-recovery".to_owned(),
+        version: 1,
+        pid: u32::MAX,
+        name: "lost".to_owned(),
+        document: session.document().to_json(),
+        ..Default::default()
+    };
+    let file = dir.join("x.json");
+    std::fs::write(&file, serde_json::to_string(&contents).expect("json")).expect("written");
+    let mut h = Harness::new(Session::default());
+    h.app.set_recovery(Recovery::at(&dir));
+    assert_eq!(h.app.recovery().offer.len(), 1);
+    h.frame();
+    h.app.discard_recovered();
+    assert!(!file.exists());
+    assert!(h.app.recovery().offer.is_empty());
+}
+
+#[test]
+fn a_panic_inside_a_frame_is_caught_and_the_documents_copied() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let dir = work.path().join("recovery");
+    let (session, _) = session_with(&[("Sequence", [0.0, 0.0])]);
+    let mut h = Harness::new(session);
+    h.guarded = true;
+    h.app.set_recovery(Recovery::at(&dir));
+    let added = h
+        .app
+        .session_mut()
+        .add_node("Wait", [0.0, 120.0])
+        .expect("added");
+    h.panicking_frame("boom: injected by the test");
+
+    let crash = h.app.crash().cloned().expect("the panic was caught");
+    assert!(
+        crash.message.contains("boom: injected by the test"),
+        "{crash:?}"
+    );
+    assert!(
+        crash
+            .message
+            .contains("at editor/tests/editor/common/mod.rs:"),
+        "the location: {crash:?}"
+    );
+    assert_eq!(crash.saved.len(), 1, "{crash:?}");
+    assert_eq!(crash.folder.as_deref(), Some(dir.as_path()));
+    let copy: RecoveryFile =
+        serde_json::from_str(&std::fs::read_to_string(&crash.saved[0]).expect("copy"))
+            .expect("a recovery file");
+    assert_eq!(copy.document, h.app.session().document().to_json());
+
+    // Later frames work: the editor still takes input.
+    h.frames(3);
+    h.key(egui::Key::Z, CTRL);
+    assert!(
+        h.app.session().document().node(&added).is_none(),
+        "undo worked"
+    );
+    // A second panic is counted, not copied again.
+    h.panicking_frame("again");
+    let crash = h.app.crash().cloned().expect("still reported");
+    assert_eq!(crash.count, 2);
+    assert!(crash.message.contains("again"));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn copies_of_an_editor_still_running_are_not_offered() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let dir = work.path().join("recovery");
+    std::fs::create_dir_all(&dir).expect("dir");
+    // Another process stands in for a second editor that is still running.
+    let mut other = Command::new("sleep").arg("30").spawn().expect("sleep runs");
+    let (session, _) = session_with(&[("Sequence", [0.0, 0.0])]);
+    let contents = RecoveryFile {
+        format: "arbor-recovery".to_owned(),
+        version: 1,
+        pid: other.id(),
+        name: "busy".to_owned(),
+        document: session.document().to_json(),
+        ..Default::default()
+    };
+    std::fs::write(
+        dir.join("busy.json"),
+        serde_json::to_string(&contents).expect("json"),
+    )
+    .expect("written");
+    assert!(
+        Recovery::at(&dir).pending().is_empty(),
+        "its owner runs: {:?}",
+        std::fs::read_to_string(format!("/proc/{}/stat", other.id()))
+    );
+    other.kill().expect("killed");
+    other.wait().expect("reaped");
+    assert_eq!(Recovery::at(&dir).pending().len(), 1, "its owner is gone");
+}
