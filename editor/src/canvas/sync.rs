@@ -16,7 +16,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::format::{DecoratorDef, NodeDef};
-use arbor_runtime::{Category, NodeTypes, Report, Severity};
+use arbor_runtime::{Category, Direction, NodeType, NodeTypes, Report, Severity};
 use egui::{Pos2, Rect};
 use egui_node_graph2 as eng;
 use eng::{InputId, NodeId, OutputId};
@@ -278,6 +278,19 @@ impl Canvas {
             Some(guid) if cx.selection.nodes.len() == 1 => influence::influenced(doc, guid),
             _ => HashSet::new(),
         };
+        self.user.key_users.clear();
+        if let Some(key) = &cx.selection.key {
+            for usage in doc.key_usages(cx.session.types(), key) {
+                let access = self
+                    .user
+                    .key_users
+                    .entry(usage.owner.node().to_owned())
+                    .or_insert(usage.access);
+                if *access != usage.access {
+                    *access = Direction::InOut;
+                }
+            }
+        }
     }
 }
 
@@ -344,7 +357,7 @@ fn node_view(
         category: types.node(&node.kind).map(|t| t.category),
         index,
         is_root: doc.root() == Some(node.guid.as_str()),
-        summary: summary(&node.params),
+        summary: summary(&node.params, types.node(&node.kind)),
         decorators: node.decorators.iter().map(decorator_label).collect(),
         errors,
         warnings,
@@ -378,12 +391,27 @@ fn subtree_summary(doc_path: Option<&std::path::Path>, node: &NodeDef) -> String
     }
 }
 
-/// Up to three `name = value` lines of the parameters the file sets.
-fn summary(params: &serde_json::Map<String, Value>) -> Vec<String> {
+/// Up to three lines for the parameters the file sets: `name = value` for a literal, and
+/// for a parameter bound to a key `name ← key` (read), `name → key` (written) or
+/// `name ↔ key` (both), as the node type declares its direction.
+fn summary(params: &serde_json::Map<String, Value>, ty: Option<&NodeType>) -> Vec<String> {
     let mut lines: Vec<String> = params
         .iter()
         .take(3)
-        .map(|(k, v)| format!("{k} = {}", short(v)))
+        .map(|(k, v)| match arbor_runtime::binding(v) {
+            Ok(Some(key)) => {
+                let direction = ty
+                    .and_then(|t| t.param_spec(k))
+                    .map_or(Direction::In, |s| s.direction);
+                let arrow = match direction {
+                    Direction::In => "←",
+                    Direction::Out => "→",
+                    Direction::InOut => "↔",
+                };
+                format!("{k} {arrow} {key}")
+            }
+            _ => format!("{k} = {}", short(v)),
+        })
         .collect();
     if params.len() > 3 {
         lines.push(format!("… {} more", params.len() - 3));

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use arbor_runtime::{Category, Status};
+use arbor_runtime::{Category, Direction, Status};
 use egui::{Color32, RichText};
 use egui_node_graph2 as eng;
 use eng::NodeId;
@@ -79,6 +79,9 @@ pub struct CanvasState {
     pub breakpoints: HashSet<String>,
     /// Nodes an abort condition of the selected node can interrupt.
     pub influence: HashSet<String>,
+    /// Nodes that read or write the blackboard key selected in the blackboard panel, and
+    /// how (a node that does both, or through several parameters, is `InOut`).
+    pub key_users: HashMap<String, Direction>,
     /// Filled while drawing.
     pub drawn: HashMap<NodeId, DrawnNode>,
     pub zoom: f32,
@@ -376,6 +379,18 @@ impl eng::NodeDataTrait for NodeView {
             .or_insert_with(|| empty_drawn(content));
         drawn.content = content;
         drawn.margin = margin;
+        if let Some(access) = state.key_users.get(&self.guid) {
+            let color = match access {
+                Direction::In => Color32::from_rgb(90, 200, 120),
+                Direction::Out => Color32::from_rgb(240, 160, 60),
+                Direction::InOut => Color32::from_rgb(190, 120, 240),
+            };
+            ui.painter().rect_stroke(
+                content.expand(margin * 0.9),
+                6.0,
+                egui::Stroke::new(2.5, color),
+            );
+        }
         if state.influence.contains(&self.guid) {
             ui.painter().rect_stroke(
                 content.expand(margin * 0.8),

@@ -7,8 +7,11 @@
 //!   deleting leaves those references dangling, and validation lists them.
 //! - Defaults and descriptions are edited like the inspector's fields: one undo step per
 //!   focus.
+//! - "Used by" counts the nodes that read and write each key (key parameters and bindings,
+//!   by their declared direction; hover for the list). Clicking it selects the key, and the
+//!   canvas marks those nodes.
 
-use arbor_runtime::ValueType;
+use arbor_runtime::{Direction, ValueType};
 use egui::{Align2, ComboBox, Grid, Id, Key, RichText, ScrollArea, TextEdit, Ui};
 
 use super::apply;
@@ -16,15 +19,6 @@ use super::widgets::{value_ui, Shape, FIELD_WIDTH};
 use crate::commands::{AddKey, RemoveKey, RenameKey, RetypeKey, SetKeyDefault, SetText, TextField};
 use crate::document::{Document, KeyUsage, Owner};
 use crate::view::{Request, UiCx, View};
-
-/// Every value type, in the order the type combos list them.
-const TYPES: [ValueType; 5] = [
-    ValueType::Bool,
-    ValueType::Int,
-    ValueType::Float,
-    ValueType::String,
-    ValueType::Json,
-];
 
 /// See the module documentation.
 #[derive(Debug)]
@@ -142,7 +136,7 @@ impl BlackboardPanel {
                 .selected_text(self.new_type.as_str())
                 .width(70.0)
                 .show_ui(ui, |ui| {
-                    for ty in TYPES {
+                    for ty in ValueType::ALL {
                         ui.selectable_value(&mut self.new_type, ty, ty.as_str());
                     }
                 });
@@ -233,12 +227,16 @@ impl View for BlackboardPanel {
                     ui.weak("No keys declared");
                     return;
                 }
+                let usages = {
+                    let doc = cx.session.document();
+                    doc.all_key_usages(cx.session.types())
+                };
                 Grid::new("blackboard keys")
-                    .num_columns(5)
+                    .num_columns(6)
                     .striped(true)
                     .spacing([6.0, 4.0])
                     .show(ui, |ui| {
-                        for title in ["Name", "Type", "Default", "Description", ""] {
+                        for title in ["Name", "Type", "Default", "Used by", "Description", ""] {
                             ui.label(RichText::new(title).strong());
                         }
                         ui.end_row();
@@ -246,6 +244,8 @@ impl View for BlackboardPanel {
                             self.name_cell(ui, cx, &k.key);
                             type_cell(ui, cx, &k.key, k.ty);
                             default_cell(ui, cx, &k.key, k.ty, k.default.as_ref());
+                            let used = usages.get(&k.key).map_or(&[][..], Vec::as_slice);
+                            usage_cell(ui, cx, &k.key, used);
                             description_cell(ui, cx, &k.key, &k.description);
                             if ui
                                 .small_button("🗑")
@@ -271,13 +271,50 @@ impl View for BlackboardPanel {
     }
 }
 
+/// `2 read · 1 write`: the nodes using the key, by access; a click selects the key (the
+/// canvas marks its readers and writers), a second click clears it.
+fn usage_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, usages: &[KeyUsage]) {
+    let reads = usages.iter().filter(|u| u.access.reads()).count();
+    let writes = usages.iter().filter(|u| u.access.writes()).count();
+    let text = if usages.is_empty() {
+        "unused".to_owned()
+    } else {
+        format!("{reads} read · {writes} write")
+    };
+    let selected = cx.selection.key.as_deref() == Some(key);
+    let hover = if usages.is_empty() {
+        "No node reads or writes this key".to_owned()
+    } else {
+        let doc = cx.session.document();
+        let mut lines: Vec<String> = usages
+            .iter()
+            .map(|u| {
+                let how = match u.access {
+                    Direction::In => "reads",
+                    Direction::Out => "writes",
+                    Direction::InOut => "reads and writes",
+                };
+                format!("{how}: {}", describe_usage(doc, u))
+            })
+            .collect();
+        lines.push("Click to mark them on the canvas".to_owned());
+        lines.join("\n")
+    };
+    let response = ui
+        .selectable_label(selected, RichText::new(text).small())
+        .on_hover_text(hover);
+    if response.clicked() {
+        cx.selection.key = if selected { None } else { Some(key.to_owned()) };
+    }
+}
+
 fn type_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, ty: ValueType) {
     let mut chosen = None;
     ComboBox::from_id_salt(("blackboard type", key))
         .selected_text(ty.as_str())
         .width(70.0)
         .show_ui(ui, |ui| {
-            for t in TYPES {
+            for t in ValueType::ALL {
                 if ui.selectable_label(t == ty, t.as_str()).clicked() && t != ty {
                     chosen = Some(t);
                 }

@@ -9,13 +9,13 @@
 //! so undo, redo and edits made elsewhere show at once.
 
 use arbor_runtime::format::{DecoratorDef, KeyDecl};
-use arbor_runtime::{Category, NodeType, Problem};
+use arbor_runtime::{Category, NodeType, ParamSpec, Problem, ValueType};
 use egui::collapsing_header::CollapsingState;
 use egui::{Align, Button, ComboBox, Grid, Id, Layout, RichText, TextEdit, Ui};
 use serde_json::{Map, Value};
 
 use super::apply;
-use super::widgets::{value_ui, Shape};
+use super::widgets::{key_combo_where, value_ui, Shape};
 use crate::commands::{
     AddDecorator, MoveDecorator, RemoveDecorator, SetParam, SetRoot, SetText, TextField,
 };
@@ -320,14 +320,14 @@ fn params_ui(
                 if !spec.description.is_empty() {
                     label.on_hover_text(&spec.description);
                 }
-                let shape = Shape::of_param(spec, keys, key_type);
                 let id = Inspector::param_id(owner, &spec.name);
-                if let Some(c) =
-                    value_ui(ui, cx.gestures, id, shape, current, spec.default.as_ref())
-                {
+                let change = ui
+                    .horizontal(|ui| param_value_ui(ui, cx, id, spec, current, keys, key_type))
+                    .inner;
+                if let Some(c) = change {
                     edit = Some(ParamEdit {
                         name: spec.name.clone(),
-                        value: Some(c.value),
+                        value: c.value,
                         gesture: c.gesture,
                     });
                 }
@@ -379,6 +379,101 @@ fn params_ui(
         let cmd = SetParam::new(cx.session.document(), owner.clone(), &e.name, e.value)
             .map(|c| c.gesture(e.gesture));
         apply(cx, cmd);
+    }
+}
+
+/// An edit of one parameter: its new value, or `None` to remove it (back to its default).
+struct ParamChange {
+    value: Option<Value>,
+    gesture: u64,
+}
+
+/// One parameter's value cell. A parameter that may be bound to a blackboard key gets a
+/// ⛓ toggle: off, the literal's widget; on, a picker of the keys whose type fits (in each
+/// direction the parameter uses). An output is always bound, so it shows only the picker.
+fn param_value_ui(
+    ui: &mut Ui,
+    cx: &mut UiCx<'_>,
+    id: Id,
+    spec: &ParamSpec,
+    current: Option<&Value>,
+    keys: &[KeyDecl],
+    key_type: Option<ValueType>,
+) -> Option<ParamChange> {
+    let bound = current.and_then(|v| arbor_runtime::binding(v).ok().flatten());
+    // A binding the declaration gives as its default counts as bound too.
+    let default_bound = spec
+        .default
+        .as_ref()
+        .and_then(|v| arbor_runtime::binding(v).ok().flatten());
+    let output = spec.direction.writes();
+    let fits = |k: &KeyDecl| spec.fits_key(k.ty, key_type);
+    let fresh = |cx: &mut UiCx<'_>, value| {
+        Some(ParamChange {
+            value,
+            gesture: cx.gestures.fresh(),
+        })
+    };
+    let mut change = None;
+    if spec.bindable() && !output {
+        let on = bound.is_some() || (current.is_none() && default_bound.is_some());
+        let hover = if on {
+            "Bound to a blackboard key: click to give a value instead"
+        } else {
+            "Give a value, or click to bind to a blackboard key"
+        };
+        if ui.selectable_label(on, "⛓").on_hover_text(hover).clicked() {
+            let value = if on {
+                // Back to a literal: the declared default, else a neutral value.
+                match &spec.default {
+                    Some(d) if arbor_runtime::binding(d).ok().flatten().is_none() => None,
+                    _ => Some(neutral(spec, key_type)),
+                }
+            } else {
+                let first = keys.iter().find(|k| fits(k)).map_or("", |k| k.key.as_str());
+                Some(arbor_runtime::binding_json(first))
+            };
+            change = fresh(cx, value);
+        }
+        if !on {
+            let shape = Shape::of_param(spec, keys, key_type);
+            if let Some(c) = value_ui(ui, cx.gestures, id, shape, current, spec.default.as_ref()) {
+                change = Some(ParamChange {
+                    value: Some(c.value),
+                    gesture: c.gesture,
+                });
+            }
+            return change;
+        }
+    } else if !output {
+        let shape = Shape::of_param(spec, keys, key_type);
+        return value_ui(ui, cx.gestures, id, shape, current, spec.default.as_ref()).map(|c| {
+            ParamChange {
+                value: Some(c.value),
+                gesture: c.gesture,
+            }
+        });
+    }
+    let shown = bound.or(default_bound);
+    if let Some(name) = key_combo_where(ui, id, keys, &fits, shown) {
+        change = fresh(cx, Some(arbor_runtime::binding_json(&name)));
+    }
+    change
+}
+
+/// A value of the parameter's type to start a literal from.
+fn neutral(spec: &ParamSpec, key_type: Option<ValueType>) -> Value {
+    match spec.carried_type(key_type) {
+        Some(ValueType::Bool) => Value::Bool(false),
+        Some(ValueType::Int) => Value::from(0),
+        Some(ValueType::Float) => Value::from(0.0),
+        Some(ValueType::String) => match spec.values.first() {
+            Some(first) => Value::String(first.clone()),
+            None => Value::String(String::new()),
+        },
+        Some(ValueType::List(_)) => Value::Array(Vec::new()),
+        Some(ValueType::Map(_)) => Value::Object(Map::new()),
+        Some(ValueType::Json) | None => Value::Null,
     }
 }
 

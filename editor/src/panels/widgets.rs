@@ -320,13 +320,26 @@ fn enum_ui(ui: &mut Ui, id: Id, values: &[String], shown: Option<&Value>) -> Opt
 
 /// A combo of the declared keys, each with its type; returns the chosen key's name.
 pub fn key_combo(ui: &mut Ui, id: Id, keys: &[KeyDecl], current: Option<&str>) -> Option<String> {
+    key_combo_where(ui, id, keys, &|_| true, current)
+}
+
+/// A picker of the declared keys `offered` accepts (for a binding: the keys whose type fits
+/// the parameter). The current key is shown in red when it is not declared or does not
+/// fit, so a binding broken by a retyped key says so where it is edited.
+pub fn key_combo_where(
+    ui: &mut Ui,
+    id: Id,
+    keys: &[KeyDecl],
+    offered: &dyn Fn(&KeyDecl) -> bool,
+    current: Option<&str>,
+) -> Option<String> {
+    let error = ui.visuals().error_fg_color;
     let selected = match current {
-        None => RichText::new("(choose a key)").weak(),
+        None | Some("") => RichText::new("(choose a key)").weak(),
         Some(name) => match keys.iter().find(|k| k.key == name) {
-            Some(k) => RichText::new(format!("{name}: {}", k.ty)),
-            None => {
-                RichText::new(format!("{name} (undeclared)")).color(ui.visuals().error_fg_color)
-            }
+            Some(k) if offered(k) => RichText::new(format!("{name}: {}", k.ty)),
+            Some(k) => RichText::new(format!("{name}: {} (does not fit)", k.ty)).color(error),
+            None => RichText::new(format!("{name} (undeclared)")).color(error),
         },
     };
     let mut chosen = None;
@@ -334,10 +347,9 @@ pub fn key_combo(ui: &mut Ui, id: Id, keys: &[KeyDecl], current: Option<&str>) -
         .selected_text(selected)
         .width(FIELD_WIDTH)
         .show_ui(ui, |ui| {
-            if keys.is_empty() {
-                ui.weak("No keys: declare one in the Blackboard panel");
-            }
-            for k in keys {
+            let mut any = false;
+            for k in keys.iter().filter(|k| offered(k)) {
+                any = true;
                 let r = ui.selectable_label(
                     current == Some(k.key.as_str()),
                     format!("{}: {}", k.key, k.ty),
@@ -350,6 +362,9 @@ pub fn key_combo(ui: &mut Ui, id: Id, keys: &[KeyDecl], current: Option<&str>) -
                 if r.clicked() {
                     chosen = Some(k.key.clone());
                 }
+            }
+            if !any {
+                ui.weak("No key of a fitting type: declare one in the Blackboard panel");
             }
         });
     chosen

@@ -125,7 +125,7 @@ pub(crate) fn check(
                     }
                     continue;
                 }
-                Ok(None) if spec.direction.writes() => {
+                Ok(None) if spec.direction.writes() && spec.kind.bindable() => {
                     problems.push(bad(format!(
                         "is an output: bind it to a blackboard key, as {{\"$key\": \"name\"}}; \
                          found {}",
@@ -142,7 +142,7 @@ pub(crate) fn check(
                     ".params",
                     ProblemKind::MissingParam {
                         param: spec.name.clone(),
-                        expected: if spec.direction.writes() {
+                        expected: if spec.direction.writes() && spec.kind.bindable() {
                             format!("an output: a binding to a key of type {}", spec.kind)
                         } else {
                             expected(spec.kind, &spec.values)
@@ -231,25 +231,20 @@ fn bind(
     }
     let key = keys.resolve(name)?;
     let declared = keys.types[key.index()];
-    let wanted = match spec.kind {
-        // Without a valid `key` there is nothing to type the value against; the key's own
-        // problem has been reported.
-        ParamKind::KeyValue => key_type.unwrap_or(declared),
-        kind => kind.value_type().unwrap_or(ValueType::Json),
-    };
-    let reads_ok = !spec.direction.reads() || declared.reads_as(wanted);
-    let writes_ok = !spec.direction.writes() || wanted.reads_as(declared);
-    if reads_ok && writes_ok {
-        Ok(Arg::Bound { key, ty: declared })
-    } else {
-        Err(ProblemKind::BindingMismatch {
-            param: spec.name.clone(),
-            param_type: wanted,
-            key: name.to_owned(),
-            key_type: declared,
-            writes: !writes_ok,
-        })
+    // Without a valid `key` parameter there is nothing to type a `key_value` against; that
+    // key's own problem has been reported.
+    if spec.fits_key(declared, key_type) {
+        return Ok(Arg::Bound { key, ty: declared });
     }
+    let wanted = spec.carried_type(key_type).unwrap_or(ValueType::Json);
+    Err(ProblemKind::BindingMismatch {
+        param: spec.name.clone(),
+        param_type: wanted,
+        key: name.to_owned(),
+        key_type: declared,
+        // Reported as a failed write unless reading is what fails.
+        writes: !spec.direction.reads() || declared.reads_as(wanted),
+    })
 }
 
 fn expected(kind: ParamKind, values: &[String]) -> String {

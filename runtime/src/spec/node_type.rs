@@ -230,7 +230,9 @@ impl<'de> Deserialize<'de> for ParamKind {
 }
 
 /// Which way data flows through a parameter.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// The node reads it: a literal, or a key it reads (the default).
@@ -340,6 +342,28 @@ impl ParamSpec {
     /// Whether a file may bind this parameter to a blackboard key.
     pub fn bindable(&self) -> bool {
         !self.literal && self.kind.bindable()
+    }
+
+    /// The type of the values this parameter carries: its own, or for a `key_value`
+    /// parameter the type of the key its node's `key` parameter names (`key_param`; `None`
+    /// when that is not known).
+    pub fn carried_type(&self, key_param: Option<ValueType>) -> Option<ValueType> {
+        match self.kind {
+            ParamKind::KeyValue => key_param,
+            kind => kind.value_type(),
+        }
+    }
+
+    /// Whether a key declared `key` may be bound to this parameter: in each direction the
+    /// parameter uses, the key's values read as the parameter's type (an `int` key for a
+    /// `float` input, anything for `json`) and the parameter's values fit the key. The
+    /// loader's check and the editor's key picker both ask this.
+    pub fn fits_key(&self, key: ValueType, key_param: Option<ValueType>) -> bool {
+        let Some(wanted) = self.carried_type(key_param) else {
+            return true;
+        };
+        (!self.direction.reads() || key.reads_as(wanted))
+            && (!self.direction.writes() || wanted.reads_as(key))
     }
 
     pub fn values(mut self, values: &[&str]) -> ParamSpec {

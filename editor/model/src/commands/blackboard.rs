@@ -138,6 +138,10 @@ fn rewrite(doc: &mut Document, usage: &KeyUsage, from: &str, to: &str) -> bool {
             *v = Value::String(to.to_owned());
             true
         }
+        Some(v) if arbor_runtime::binding(v) == Ok(Some(from)) => {
+            *v = arbor_runtime::binding_json(to);
+            true
+        }
         _ => false,
     }
 }
@@ -473,6 +477,23 @@ mod tests {
         );
         assert!(after.key_usages(&types, "hp").is_empty());
         assert_eq!(after.key_usages(&types, "health").len(), 3);
+    }
+
+    #[test]
+    fn rename_rewrites_bindings_and_undo_restores_them() {
+        let types = NodeTypes::builtin();
+        let (mut doc, ..) = with_keys();
+        let mut wait = NodeDef::new("Wait");
+        wait.params.insert("seconds".into(), json!({"$key": "hp"}));
+        let w = wait.guid.clone();
+        doc.file.nodes.push(wait);
+        let cmd = RenameKey::new(&doc, &types, "hp", "health").unwrap();
+        assert_eq!(cmd.references(), 4, "three names and one binding");
+        let after = round_trip(&mut doc, cmd);
+        assert_eq!(
+            after.node(&w).unwrap().params["seconds"],
+            json!({"$key": "health"})
+        );
     }
 
     #[test]

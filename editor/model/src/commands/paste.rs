@@ -90,6 +90,7 @@ impl Paste {
                 .iter()
                 .map(|g| g.guid.clone())
                 .collect(),
+            key: None,
         }
     }
 }

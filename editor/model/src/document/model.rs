@@ -18,13 +18,14 @@
 //! Limitations: lookups by GUID scan the node list, which is fine for hand-made trees of
 //! hundreds of nodes; a GUID index would be the first thing to add for much larger ones.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
 use arbor_runtime::format::{DecoratorDef, KeyDecl, NodeDef, TreeFile};
 use arbor_runtime::{
-    Category, ChildCount, LoadError, NodeTypes, ParamKind, Problem, ProblemKind, Severity,
+    binding, Category, ChildCount, Direction, LoadError, NodeTypes, ParamKind, Problem,
+    ProblemKind, Severity,
 };
 use serde_json::{Map, Value};
 
@@ -54,6 +55,9 @@ pub struct KeyUsage {
     pub param: String,
     /// For key-map parameters (`Subtree.remap`): the entry whose value is the key.
     pub entry: Option<String>,
+    /// Whether the node reads the key, writes it or both, as the parameter's declared
+    /// direction says (a remapping: both, as the subtree may do either).
+    pub access: Direction,
 }
 
 /// An axis-aligned rectangle in canvas units: `min` is the top-left corner.
@@ -155,6 +159,9 @@ impl Document {
     /// data attached.
     pub fn to_tree_file(&self) -> TreeFile {
         let mut file = self.file.clone();
+        // A version-1 file is saved in the version this build writes: the editor offers
+        // bindings and list types, which only the newer version has.
+        file.version = arbor_runtime::format::FORMAT_VERSION;
         file.nodes = self
             .canonical_order()
             .into_iter()
@@ -409,36 +416,49 @@ impl Document {
     // ---- Blackboard ---------------------------------------------------------------------
 
     /// Every parameter (of a node or decorator) that names the blackboard key `name`, as
-    /// declared by `types` (`key` parameters and the values of key maps). The UI asks
-    /// before deleting a used key; `RenameKey` rewrites exactly these.
+    /// declared by `types`: `key` parameters, the values of key maps, and parameters bound
+    /// to the key (`{"$key": name}`). The UI asks before deleting a used key;
+    /// `RenameKey` rewrites exactly these.
     pub fn key_usages(&self, types: &NodeTypes, name: &str) -> Vec<KeyUsage> {
-        let mut out = Vec::new();
-        let mut scan = |owner: Owner,
-                        spec: Option<&arbor_runtime::NodeType>,
-                        params: &Map<String, Value>| {
-            let Some(spec) = spec else { return };
-            for (param, value) in params {
-                match spec.param_spec(param).map(|p| p.kind) {
-                    Some(ParamKind::Key) if value.as_str() == Some(name) => out.push(KeyUsage {
-                        owner: owner.clone(),
-                        param: param.clone(),
-                        entry: None,
-                    }),
-                    Some(ParamKind::KeyMap) => {
-                        for (entry, v) in value.as_object().into_iter().flatten() {
-                            if v.as_str() == Some(name) {
-                                out.push(KeyUsage {
-                                    owner: owner.clone(),
-                                    param: param.clone(),
-                                    entry: Some(entry.clone()),
-                                });
+        self.all_key_usages(types).remove(name).unwrap_or_default()
+    }
+
+    /// [`Document::key_usages`] of every key, by key name, in one pass over the nodes (the
+    /// blackboard panel lists readers and writers of each key every frame).
+    pub fn all_key_usages(&self, types: &NodeTypes) -> BTreeMap<String, Vec<KeyUsage>> {
+        let mut out: BTreeMap<String, Vec<KeyUsage>> = BTreeMap::new();
+        let mut scan =
+            |owner: Owner, spec: Option<&arbor_runtime::NodeType>, params: &Map<String, Value>| {
+                let Some(spec) = spec else { return };
+                for (param, value) in params {
+                    let Some(p) = spec.param_spec(param) else {
+                        continue;
+                    };
+                    let mut usage = |key: &str, entry: Option<&String>, access| {
+                        out.entry(key.to_owned()).or_default().push(KeyUsage {
+                            owner: owner.clone(),
+                            param: param.clone(),
+                            entry: entry.cloned(),
+                            access,
+                        })
+                    };
+                    match (p.kind, value) {
+                        (ParamKind::Key, Value::String(key)) => usage(key, None, p.direction),
+                        (ParamKind::KeyMap, Value::Object(map)) => {
+                            for (entry, key) in map {
+                                if let Some(key) = key.as_str() {
+                                    usage(key, Some(entry), Direction::InOut);
+                                }
+                            }
+                        }
+                        _ => {
+                            if let Ok(Some(key)) = binding(value) {
+                                usage(key, None, p.direction);
                             }
                         }
                     }
-                    _ => {}
                 }
-            }
-        };
+            };
         for node in &self.file.nodes {
             scan(
                 Owner::Node(node.guid.clone()),
@@ -734,12 +754,14 @@ mod tests {
         assert!(usages.contains(&KeyUsage {
             owner: Owner::Node(cg),
             param: "key".into(),
-            entry: None
+            entry: None,
+            access: Direction::In,
         }));
         assert!(usages.contains(&KeyUsage {
             owner: Owner::Node(sg.clone()),
             param: "remap".into(),
-            entry: Some("health".into())
+            entry: Some("health".into()),
+            access: Direction::InOut,
         }));
         assert!(usages.contains(&KeyUsage {
             owner: Owner::Decorator {
@@ -747,9 +769,34 @@ mod tests {
                 decorator: deco.guid
             },
             param: "key".into(),
-            entry: None
+            entry: None,
+            access: Direction::In,
         }));
         assert!(doc.key_usages(&types, "x").len() == 1);
+    }
+
+    #[test]
+    fn key_usages_find_bindings_with_their_direction() {
+        let types = NodeTypes::builtin();
+        let mut doc = Document::new("t");
+        let mut set = NodeDef::new("SetBlackboard");
+        set.params.insert("key".into(), json!("dst"));
+        set.params.insert("value".into(), json!({"$key": "src"}));
+        let mut wait = NodeDef::new("Wait");
+        wait.params.insert("seconds".into(), json!({"$key": "src"}));
+        let (sg, wg) = (set.guid.clone(), wait.guid.clone());
+        doc.file.nodes = vec![set, wait];
+        let src = doc.key_usages(&types, "src");
+        let readers: Vec<&str> = src.iter().map(|u| u.owner.node()).collect();
+        assert_eq!(readers, [sg.as_str(), wg.as_str()]);
+        assert!(src.iter().all(|u| u.access == Direction::In));
+        let dst = doc.key_usages(&types, "dst");
+        assert_eq!(dst.len(), 1);
+        assert_eq!(
+            dst[0].access,
+            Direction::Out,
+            "SetBlackboard writes its key"
+        );
     }
 
     #[test]

@@ -11,6 +11,10 @@ pub struct Selection {
     pub nodes: BTreeSet<String>,
     pub notes: BTreeSet<String>,
     pub groups: BTreeSet<String>,
+    /// A blackboard key picked in the blackboard panel: the canvas marks the nodes that
+    /// read or write it. Not counted by `len`/`is_empty` (nothing is copied or deleted
+    /// with it).
+    pub key: Option<String>,
 }
 
 impl Selection {
@@ -43,6 +47,7 @@ impl Selection {
             nodes: doc.nodes().map(|n| n.guid.clone()).collect(),
             notes: doc.notes().iter().map(|n| n.guid.clone()).collect(),
             groups: doc.groups().iter().map(|g| g.guid.clone()).collect(),
+            key: None,
         }
     }
 
@@ -51,6 +56,11 @@ impl Selection {
         self.nodes.retain(|g| doc.contains(g));
         self.notes.retain(|g| doc.note(g).is_some());
         self.groups.retain(|g| doc.group(g).is_some());
+        if let Some(key) = &self.key {
+            if !doc.blackboard().iter().any(|k| k.key == *key) {
+                self.key = None;
+            }
+        }
     }
 }
 

@@ -18,11 +18,7 @@ pub(crate) fn spec() -> NodeType {
         Category::Action,
         "Adds `by` to a numeric blackboard key (from 0 if it has no value); succeeds.",
     )
-    .param(ParamSpec::new(
-        "key",
-        ParamKind::Key,
-        "A numeric blackboard key.",
-    ))
+    .param(ParamSpec::new("key", ParamKind::Key, "A numeric blackboard key.").in_out())
     .param(ParamSpec::new("by", ParamKind::KeyValue, "The amount to add.").default(1.into()))
 }
 

@@ -17,7 +17,7 @@ pub(crate) fn spec() -> NodeType {
         Category::Action,
         "Writes a value to a blackboard key, optionally expiring after `ttl` seconds.",
     )
-    .param(ParamSpec::new("key", ParamKind::Key, "The key to write."))
+    .param(ParamSpec::new("key", ParamKind::Key, "The key to write.").output())
     .param(ParamSpec::new(
         "value",
         ParamKind::KeyValue,
