@@ -67,14 +67,12 @@ impl Stimuli {
             }
             for event in &inputs.events {
                 if !tree.events().iter().any(|e| e == event) {
-                    eprintln!("warning: {shown}: $.{tick}.events: no node checks event `{event}`");
+                    say!("warning: {shown}: $.{tick}.events: no node checks event `{event}`");
                 }
             }
             for trigger in &inputs.triggers {
                 if !tree.triggers().iter().any(|t| t == trigger) {
-                    eprintln!(
-                        "warning: {shown}: $.{tick}.triggers: no node uses trigger `{trigger}`"
-                    );
+                    say!("warning: {shown}: $.{tick}.triggers: no node uses trigger `{trigger}`");
                 }
             }
         }

@@ -42,7 +42,8 @@ pub struct ImportOptions {
     /// The main tree is `<stem>.json`, another tree `<stem>.<ID>.json`, the manifest of
     /// custom node types `<stem>.types.json`.
     pub stem: String,
-    /// The folder `<include path=…>` is relative to; `None` skips includes with a warning.
+    /// The folder `<include path=…>` is relative to, and which included files must lie in;
+    /// `None` skips includes with a warning.
     pub base_dir: Option<PathBuf>,
     /// How the document is named in messages.
     pub origin: String,
@@ -144,12 +145,12 @@ pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, Impor
 /// Imports a file; `<include>` paths are relative to its folder.
 pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ImportError {
+    let text = read_xml(path).map_err(|(line, column, message)| ImportError {
         problems: vec![XmlProblem {
             origin: origin.clone(),
-            line: 1,
-            column: 1,
-            message: format!("cannot read the file: {e}"),
+            line,
+            column,
+            message,
         }],
     })?;
     let options = ImportOptions {
@@ -161,6 +162,19 @@ pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
         origin,
     };
     import_str(&text, &options)
+}
+
+/// Reads an XML file as the loader reads tree files: a regular file (a FIFO or device is
+/// refused before it is opened), at most `max_file_bytes`, UTF-8 with a located error.
+/// Errors give the line, column and message.
+fn read_xml(path: &Path) -> Result<String, (u32, u32, String)> {
+    let limit = crate::LoadOptions::default().max_file_bytes;
+    crate::files::read_text(path, limit).map_err(|e| match e {
+        crate::files::ReadError::Utf8 { line, column } => {
+            (line as u32, column as u32, e.to_string())
+        }
+        other => (1, 1, format!("cannot read the file: {other}")),
+    })
 }
 
 /// The key named by a port value `{key}` (BT.CPP's blackboard pointer), if it is one.
@@ -534,22 +548,43 @@ impl<'o> Cx<'o> {
             );
         }
         let path = base.join(rel);
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        let canonical = match path.canonicalize() {
+            Ok(c) => c,
+            Err(e) => {
+                return self.error(
+                    origin,
+                    el,
+                    format!("cannot read the included file {}: {e}", path.display()),
+                )
+            }
+        };
+        // Confined like subtree paths: an include may not leave the imported document's
+        // folder (`<include path="/etc/passwd"/>` is refused, not read).
+        let root = self
+            .options
+            .base_dir
+            .as_deref()
+            .and_then(|d| d.canonicalize().ok());
+        if root.is_some_and(|root| !canonical.starts_with(root)) {
+            return self.error(
+                origin,
+                el,
+                format!(
+                    "<include path=\"{rel}\"> is outside the imported document's folder; not read"
+                ),
+            );
+        }
         if !seen.insert(canonical) {
             // Included twice (or a cycle): its trees are already there.
             return;
         }
-        match std::fs::read_to_string(&path) {
+        match read_xml(&path).map_err(|(_, _, m)| m) {
             Ok(text) => {
                 let shown = path.display().to_string();
                 let folder = path.parent().map(Path::to_path_buf);
                 self.load_into(&text, &shown, folder.as_deref(), depth + 1, trees, seen);
             }
-            Err(e) => self.error(
-                origin,
-                el,
-                format!("cannot read the included file {}: {e}", path.display()),
-            ),
+            Err(e) => self.error(origin, el, format!("included file {}: {e}", path.display())),
         }
     }
 
@@ -557,8 +592,24 @@ impl<'o> Cx<'o> {
 
     fn import(mut self, doc: Doc) -> Result<Imported, ImportError> {
         let mut drafts = Vec::with_capacity(doc.trees.len());
+        // Held to the loader's limits: an import that `arbor check` would refuse is
+        // refused here, located at the tree.
+        let limits = crate::LoadOptions::default();
         for (i, t) in doc.trees.iter().enumerate() {
-            drafts.push(self.map_element(&t.root, i, &t.origin, Parent::Root, 1));
+            let draft = self.map_element(&t.root, i, &t.origin, Parent::Root, 1);
+            let mut count = 0usize;
+            draft.walk(&mut |_| count += 1);
+            if count > limits.max_nodes {
+                self.error(
+                    &t.origin,
+                    &t.root,
+                    format!(
+                        "<BehaviorTree ID=\"{}\"> has {count} nodes; Arbor loads at most {}",
+                        t.id, limits.max_nodes
+                    ),
+                );
+            }
+            drafts.push(draft);
         }
         if !self.errors.is_empty() {
             return Err(ImportError {
@@ -628,7 +679,18 @@ impl<'o> Cx<'o> {
         // Ports in document order, and the underscore attributes.
         let mut ports: Vec<(String, String)> = Vec::new();
         let mut special: Vec<(String, String)> = Vec::new();
+        let max_string_len = crate::LoadOptions::default().max_string_len;
         for (k, v) in &el.attrs {
+            if v.len() > max_string_len {
+                self.error(
+                    origin,
+                    el,
+                    format!(
+                        "attribute `{k}` is {} bytes; Arbor loads strings of at most {max_string_len}",
+                        v.len()
+                    ),
+                );
+            }
             match k.as_str() {
                 "ID" | "name" => {}
                 k if k.starts_with('_') => special.push((k.to_owned(), v.clone())),
