@@ -137,6 +137,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             crate::work::add(crate::work::Counter::KeyNames, 1);
             names.contains_key(n)
         };
+        crate::work::add(crate::work::Counter::KeyNames, 1);
         let name = match self.key_names.get(&name).copied() {
             None => name,
             Some(from) => {
