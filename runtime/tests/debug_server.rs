@@ -170,27 +170,18 @@ impl Client {
 
     /// Reads until a message of type `ty`, skipping unasked `instances` listings.
     fn expect(&mut self, ty: &str) -> Value {
-        loop {
-            let message = self.recv();
-            if message["type"] == ty {
-                return message;
-            }
-            assert!(
-                message["type"] == "instances" && message.get("id").is_none(),
-                "expected `{ty}`, got {message}"
-            );
-        }
+        self.expect_past(ty, &["instances"])
     }
 
-    /// Reads until a message of type `ty`, skipping listings and pause notices.
-    fn expect_after_paused(&mut self, ty: &str) -> Value {
+    /// Reads until a message of type `ty`, skipping unasked messages of the `skip` types.
+    fn expect_past(&mut self, ty: &str, skip: &[&str]) -> Value {
         loop {
             let message = self.recv();
             if message["type"] == ty {
                 return message;
             }
             assert!(
-                matches!(message["type"].as_str(), Some("instances" | "paused")),
+                skip.iter().any(|s| message["type"] == *s) && message.get("id").is_none(),
                 "expected `{ty}`, got {message}"
             );
         }
@@ -793,7 +784,7 @@ fn a_pause_is_released_when_the_client_holding_it_disconnects() {
     }
     // The other client hears that it runs again.
     assert_eq!(
-        other.expect_after_paused("resumed"),
+        other.expect_past("resumed", &["instances", "paused"]),
         json!({"type": "resumed", "instance": host.id()})
     );
     assert_eq!(host.tick(), Some(Status::Success));

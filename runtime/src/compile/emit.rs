@@ -417,7 +417,16 @@ impl<'a, C: 'static> Emitter<'a, C> {
             ));
             return None;
         }
-        let sub = self.subtree_file(&canonical, &target)?;
+        let sub = match self.subtree_file(&canonical, &target) {
+            Ok(sub) => sub?,
+            Err(why) => {
+                self.problems.push(at(
+                    ".path",
+                    format!("cannot read subtree `{rel}` ({}): {why}", target.display()),
+                ));
+                return None;
+            }
+        };
 
         // The instance's keys: remapped ones are the parent's; the rest are private.
         let mut sub_map = Vec::with_capacity(sub.file.blackboard.len());
@@ -495,14 +504,29 @@ impl<'a, C: 'static> Emitter<'a, C> {
         child
     }
 
-    /// Loads and checks a subtree file once; later instances reuse the result.
-    fn subtree_file(&mut self, canonical: &Path, shown: &Path) -> Option<Rc<Analysed>> {
+    /// Loads and checks a subtree file once; later instances reuse the result. A file that
+    /// cannot be read at all (permissions, size) is `Err` with why, for the caller to
+    /// report at the Subtree node, where the parent file, JSON path and node are known;
+    /// problems inside the file (invalid UTF-8 with its line, JSON, contents) are the
+    /// file's own.
+    fn subtree_file(
+        &mut self,
+        canonical: &Path,
+        shown: &Path,
+    ) -> Result<Option<Rc<Analysed>>, String> {
         if let Some(done) = self.files.get(canonical) {
-            return done.clone();
+            return Ok(done.clone());
         }
         let origin: Arc<str> = Arc::from(shown.display().to_string());
-        let parsed = source::read(canonical, &origin, self.opts)
-            .and_then(|text| source::parse(&text, &origin, self.opts));
+        let read = source::read(canonical, &origin, self.opts);
+        if let Err(problems) = &read {
+            if problems.iter().all(|p| p.line.is_none()) {
+                self.files.insert(canonical.to_path_buf(), None);
+                let why: Vec<String> = problems.iter().map(Problem::message).collect();
+                return Err(why.join("; "));
+            }
+        }
+        let parsed = read.and_then(|text| source::parse(&text, &origin, self.opts));
         let result = match parsed {
             Err(problems) => {
                 self.problems.extend(problems);
@@ -514,7 +538,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             }
         };
         self.files.insert(canonical.to_path_buf(), result.clone());
-        result
+        Ok(result)
     }
 }
 

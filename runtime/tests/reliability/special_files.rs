@@ -139,3 +139,29 @@ fn import_refuses_fifos_and_directories_as_documents_and_includes() {
         assert_eq!(out.status.code(), Some(1));
     }
 }
+
+#[test]
+fn a_subtree_that_cannot_be_read_is_reported_at_its_subtree_node() {
+    let dir = scratch("special-subtree-cap");
+    let main = subtree_parent(&dir, "big.json");
+    let mut big = serde_json::to_vec(&tree_json(
+        json!({"type": "Wait", "params": {"seconds": 1}}),
+        json!([]),
+    ))
+    .expect("JSON");
+    big.extend(std::iter::repeat_n(b' ', 10_000));
+    std::fs::write(dir.join("big.json"), &big).expect("write");
+    let opts = LoadOptions {
+        max_file_bytes: 5_000,
+        ..LoadOptions::default()
+    };
+    let report = check_file(&main, &NodeTypes::builtin(), &opts);
+    let line = report.problems[0].to_string();
+    assert!(
+        line.starts_with(&format!(
+            "{}: $.nodes[1].params.path (node \"lib\" (Subtree)): cannot read subtree `big.json`",
+            main.display()
+        )) && line.ends_with("the limit is 5000 bytes"),
+        "{line}"
+    );
+}
