@@ -205,7 +205,8 @@ impl Ex<'_> {
             .and_then(Path::parent)
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         for m in list.iter().filter_map(Json::as_str) {
-            if let Ok(text) = std::fs::read_to_string(dir.join(m)) {
+            let limit = crate::LoadOptions::default().max_file_bytes;
+            if let Ok(text) = crate::files::read_text(&dir.join(m), limit) {
                 let mut merged = self.types.clone();
                 if merged.merge_manifest(&text).is_ok() {
                     self.types = merged;

@@ -165,3 +165,27 @@ fn a_subtree_that_cannot_be_read_is_reported_at_its_subtree_node() {
         "{line}"
     );
 }
+
+#[test]
+fn stimuli_and_manifests_named_on_the_command_line_are_read_the_same_way() {
+    let dir = scratch("special-cli-files");
+    let counting = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/cli/counting.json")
+        .display()
+        .to_string();
+    let folder = dir.display().to_string();
+    let out = arbor(&["run", &counting, "--ticks", "1", "--stimuli", &folder]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("it is a directory"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = arbor(&["check", "--types", &folder, &counting]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot read the manifest: not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}

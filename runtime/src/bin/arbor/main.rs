@@ -107,7 +107,7 @@ fn main() -> ExitCode {
 fn node_types(manifests: &[PathBuf]) -> Result<arbor_runtime::NodeTypes, String> {
     let mut types = arbor_runtime::NodeTypes::builtin();
     for manifest in manifests {
-        let text = read_manifest(manifest)
+        let text = read_capped(manifest)
             .map_err(|e| format!("{}: cannot read the manifest: {e}", manifest.display()))?;
         types
             .merge_manifest(&text)
@@ -116,7 +116,8 @@ fn node_types(manifests: &[PathBuf]) -> Result<arbor_runtime::NodeTypes, String>
     Ok(types)
 }
 
-fn read_manifest(path: &Path) -> Result<String, arbor_runtime::files::ReadError> {
+/// Reads a file named on the command line (manifest, stimuli) as tree files are read.
+fn read_capped(path: &Path) -> Result<String, arbor_runtime::files::ReadError> {
     let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
     arbor_runtime::files::read_text(path, limit)
 }
