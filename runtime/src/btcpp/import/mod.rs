@@ -331,6 +331,11 @@ struct Cx<'o> {
     models: BTreeMap<String, NodeModel>,
     /// Tree IDs, by index (filled by `load`).
     tree_ids: Vec<String>,
+    /// Each tree ID's first position in `tree_ids`: looking IDs up by scanning made a
+    /// document of many trees quadratic.
+    tree_index: HashMap<String, usize>,
+    /// BT.CPP ID of each host node type, by its Arbor type name (filled before `build`).
+    host_ids: HashMap<String, String>,
     hosts: BTreeMap<String, HostUse>,
     calls: Vec<Call>,
     /// Subtree -> key -> literal defaults from SubTree ports, in document order.
@@ -350,12 +355,19 @@ impl<'o> Cx<'o> {
             warnings: Vec::new(),
             models: BTreeMap::new(),
             tree_ids: Vec::new(),
+            tree_index: HashMap::new(),
+            host_ids: HashMap::new(),
             hosts: BTreeMap::new(),
             calls: Vec::new(),
             sub_defaults: BTreeMap::new(),
             main_attr: None,
             v3: false,
         }
+    }
+
+    /// The position of the tree with this ID in `tree_ids`.
+    fn tree_position(&self, id: &str) -> Option<usize> {
+        self.tree_index.get(id).copied()
     }
 
     fn warn(&mut self, origin: &str, el: &Element, message: impl Into<String>) {
@@ -395,8 +407,12 @@ impl<'o> Cx<'o> {
             return None;
         }
         self.tree_ids = trees.iter().map(|t| t.id.clone()).collect();
+        self.tree_index.clear();
+        for (i, id) in self.tree_ids.iter().enumerate() {
+            self.tree_index.entry(id.clone()).or_insert(i);
+        }
         let main = match self.main_attr.clone() {
-            Some((id, line, column, o)) => match self.tree_ids.iter().position(|t| *t == id) {
+            Some((id, line, column, o)) => match self.tree_position(&id) {
                 Some(i) => i,
                 None => {
                     self.errors.push(XmlProblem {
@@ -625,6 +641,11 @@ impl<'o> Cx<'o> {
             });
         }
         let names = self.file_names(&doc, &order);
+        for id in self.hosts.keys() {
+            self.host_ids
+                .entry(host_type_name(id))
+                .or_insert_with(|| id.clone());
+        }
         let manifest_name = format!("{}.types.json", self.options.stem);
         let mut files = Vec::new();
         for &t in &order {
@@ -700,7 +721,7 @@ impl<'o> Cx<'o> {
 
         let is_subtree = el.tag == "SubTree"
             || el.tag == "SubTreePlus"
-            || (!explicit && mapping::by_id(&id).is_none() && self.tree_ids.contains(&id));
+            || (!explicit && mapping::by_id(&id).is_none() && self.tree_position(&id).is_some());
         let mut draft = if is_subtree {
             self.map_subtree(el, &id, &name, tree, origin, &mut ports, &mut special)
         } else {
@@ -906,7 +927,7 @@ impl<'o> Cx<'o> {
         special: &mut Vec<(String, String)>,
     ) -> Draft {
         let mut draft = Draft::new("Subtree", name, el);
-        let Some(sub) = self.tree_ids.iter().position(|t| t == id) else {
+        let Some(sub) = self.tree_position(id) else {
             self.error(
                 origin,
                 el,
@@ -1230,10 +1251,9 @@ impl<'o> Cx<'o> {
         file.nodes = nodes;
         for node in &file.nodes {
             if let Some(m) = self
-                .hosts
-                .iter()
-                .find(|(id, _)| host_type_name(id) == node.kind)
-                .and_then(|(id, _)| self.models.get(id))
+                .host_ids
+                .get(&node.kind)
+                .and_then(|id| self.models.get(id))
             {
                 meta.models.insert(node.kind.clone(), m.clone());
             }
@@ -1286,9 +1306,7 @@ impl<'o> Cx<'o> {
                 }
                 PVal::Path(id) => {
                     let file = self
-                        .tree_ids
-                        .iter()
-                        .position(|t| t == id)
+                        .tree_position(id)
                         .and_then(|i| names.get(&i))
                         .cloned()
                         .unwrap_or_default();
