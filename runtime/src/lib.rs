@@ -64,6 +64,7 @@ mod compile;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;
 mod exec;
+pub mod files;
 pub mod format;
 mod host;
 mod last_visits;
@@ -73,9 +74,12 @@ mod registry;
 mod rng;
 mod spec;
 mod status;
+pub mod text;
 mod trace;
 mod tree;
 mod value;
+#[doc(hidden)]
+pub mod work;
 
 pub use agent::Agent;
 pub use args::{Arg, Args};

@@ -170,13 +170,18 @@ impl Client {
 
     /// Reads until a message of type `ty`, skipping unasked `instances` listings.
     fn expect(&mut self, ty: &str) -> Value {
+        self.expect_past(ty, &["instances"])
+    }
+
+    /// Reads until a message of type `ty`, skipping unasked messages of the `skip` types.
+    fn expect_past(&mut self, ty: &str, skip: &[&str]) -> Value {
         loop {
             let message = self.recv();
             if message["type"] == ty {
                 return message;
             }
             assert!(
-                message["type"] == "instances" && message.get("id").is_none(),
+                skip.iter().any(|s| message["type"] == *s) && message.get("id").is_none(),
                 "expected `{ty}`, got {message}"
             );
         }
@@ -720,4 +725,108 @@ fn handles_and_servers_can_move_to_other_threads() {
     fn send_and_sync<T: Send + Sync>() {}
     send_and_sync::<Instance>();
     send_and_sync::<DebugServer>();
+}
+
+// ---- issue 15: deadlines, idle clients, what a disconnect releases, refusal logging ----
+
+#[test]
+fn trickled_bytes_do_not_extend_the_hello_deadline() {
+    let server = DebugServer::start(
+        DebugConfig::new("127.0.0.1:0").hello_timeout(Duration::from_millis(400)),
+    )
+    .expect("starts");
+    let mut client = Client::connect_raw(server.local_addr());
+    assert_eq!(client.recv()["type"], "hello");
+    let hello = b"{\"type\":\"hello\",\"protocol\":1,\"client\":\"slow\"}\n";
+    let mut sent = 0;
+    let mut refused = None;
+    // One byte per 100 ms: the whole hello would take 4.6 s.
+    for byte in hello {
+        let _ = client.writer.write_all(&[*byte]);
+        sent += 1;
+        match client.next_line(Duration::from_millis(100)) {
+            Line::Message(m) => refused = Some(m),
+            Line::Eof => break,
+            Line::Timeout => {}
+        }
+    }
+    assert!(sent < hello.len(), "closed before the hello was complete");
+    let refused = refused.expect("an error before closing");
+    assert_eq!(refused["message"], "no `hello` in time", "{refused}");
+}
+
+#[test]
+fn idle_clients_subscribed_to_nothing_are_disconnected_but_watchers_stay() {
+    let server = DebugServer::start(
+        DebugConfig::new("127.0.0.1:0").idle_timeout(Duration::from_millis(300)),
+    )
+    .expect("starts");
+    let host = Host::new(&server, "worker");
+    let mut watcher = Client::connect(server.local_addr());
+    watcher.ok(json!({"type": "subscribe", "instances": [host.id()]}), 1);
+    let mut idle = Client::connect(server.local_addr());
+    assert!(idle.closed(), "an idle client is disconnected");
+    std::thread::sleep(Duration::from_millis(900));
+    // Three idle timeouts later the subscribed client is still served.
+    let listing = watcher.request(json!({"type": "list"}), 2);
+    assert_eq!(listing["type"], "instances", "{listing}");
+}
+
+#[test]
+fn a_pause_is_released_when_the_client_holding_it_disconnects() {
+    let server = server();
+    let mut host = Host::new(&server, "worker");
+    let mut other = Client::connect(server.local_addr());
+    {
+        let mut pauser = Client::connect(server.local_addr());
+        pauser.ok(json!({"type": "pause", "instance": host.id()}), 1);
+        assert_eq!(host.tick(), None);
+    }
+    // The other client hears that it runs again.
+    assert_eq!(
+        other.expect_past("resumed", &["instances", "paused"]),
+        json!({"type": "resumed", "instance": host.id()})
+    );
+    assert_eq!(host.tick(), Some(Status::Success));
+
+    // With no client left, breakpoint pauses are released too.
+    other.ok(
+        json!({"type": "breakpoint", "instance": host.id(), "node": WORK, "set": true}),
+        2,
+    );
+    host.tick();
+    assert!(host.handle.is_paused(), "the breakpoint paused it");
+    drop(other);
+    wait_until("the pause is released", || !host.handle.is_paused());
+    for _ in 0..3 {
+        assert_eq!(
+            host.tick(),
+            Some(Status::Success),
+            "and no breakpoint is left"
+        );
+    }
+}
+
+#[test]
+fn refused_connections_are_logged_at_most_once_per_interval() {
+    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+    let log = lines.clone();
+    let server = DebugServer::start(
+        DebugConfig::new("127.0.0.1:0")
+            .max_clients(1)
+            .log(move |line| log.lock().expect("log").push(line.to_owned())),
+    )
+    .expect("starts");
+    let _first = Client::connect(server.local_addr());
+    for _ in 0..30 {
+        let mut refused = Client::connect_raw(server.local_addr());
+        let _ = refused.closed();
+    }
+    let refusals = lines
+        .lock()
+        .expect("log")
+        .iter()
+        .filter(|l| l.contains("refused"))
+        .count();
+    assert_eq!(refusals, 1, "{:?}", lines.lock().expect("log"));
 }

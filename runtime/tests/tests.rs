@@ -19,5 +19,6 @@ mod execution;
 mod leaves;
 mod loading;
 mod ports;
+mod reliability;
 mod signals;
 mod tools;

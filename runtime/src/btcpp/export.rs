@@ -51,7 +51,8 @@ pub fn export_file(path: &Path, types: &NodeTypes) -> Result<Exported, ExportErr
 }
 
 fn read(path: &Path) -> Result<TreeFile, String> {
-    let text = std::fs::read_to_string(path)
+    let limit = crate::LoadOptions::default().max_file_bytes;
+    let text = crate::files::read_text(path, limit)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     crate::parse_str(&text, Some(path)).map_err(|e| e.to_string())
 }
@@ -89,6 +90,18 @@ pub fn export(
             defaults.join(", ")
         ));
     }
+    // What `check` refuses is not exported either (an Inverter without a child would
+    // become XML the importer rejects). Only for a file: its subtree paths need a folder.
+    if path.is_some() {
+        let report = crate::check_tree(main, path, &ex.types, &crate::LoadOptions::default());
+        ex.problems.extend(
+            report
+                .problems
+                .iter()
+                .filter(|p| p.is_error())
+                .map(ToString::to_string),
+        );
+    }
     if !ex.problems.is_empty() {
         return Err(ExportError {
             problems: ex.problems,
@@ -119,6 +132,34 @@ pub fn export(
         xml,
         warnings: ex.warnings,
     })
+}
+
+/// The first character of the node's name, type or string parameters (and their keys)
+/// that XML 1.0 cannot hold, even as a character reference (most C0 controls, U+FFFE,
+/// U+FFFF).
+fn xml_unfit_char(node: &NodeDef) -> Option<char> {
+    let mut strings: Vec<&str> = vec![&node.name, &node.kind];
+    let mut stack: Vec<&Json> = node.params.values().collect();
+    strings.extend(node.params.keys().map(String::as_str));
+    for d in &node.decorators {
+        strings.push(&d.name);
+        stack.extend(d.params.values());
+        strings.extend(d.params.keys().map(String::as_str));
+    }
+    while let Some(v) = stack.pop() {
+        match v {
+            Json::String(s) => strings.push(s),
+            Json::Array(items) => stack.extend(items),
+            Json::Object(map) => {
+                strings.extend(map.keys().map(String::as_str));
+                stack.extend(map.values());
+            }
+            _ => {}
+        }
+    }
+    strings
+        .into_iter()
+        .find_map(|s| s.chars().find(|&c| !super::xml::fits_xml(c)))
 }
 
 struct ExTree {
@@ -164,7 +205,8 @@ impl Ex<'_> {
             .and_then(Path::parent)
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
         for m in list.iter().filter_map(Json::as_str) {
-            if let Ok(text) = std::fs::read_to_string(dir.join(m)) {
+            let limit = crate::LoadOptions::default().max_file_bytes;
+            if let Ok(text) = crate::files::read_text(&dir.join(m), limit) {
                 let mut merged = self.types.clone();
                 if merged.merge_manifest(&text).is_ok() {
                     self.types = merged;
@@ -245,6 +287,13 @@ impl Ex<'_> {
             "node \"{}\" ({}) in tree `{}`",
             node.name, node.kind, at.tree_id
         );
+        if let Some(c) = xml_unfit_char(node) {
+            self.problems.push(format!(
+                "{label}: holds the character U+{:04X}, which XML 1.0 cannot hold",
+                c as u32
+            ));
+            return None;
+        }
         let children: Vec<&NodeDef> = node
             .children
             .iter()

@@ -41,6 +41,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 use crate::spec::NodeTypes;
+use crate::text::escape_controls;
 
 pub use export::{export, export_file, ExportError, Exported};
 pub use import::{import_file, import_str, ImportOptions, Imported, ImportedFile};
@@ -58,10 +59,14 @@ pub struct XmlProblem {
 
 impl fmt::Display for XmlProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Escaped: the origin and message may quote names from the document.
         write!(
             f,
             "{}:{}:{}: {}",
-            self.origin, self.line, self.column, self.message
+            escape_controls(&self.origin),
+            self.line,
+            self.column,
+            escape_controls(&self.message)
         )
     }
 }
@@ -88,7 +93,7 @@ pub(crate) fn is_arbor_builtin(name: &str) -> bool {
 fn lines<T: fmt::Display>(items: &[T]) -> String {
     items
         .iter()
-        .map(ToString::to_string)
+        .map(|item| escape_controls(&item.to_string()).into_owned())
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -71,21 +71,60 @@ pub(crate) fn parse(text: &str, origin: &str) -> Result<Element, XmlProblem> {
             message: format!("malformed XML: {e}"),
         }
     })?;
-    copy(&doc, doc.root_element(), 1, origin)
+    let mut cursor = Cursor::default();
+    copy(text, &mut cursor, doc.root_element(), 1, origin)
+}
+
+/// Lines and columns of increasing byte offsets, found by scanning forward from the last
+/// one. roxmltree's `text_pos_at` scans from the start of the document each time, which
+/// made importing a Sequence of 100,000 children quadratic; elements are copied in
+/// document order, so each byte is scanned once.
+#[derive(Default)]
+struct Cursor {
+    offset: usize,
+    line: u32,
+    column: u32,
+}
+
+impl Cursor {
+    fn at(&mut self, text: &str, offset: usize) -> (u32, u32) {
+        if offset < self.offset || self.line == 0 {
+            *self = Cursor {
+                offset: 0,
+                line: 1,
+                column: 1,
+            };
+        }
+        let Some(between) = text.get(self.offset..offset) else {
+            return (self.line, self.column);
+        };
+        crate::work::add(crate::work::Counter::XmlPositionBytes, between.len() as u64);
+        for c in between.chars() {
+            if c == '\n' {
+                self.line += 1;
+                self.column = 1;
+            } else {
+                self.column += 1;
+            }
+        }
+        self.offset = offset;
+        (self.line, self.column)
+    }
 }
 
 fn copy(
-    doc: &roxmltree::Document<'_>,
+    text: &str,
+    cursor: &mut Cursor,
     node: roxmltree::Node<'_, '_>,
     depth: usize,
     origin: &str,
 ) -> Result<Element, XmlProblem> {
-    let pos = doc.text_pos_at(node.range().start);
+    let (row, col) = cursor.at(text, node.range().start);
     if depth > MAX_DEPTH {
         return Err(XmlProblem {
             origin: origin.to_owned(),
-            line: pos.row,
-            column: pos.col,
+            line: row,
+            column: col,
             message: format!("elements nest more than {MAX_DEPTH} levels deep"),
         });
     }
@@ -97,12 +136,14 @@ fn copy(
             .collect(),
         children: Vec::new(),
         text: String::new(),
-        line: pos.row,
-        column: pos.col,
+        line: row,
+        column: col,
     };
     for child in node.children() {
         if child.is_element() {
-            element.children.push(copy(doc, child, depth + 1, origin)?);
+            element
+                .children
+                .push(copy(text, cursor, child, depth + 1, origin)?);
         } else if child.is_text() {
             element.text.push_str(child.text().unwrap_or(""));
         }
@@ -173,12 +214,21 @@ fn line_column(text: &str, at: usize) -> (u32, u32) {
     (line as u32, column as u32)
 }
 
+/// Whether XML 1.0 can hold `c` at all (its `Char` production): not most C0 controls,
+/// not U+FFFE or U+FFFF; not even as a character reference.
+pub(crate) fn fits_xml(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
 /// Escapes an attribute value for double quotes. Line breaks and tabs become character
 /// references, since XML attribute normalisation would otherwise turn them into spaces.
+/// A character XML cannot hold becomes U+FFFD, so the output is always well-formed (the
+/// export refuses such names first; this is the last line of defence).
 pub(crate) fn escape_attr(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
+            c if !fits_xml(c) => out.push('\u{FFFD}'),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -195,6 +245,7 @@ pub(crate) fn escape_attr(value: &str) -> String {
 /// Escapes element text.
 pub(crate) fn escape_text(value: &str) -> String {
     value
+        .replace(|c| !fits_xml(c), "\u{FFFD}")
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

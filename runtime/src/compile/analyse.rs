@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::graph::{self, Graph};
 use super::params::{self, FileKeys, Site};
 use super::problem::{Problem, ProblemKind};
-use super::suggest::closest;
+use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
 use crate::format::TreeFile;
@@ -47,6 +47,7 @@ pub(crate) struct Analyser<'a> {
     pub lowers: &'a HashMap<String, Lower>,
     pub names: &'a mut Names,
     pub opts: &'a LoadOptions,
+    pub suggestions: &'a Suggestions,
 }
 
 impl Analyser<'_> {
@@ -109,13 +110,17 @@ impl Analyser<'_> {
                 node: (&node.guid, &node.name, &node.kind),
             };
             let Some(ty) = self.types.decorator(&d.kind) else {
-                problems.push(dsite.problem(
-                    ".type",
-                    ProblemKind::UnknownDecoratorType {
-                        found: d.kind.clone(),
-                        suggestion: closest(&d.kind, self.types.decorator_names()),
-                    },
-                ));
+                problems.push(
+                    dsite.problem(
+                        ".type",
+                        ProblemKind::UnknownDecoratorType {
+                            found: d.kind.clone(),
+                            suggestion: self
+                                .suggestions
+                                .closest(&d.kind, self.types.decorator_names()),
+                        },
+                    ),
+                );
                 continue;
             };
             let before = problems.len();
@@ -148,7 +153,9 @@ impl Analyser<'_> {
             } else {
                 ProblemKind::UnknownNodeType {
                     found: node.kind.clone(),
-                    suggestion: closest(&node.kind, self.types.node_names()),
+                    suggestion: self
+                        .suggestions
+                        .closest(&node.kind, self.types.node_names()),
                 }
             };
             problems.push(site.problem(".type", kind));

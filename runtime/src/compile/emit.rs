@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::analyse::{Analysed, Analyser};
 use super::problem::{Problem, ProblemKind};
-use super::suggest::closest;
+use super::suggest::Suggestions;
 use super::{source, LoadOptions};
 use crate::blackboard::{Key, KeyInfo};
 use crate::exec::NO_STATE;
@@ -35,6 +35,10 @@ pub(crate) struct Emitter<'a, C> {
     pub decorator_info: Vec<NodeInfo>,
     pub parents: Vec<u32>,
     pub keys: Vec<KeyInfo>,
+    /// The names in `keys`, to keep them unique in constant time.
+    key_names: HashMap<String, u32>,
+    /// "Did you mean" lookups left for this load.
+    suggestions: Suggestions,
     pub actions: Vec<Box<dyn Action<C>>>,
     /// How to make each stateful host node's state, by state index.
     pub states: Vec<StateMaker>,
@@ -70,6 +74,8 @@ impl<'a, C: 'static> Emitter<'a, C> {
             decorator_info: Vec::new(),
             parents: Vec::new(),
             keys: Vec::new(),
+            key_names: HashMap::new(),
+            suggestions: Suggestions::default(),
             actions: Vec::new(),
             states: Vec::new(),
             files: HashMap::new(),
@@ -90,6 +96,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             lowers: &self.lowers,
             names: &mut self.names,
             opts: self.opts,
+            suggestions: &self.suggestions,
         };
         analyser.analyse(file, origin, path, &mut self.problems)
     }
@@ -124,14 +131,25 @@ impl<'a, C: 'static> Emitter<'a, C> {
     fn add_key(&mut self, name: String, decl: &crate::format::KeyDecl) -> Key {
         // Private subtree keys are named after their Subtree node; two such nodes with the
         // same name would make two keys that lookups by name cannot tell apart.
-        let name = if self.keys.iter().any(|k| k.name == name) {
-            (2..)
-                .map(|n| format!("{name} #{n}"))
-                .find(|candidate| !self.keys.iter().any(|k| k.name == *candidate))
-                .expect("an unused suffix exists")
-        } else {
-            name
+        // A map of the names taken (with the next suffix to try for each) keeps this linear:
+        // scanning `keys` for each new key made 300,000 keys take a minute.
+        let probe = |names: &HashMap<String, u32>, n: &str| {
+            crate::work::add(crate::work::Counter::KeyNames, 1);
+            names.contains_key(n)
         };
+        crate::work::add(crate::work::Counter::KeyNames, 1);
+        let name = match self.key_names.get(&name).copied() {
+            None => name,
+            Some(from) => {
+                let (n, unique) = (from..)
+                    .map(|n| (n, format!("{name} #{n}")))
+                    .find(|(_, candidate)| !probe(&self.key_names, candidate))
+                    .expect("an unused suffix exists");
+                self.key_names.insert(name, n + 1);
+                unique
+            }
+        };
+        self.key_names.insert(name.clone(), 2);
         let default = decl
             .default
             .as_ref()
@@ -371,6 +389,15 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 }
             }
         }
+        // A directory, FIFO or device is refused here, where the parent file, JSON path and
+        // node are known (and before anything could block on opening it).
+        if let Err(e) = crate::files::check_regular(&canonical) {
+            self.problems.push(at(
+                ".path",
+                format!("cannot read subtree `{rel}` ({}): {e}", target.display()),
+            ));
+            return None;
+        }
         if let Some(pos) = self.chain.iter().position(|c| *c == canonical) {
             let mut names: Vec<String> = self.chain[pos..].iter().map(|p| file_name(p)).collect();
             names.push(file_name(&canonical));
@@ -390,7 +417,16 @@ impl<'a, C: 'static> Emitter<'a, C> {
             ));
             return None;
         }
-        let sub = self.subtree_file(&canonical, &target)?;
+        let sub = match self.subtree_file(&canonical, &target) {
+            Ok(sub) => sub?,
+            Err(why) => {
+                self.problems.push(at(
+                    ".path",
+                    format!("cannot read subtree `{rel}` ({}): {why}", target.display()),
+                ));
+                return None;
+            }
+        };
 
         // The instance's keys: remapped ones are the parent's; the rest are private.
         let mut sub_map = Vec::with_capacity(sub.file.blackboard.len());
@@ -398,7 +434,9 @@ impl<'a, C: 'static> Emitter<'a, C> {
         for (sub_key, _) in remap_pairs {
             if !sub.keys.by_name.contains_key(sub_key) {
                 ok = false;
-                let suggestion = closest(sub_key, sub.keys.by_name.keys().map(String::as_str));
+                let suggestion = self
+                    .suggestions
+                    .closest(sub_key, sub.keys.by_name.keys().map(String::as_str));
                 let hint = suggestion
                     .map(|s| format!("; did you mean `{s}`?"))
                     .unwrap_or_default();
@@ -429,8 +467,9 @@ impl<'a, C: 'static> Emitter<'a, C> {
                     }
                     None => {
                         ok = false;
-                        let suggestion =
-                            closest(parent_name, file.keys.by_name.keys().map(String::as_str));
+                        let suggestion = self
+                            .suggestions
+                            .closest(parent_name, file.keys.by_name.keys().map(String::as_str));
                         self.problems.push(
                             Problem::new(
                                 &file.origin,
@@ -465,14 +504,29 @@ impl<'a, C: 'static> Emitter<'a, C> {
         child
     }
 
-    /// Loads and checks a subtree file once; later instances reuse the result.
-    fn subtree_file(&mut self, canonical: &Path, shown: &Path) -> Option<Rc<Analysed>> {
+    /// Loads and checks a subtree file once; later instances reuse the result. A file that
+    /// cannot be read at all (permissions, size) is `Err` with why, for the caller to
+    /// report at the Subtree node, where the parent file, JSON path and node are known;
+    /// problems inside the file (invalid UTF-8 with its line, JSON, contents) are the
+    /// file's own.
+    fn subtree_file(
+        &mut self,
+        canonical: &Path,
+        shown: &Path,
+    ) -> Result<Option<Rc<Analysed>>, String> {
         if let Some(done) = self.files.get(canonical) {
-            return done.clone();
+            return Ok(done.clone());
         }
         let origin: Arc<str> = Arc::from(shown.display().to_string());
-        let parsed = source::read(canonical, &origin, self.opts)
-            .and_then(|text| source::parse(&text, &origin, self.opts));
+        let read = source::read(canonical, &origin, self.opts);
+        if let Err(problems) = &read {
+            if problems.iter().all(|p| p.line.is_none()) {
+                self.files.insert(canonical.to_path_buf(), None);
+                let why: Vec<String> = problems.iter().map(Problem::message).collect();
+                return Err(why.join("; "));
+            }
+        }
+        let parsed = read.and_then(|text| source::parse(&text, &origin, self.opts));
         let result = match parsed {
             Err(problems) => {
                 self.problems.extend(problems);
@@ -484,7 +538,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             }
         };
         self.files.insert(canonical.to_path_buf(), result.clone());
-        result
+        Ok(result)
     }
 }
 

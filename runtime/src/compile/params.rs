@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 
 use super::problem::{Problem, ProblemKind};
-use super::suggest::closest;
+use super::suggest::{closest, Suggestions};
 use crate::args::{Arg, Args};
 use crate::blackboard::Key;
 use crate::format::TreeFile;
@@ -23,6 +23,8 @@ pub(crate) struct FileKeys {
     /// Whether `{"$key": …}` values are bindings: from format version 2 on. In a
     /// version-1 file such an object is what it always was, a literal.
     pub bindings: bool,
+    /// "Did you mean" lookups left for this file's undeclared keys.
+    suggestions: Suggestions,
 }
 
 impl FileKeys {
@@ -35,6 +37,7 @@ impl FileKeys {
             by_name,
             types: file.blackboard.iter().map(|d| d.ty).collect(),
             bindings: file.version >= 2,
+            suggestions: Suggestions::default(),
         }
     }
 
@@ -44,7 +47,9 @@ impl FileKeys {
             .copied()
             .ok_or_else(|| ProblemKind::UndeclaredKey {
                 key: name.to_owned(),
-                suggestion: closest(name, self.by_name.keys().map(String::as_str)),
+                suggestion: self
+                    .suggestions
+                    .closest(name, self.by_name.keys().map(String::as_str)),
             })
     }
 }

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::text::escape_controls;
+
 /// Whether a problem stops the tree from loading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -19,6 +21,8 @@ pub enum Severity {
 pub enum ProblemKind {
     #[error("cannot read the file: {0}")]
     Io(String),
+    #[error("invalid UTF-8 (a file must be UTF-8 text)")]
+    InvalidUtf8,
     #[error("the file is {size} bytes; the limit is {limit} bytes")]
     FileTooLarge { size: u64, limit: u64 },
     #[error("invalid JSON: {0}")]
@@ -182,28 +186,30 @@ impl Problem {
         self.severity == Severity::Error
     }
 
-    /// The message without the location.
+    /// The message without the location, control characters escaped.
     pub fn message(&self) -> String {
-        self.kind.to_string()
+        escape_controls(&self.kind.to_string()).into_owned()
     }
 }
 
+/// Every part that may quote user text (file, JSON path, node label, message) is escaped,
+/// so a name holding a newline or an ANSI escape cannot forge a line or colour a terminal.
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.severity == Severity::Warning {
             f.write_str("warning: ")?;
         }
-        write!(f, "{}", self.file)?;
+        write!(f, "{}", escape_controls(&self.file))?;
         if let Some((line, column)) = self.line {
             write!(f, ":{line}:{column}")?;
         }
         if !self.json_path.is_empty() && self.json_path != "$" {
-            write!(f, ": {}", self.json_path)?;
+            write!(f, ": {}", escape_controls(&self.json_path))?;
         }
         if let Some(label) = &self.node_label {
-            write!(f, " (node {label})")?;
+            write!(f, " (node {})", escape_controls(label))?;
         }
-        write!(f, ": {}", self.kind)
+        write!(f, ": {}", self.message())
     }
 }
 

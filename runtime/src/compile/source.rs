@@ -9,27 +9,32 @@ use serde_json::Value;
 use super::problem::{Problem, ProblemKind};
 use super::suggest::closest;
 use super::LoadOptions;
+use crate::files::ReadError;
 use crate::format::{TreeFile, FORMAT_NAME, FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 
-/// Reads a file, refusing one over the size limit before reading it.
+/// Reads a regular file of at most `max_file_bytes` (whatever its metadata says), with
+/// invalid UTF-8 located by line and column.
 pub(crate) fn read(
     path: &Path,
     origin: &Arc<str>,
     opts: &LoadOptions,
 ) -> Result<String, Vec<Problem>> {
-    let io = |e: std::io::Error| vec![Problem::new(origin, "$", ProblemKind::Io(e.to_string()))];
-    let size = std::fs::metadata(path).map_err(io)?.len();
-    if size > opts.max_file_bytes {
-        return Err(vec![Problem::new(
-            origin,
-            "$",
-            ProblemKind::FileTooLarge {
-                size,
-                limit: opts.max_file_bytes,
-            },
-        )]);
+    crate::files::read_text(path, opts.max_file_bytes).map_err(|e| vec![read_problem(e, origin)])
+}
+
+/// The problem for a file that could not be read.
+pub(crate) fn read_problem(e: ReadError, origin: &Arc<str>) -> Problem {
+    match e {
+        ReadError::TooLarge { size, limit } => {
+            Problem::new(origin, "$", ProblemKind::FileTooLarge { size, limit })
+        }
+        ReadError::Utf8 { line, column } => {
+            let mut p = Problem::new(origin, "", ProblemKind::InvalidUtf8);
+            p.line = Some((line, column));
+            p
+        }
+        other => Problem::new(origin, "$", ProblemKind::Io(other.to_string())),
     }
-    std::fs::read_to_string(path).map_err(io)
 }
 
 /// Parses and shape-checks a tree file's text.

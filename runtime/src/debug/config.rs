@@ -6,6 +6,7 @@
 use std::fmt;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::error::DebugError;
 use super::protocol::DEFAULT_ADDR;
@@ -29,6 +30,12 @@ pub struct DebugConfig {
     pub max_clients: usize,
     /// Where log lines go; `None` prints them to stderr.
     pub log: Option<LogFn>,
+    /// A connection must complete its `hello` within this time of connecting, however its
+    /// bytes trickle in (default 10 s).
+    pub hello_timeout: Duration,
+    /// A handshaken client that is subscribed to nothing and sends nothing for this long
+    /// is disconnected, so silent clients cannot hold the slots (default 60 s).
+    pub idle_timeout: Duration,
 }
 
 impl Default for DebugConfig {
@@ -40,6 +47,8 @@ impl Default for DebugConfig {
             queue: 256,
             max_clients: 8,
             log: None,
+            hello_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -53,6 +62,8 @@ impl fmt::Debug for DebugConfig {
             .field("token", &self.token.as_ref().map(|_| "…"))
             .field("queue", &self.queue)
             .field("max_clients", &self.max_clients)
+            .field("hello_timeout", &self.hello_timeout)
+            .field("idle_timeout", &self.idle_timeout)
             .finish_non_exhaustive()
     }
 }
@@ -83,6 +94,16 @@ impl DebugConfig {
 
     pub fn max_clients(mut self, clients: usize) -> Self {
         self.max_clients = clients;
+        self
+    }
+
+    pub fn hello_timeout(mut self, timeout: Duration) -> Self {
+        self.hello_timeout = timeout;
+        self
+    }
+
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
         self
     }
 

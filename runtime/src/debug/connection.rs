@@ -3,11 +3,13 @@
 //! instance's control state. It never touches an agent and never waits on the host.
 
 use std::borrow::Cow;
-use std::io::BufReader;
+use std::cell::Cell;
+use std::io::{self, BufReader, Read};
 use std::net::TcpStream;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value as Json;
 
@@ -21,9 +23,36 @@ use super::shared::{Control, InstanceShared, Subscriber};
 /// Bad requests logged per client; more would let one client flood the host's log.
 const LOGGED_BAD_REQUESTS: u32 = 3;
 
-/// A connection that has not said `hello` by then is closed, so that idle sockets cannot
-/// hold client slots. After the handshake a client may stay silent for as long as it likes.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client that sent an over-long line may take to finish it.
+const SKIP_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The socket as the line reader sees it: each read waits at most until `deadline` (the
+/// hello deadline; bytes trickled one per second do not extend it, since the time left is
+/// recomputed before every read) or, without a deadline, at most `idle`.
+struct Timed<'s> {
+    stream: &'s TcpStream,
+    deadline: Rc<Cell<Option<Instant>>>,
+    idle: Duration,
+}
+
+impl Read for Timed<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let wait = match self.deadline.get() {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(io::ErrorKind::TimedOut.into());
+                }
+                left
+            }
+            None => self.idle,
+        };
+        // A zero timeout is refused by the socket (it would mean "no timeout").
+        self.stream
+            .set_read_timeout(Some(wait.max(Duration::from_millis(1))))?;
+        (&*self.stream).read(buf)
+    }
+}
 
 /// Why a connection ends (for the log line).
 struct Stop(String);
@@ -42,19 +71,23 @@ pub(crate) fn run(stream: TcpStream, hub: Arc<Hub>, link: Arc<ClientLink>) {
         greeted: false,
         bad_requests: 0,
     };
-    let mut reader = LineReader::new(BufReader::new(&stream));
-    let mut timed = stream.set_read_timeout(Some(HANDSHAKE_TIMEOUT)).is_ok();
+    let hello_timeout = session.hub.hello_timeout;
+    let idle = session.hub.idle_timeout;
+    let deadline = Rc::new(Cell::new(Some(Instant::now() + hello_timeout)));
+    let timed = Timed {
+        stream: &stream,
+        deadline: deadline.clone(),
+        idle,
+    };
+    let mut reader = LineReader::new(BufReader::new(timed));
     let stop = loop {
         match reader.read() {
             Ok(Framed::Line(line)) => {
                 if let Err(stop) = session.handle(line) {
                     break stop;
                 }
-                if timed && session.greeted {
-                    if let Err(e) = stream.set_read_timeout(None) {
-                        break Stop(format!("cannot clear the handshake timeout: {e}"));
-                    }
-                    timed = false;
+                if session.greeted {
+                    deadline.set(None);
                 }
             }
             Ok(Framed::Eof) => break Stop("disconnected".into()),
@@ -65,13 +98,23 @@ pub(crate) fn run(stream: TcpStream, hub: Arc<Hub>, link: Arc<ClientLink>) {
                     format!("lines are limited to {MAX_LINE} bytes"),
                 );
                 // Bounded in time and size: a client that keeps streaming is cut off.
-                let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+                deadline.set(Some(Instant::now() + SKIP_TIMEOUT));
                 let _ = reader.skip_line(4 * MAX_LINE);
                 break Stop(format!("sent a line longer than {MAX_LINE} bytes"));
             }
-            Err(e) if timed && is_timeout(&e) => {
+            Err(e) if is_timeout(&e) && !session.greeted => {
                 let _ = session.error(None, ErrorCode::Protocol, "no `hello` in time".into());
-                break Stop(format!("no hello within {} s", HANDSHAKE_TIMEOUT.as_secs()));
+                break Stop(format!("no hello within {:?}", hello_timeout));
+            }
+            // Silent, but watching an instance: the frames it reads are its activity.
+            Err(e) if is_timeout(&e) && session.subscribed() => {}
+            Err(e) if is_timeout(&e) => {
+                let _ = session.error(
+                    None,
+                    ErrorCode::Protocol,
+                    "idle: nothing sent and nothing subscribed".into(),
+                );
+                break Stop(format!("idle for {idle:?}, subscribed to nothing"));
             }
             Err(e) => break Stop(format!("read failed: {e}")),
         }
@@ -132,6 +175,7 @@ impl Session {
                 {
                     let mut control = shared.control();
                     control.steps = control.steps.saturating_add(1);
+                    control.held_by = Some(self.link.id);
                     shared.update_active(&control);
                 }
                 self.ok(id)
@@ -233,6 +277,7 @@ impl Session {
             let mut control = shared.control();
             let changed = control.paused != pause;
             control.paused = pause;
+            control.held_by = pause.then_some(self.link.id);
             control.steps = 0;
             shared.update_active(&control);
             changed
@@ -363,14 +408,50 @@ impl Session {
             ));
         }
         self.link.close();
+        self.hub.remove_client(self.link.id);
+        // What a disconnect releases (docs/debug-protocol.md): the pauses this client
+        // holds; and when no client is left, every pause and breakpoint, since nobody
+        // could resume the instance any more.
+        let nobody_left = lock(&self.hub.clients).is_empty();
         let instances: Vec<Arc<InstanceShared>> =
             lock(&self.hub.instances).values().cloned().collect();
         for shared in instances {
-            let mut control = shared.control();
-            control.subscribers.retain(|s| s.link.id != self.link.id);
-            shared.update_active(&control);
+            let released = {
+                let mut control = shared.control();
+                control.subscribers.retain(|s| s.link.id != self.link.id);
+                let release = (control.paused || control.steps > 0)
+                    && (nobody_left || control.held_by == Some(self.link.id));
+                if release {
+                    control.paused = false;
+                    control.steps = 0;
+                    control.held_by = None;
+                }
+                if nobody_left && !control.breakpoints.is_empty() {
+                    control.breakpoints.clear();
+                    control.breakpoints_changed = true;
+                }
+                shared.update_active(&control);
+                release
+            };
+            if released && !nobody_left {
+                self.hub.broadcast(&ServerMessage::Resumed {
+                    instance: shared.id,
+                });
+            }
         }
-        self.hub.remove_client(self.link.id);
+    }
+
+    /// Whether this client is subscribed to some instance.
+    fn subscribed(&self) -> bool {
+        let instances: Vec<Arc<InstanceShared>> =
+            lock(&self.hub.instances).values().cloned().collect();
+        instances.iter().any(|shared| {
+            shared
+                .control()
+                .subscribers
+                .iter()
+                .any(|s| s.link.id == self.link.id)
+        })
     }
 }
 

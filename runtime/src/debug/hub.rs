@@ -8,9 +8,10 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::client::ClientLink;
-use super::config::LogFn;
+use super::config::{DebugConfig, LogFn};
 use super::protocol::{InstanceEntry, ServerMessage, TreeRef};
 use super::shared::InstanceShared;
 
@@ -25,7 +26,23 @@ pub(crate) struct Hub {
     pub connected: Arc<AtomicBool>,
     pub next_instance: AtomicU64,
     pub stopping: AtomicBool,
+    pub hello_timeout: Duration,
+    pub idle_timeout: Duration,
+    refusals: Mutex<Refusals>,
 }
+
+/// Refused connections are logged at most once per [`REFUSAL_LOG_EVERY`]: a client
+/// reconnecting in a loop cost one stderr line per attempt (37,306 in one probe).
+#[derive(Default)]
+struct Refusals {
+    /// When the last refusal line was written.
+    logged: Option<Instant>,
+    /// Refusals since then, not logged.
+    unlogged: u64,
+}
+
+/// The shortest time between two "refused" log lines.
+pub(crate) const REFUSAL_LOG_EVERY: Duration = Duration::from_secs(10);
 
 /// Locks ignoring poison: every critical section leaves the data consistent.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -33,18 +50,48 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Hub {
-    pub fn new(token: Option<String>, queue: usize, max_clients: usize, log: Option<LogFn>) -> Hub {
+    pub fn new(config: &DebugConfig) -> Hub {
         Hub {
-            token,
-            queue: queue.max(4),
-            max_clients: max_clients.max(1),
-            log,
+            token: config.token.clone().filter(|t| !t.is_empty()),
+            queue: config.queue.max(4),
+            max_clients: config.max_clients.max(1),
+            log: config.log.clone(),
+            hello_timeout: config.hello_timeout,
+            idle_timeout: config.idle_timeout,
+            refusals: Mutex::new(Refusals::default()),
             instances: Mutex::new(BTreeMap::new()),
             clients: Mutex::new(Vec::new()),
             connected: Arc::new(AtomicBool::new(false)),
             next_instance: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
         }
+    }
+
+    /// Logs a refused connection, or counts it if a refusal was logged less than
+    /// [`REFUSAL_LOG_EVERY`] ago; the next line says how many went unlogged.
+    pub fn log_refusal(&self, peer: &str) {
+        let line = {
+            let mut r = lock(&self.refusals);
+            let now = Instant::now();
+            if r.logged
+                .is_some_and(|t| now.duration_since(t) < REFUSAL_LOG_EVERY)
+            {
+                r.unlogged += 1;
+                return;
+            }
+            let more = std::mem::take(&mut r.unlogged);
+            r.logged = Some(now);
+            let also = if more > 0 {
+                format!(" ({more} more refused since the last such line)")
+            } else {
+                String::new()
+            };
+            format!(
+                "{peer}: refused, {} clients already connected{also}",
+                self.max_clients
+            )
+        };
+        self.log(&line);
     }
 
     /// One log line, to the host's callback or stderr.

@@ -69,12 +69,7 @@ impl DebugServer {
         let listener = TcpListener::bind(&addrs[..]).map_err(bind_error)?;
         listener.set_nonblocking(true).map_err(bind_error)?;
         let addr = listener.local_addr().map_err(bind_error)?;
-        let hub = Arc::new(Hub::new(
-            config.token.clone().filter(|t| !t.is_empty()),
-            config.queue,
-            config.max_clients,
-            config.log.clone(),
-        ));
+        let hub = Arc::new(Hub::new(&config));
         let connections = Arc::new(Mutex::new(Vec::new()));
         let acceptor = {
             let hub = hub.clone();
@@ -226,10 +221,7 @@ fn serve(stream: TcpStream, peer: SocketAddr, id: u64, hub: &Arc<Hub>) -> Option
         }
     };
     if lock(&hub.clients).len() >= hub.max_clients {
-        hub.log(&format!(
-            "client {id} ({peer}): refused, {} clients already connected",
-            hub.max_clients
-        ));
+        hub.log_refusal(&peer);
         let refusal = ServerMessage::Error {
             id: None,
             code: ErrorCode::Protocol,

@@ -45,6 +45,8 @@ pub(crate) struct Subscriber {
 #[derive(Default)]
 pub(crate) struct Control {
     pub paused: bool,
+    /// The client whose `pause` or `step` holds the instance; its disconnect releases it.
+    pub held_by: Option<u64>,
     /// Ticks to run despite `paused` (each pauses again after it).
     pub steps: u32,
     /// Node indices (every node with a breakpoint GUID).

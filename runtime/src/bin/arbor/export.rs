@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use arbor_runtime::{btcpp, NodeTypes};
+use arbor_runtime::btcpp;
 
 #[derive(Args)]
 pub(super) struct ExportArgs {
@@ -24,29 +24,22 @@ pub(super) struct ExportArgs {
 /// Returns Ok(false), after printing every problem on stderr, if the tree cannot be
 /// exported.
 pub(super) fn run(args: &ExportArgs) -> Result<bool, String> {
-    let mut types = NodeTypes::builtin();
-    for manifest in &args.types {
-        let text = std::fs::read_to_string(manifest)
-            .map_err(|e| format!("{}: cannot read the manifest: {e}", manifest.display()))?;
-        types
-            .merge_manifest(&text)
-            .map_err(|e| format!("{}: {e}", manifest.display()))?;
-    }
+    let types = super::node_types(&args.types)?;
     let exported = match btcpp::export_file(&args.file, &types) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!(
+            say!(
                 "{}: cannot be exported to BehaviorTree.CPP:",
                 args.file.display()
             );
             for problem in &e.problems {
-                eprintln!("  {problem}");
+                say!("  {problem}");
             }
             return Ok(false);
         }
     };
     for warning in &exported.warnings {
-        eprintln!("warning: {warning}");
+        say!("warning: {warning}");
     }
     match &args.output {
         Some(path) => std::fs::write(path, &exported.xml)

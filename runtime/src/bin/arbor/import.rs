@@ -30,13 +30,13 @@ pub(super) fn run(args: &ImportArgs) -> Result<bool, String> {
         Ok(i) => i,
         Err(e) => {
             for problem in &e.problems {
-                eprintln!("{problem}");
+                say!("{problem}");
             }
             return Ok(false);
         }
     };
     for warning in &imported.warnings {
-        eprintln!("warning: {warning}");
+        say!("warning: {warning}");
     }
     let dir = match args.output.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -47,7 +47,7 @@ pub(super) fn run(args: &ImportArgs) -> Result<bool, String> {
         .write_to(&dir)
         .map_err(|e| format!("{}: cannot write: {e}", dir.display()))?;
     for path in written {
-        println!("{}", path.display());
+        say_out!("{}", path.display());
     }
     Ok(true)
 }

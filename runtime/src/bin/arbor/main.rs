@@ -10,6 +10,22 @@
 //! Everything returns a `Result` and `main` maps it to an exit code (as ripgrep's thin
 //! `main`): 0 on success, 1 when a file has problems or a command fails, 2 on bad usage.
 
+/// `eprintln!` with control characters escaped ([`arbor_runtime::text::escape_controls`]):
+/// every line that may quote user text (names, paths, messages) is printed through it, so
+/// a name holding a newline or an ANSI escape cannot forge a line or colour the terminal.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", arbor_runtime::text::escape_controls(&format!($($arg)*)))
+    };
+}
+
+/// `println!` with control characters escaped, as [`say!`].
+macro_rules! say_out {
+    ($($arg:tt)*) => {
+        println!("{}", arbor_runtime::text::escape_controls(&format!($($arg)*)))
+    };
+}
+
 mod check;
 mod export;
 mod import;
@@ -17,7 +33,7 @@ mod run;
 mod stimuli;
 mod trace_line;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -80,8 +96,28 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(message) => {
-            eprintln!("arbor: {message}");
+            say!("arbor: {message}");
             ExitCode::from(1)
         }
     }
+}
+
+/// The built-in node types plus those the manifests declare. A manifest is read like a
+/// tree file: a regular file, at most 16 MiB.
+fn node_types(manifests: &[PathBuf]) -> Result<arbor_runtime::NodeTypes, String> {
+    let mut types = arbor_runtime::NodeTypes::builtin();
+    for manifest in manifests {
+        let text = read_capped(manifest)
+            .map_err(|e| format!("{}: cannot read the manifest: {e}", manifest.display()))?;
+        types
+            .merge_manifest(&text)
+            .map_err(|e| format!("{}: {e}", manifest.display()))?;
+    }
+    Ok(types)
+}
+
+/// Reads a file named on the command line (manifest, stimuli) as tree files are read.
+fn read_capped(path: &Path) -> Result<String, arbor_runtime::files::ReadError> {
+    let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
+    arbor_runtime::files::read_text(path, limit)
 }

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::stimuli::Stimuli;
 use super::trace_line::{line, TraceCollector};
-use arbor_runtime::{Agent, Registry};
+use arbor_runtime::{Agent, ProblemKind, Registry};
 
 #[derive(Args)]
 pub(super) struct RunArgs {
@@ -18,7 +18,7 @@ pub(super) struct RunArgs {
     #[arg(long, value_name = "N")]
     ticks: u64,
     /// Seconds the clock advances before each tick.
-    #[arg(long, default_value_t = 0.1, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 0.1, value_name = "SECONDS", value_parser = seconds)]
     dt: f64,
     /// Seed of the agent's random generator.
     #[arg(long, default_value_t = 0, value_name = "N")]
@@ -31,29 +31,46 @@ pub(super) struct RunArgs {
     trace: bool,
 }
 
-pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
-    if !args.dt.is_finite() || args.dt < 0.0 {
-        return Err(format!(
-            "--dt must be a finite number of seconds, 0 or more; got {}",
-            args.dt
-        ));
+/// `--dt`: checked while parsing, so `nan`, `inf` or a negative step is bad usage (exit 2).
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(dt) if dt.is_finite() && dt >= 0.0 => Ok(dt),
+        Ok(dt) => Err(format!(
+            "must be a finite number of seconds, 0 or more; got {dt}"
+        )),
+        Err(e) => Err(e.to_string()),
     }
+}
+
+pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
     let registry = Registry::<()>::new();
     let tree = match registry.loader().load_file(&args.file) {
         Ok(tree) => tree,
         Err(e) => {
             for problem in &e.problems {
-                eprintln!("{problem}");
+                say!("{problem}");
             }
-            eprintln!(
-                "arbor: {} did not load; `arbor run` runs built-in nodes only (host actions need the program that registers them)",
-                args.file.display()
-            );
+            // Blame host nodes only when the tree has some: a structurally broken tree of
+            // built-in nodes did not load for the reasons printed above.
+            let needs_host = e.errors().any(|p| {
+                matches!(
+                    p.kind,
+                    ProblemKind::UnknownNodeType { .. } | ProblemKind::NoImplementation(_)
+                )
+            });
+            if needs_host {
+                say!(
+                    "arbor: {} did not load; `arbor run` runs built-in nodes only (host actions need the program that registers them)",
+                    args.file.display()
+                );
+            } else {
+                say!("arbor: {} did not load", args.file.display());
+            }
             return Ok(false);
         }
     };
     for warning in tree.warnings() {
-        eprintln!("{warning}");
+        say!("{warning}");
     }
     let mut agent = Agent::new(Arc::new(tree), args.seed);
     let stimuli = match &args.stimuli {
@@ -78,7 +95,7 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
                 .tree()
                 .info(arbor_runtime::NodeId::from_index(*node as usize))
                 .name;
-            eprintln!("[tick {tick}] {name}: {message}");
+            say!("[tick {tick}] {name}: {message}");
         }
         if args.trace {
             println!("{}", line(tick, status, &collected, &agent));

@@ -29,8 +29,7 @@ pub(super) struct Stimuli {
 impl Stimuli {
     pub(super) fn load(path: &Path) -> Result<Stimuli, String> {
         let shown = path.display();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        let text = super::read_capped(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
         let mut de = serde_json::Deserializer::from_str(&text);
         let raw: BTreeMap<String, Inputs> =
             serde_path_to_error::deserialize(&mut de).map_err(|e| {
@@ -67,14 +66,12 @@ impl Stimuli {
             }
             for event in &inputs.events {
                 if !tree.events().iter().any(|e| e == event) {
-                    eprintln!("warning: {shown}: $.{tick}.events: no node checks event `{event}`");
+                    say!("warning: {shown}: $.{tick}.events: no node checks event `{event}`");
                 }
             }
             for trigger in &inputs.triggers {
                 if !tree.triggers().iter().any(|t| t == trigger) {
-                    eprintln!(
-                        "warning: {shown}: $.{tick}.triggers: no node uses trigger `{trigger}`"
-                    );
+                    say!("warning: {shown}: $.{tick}.triggers: no node uses trigger `{trigger}`");
                 }
             }
         }

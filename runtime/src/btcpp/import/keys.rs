@@ -180,13 +180,13 @@ impl Cx<'_> {
             if autos.is_empty() {
                 continue;
             }
-            let ids = &self.tree_ids;
+            let ids = &self.tree_index;
             draft.walk_mut(&mut |d| {
                 if d.kind != "Subtree" || !d.kept.contains_key("_autoremap") {
                     return;
                 }
                 let sub = d.params.iter().find_map(|(n, p)| match p {
-                    PVal::Path(id) if n == "path" => ids.iter().position(|t| t == id),
+                    PVal::Path(id) if n == "path" => ids.get(id.as_str()).copied(),
                     _ => None,
                 });
                 let Some(&(_, sub_keys)) = sub.and_then(|s| autos.iter().find(|(a, _)| *a == s))

@@ -42,7 +42,8 @@ pub struct ImportOptions {
     /// The main tree is `<stem>.json`, another tree `<stem>.<ID>.json`, the manifest of
     /// custom node types `<stem>.types.json`.
     pub stem: String,
-    /// The folder `<include path=…>` is relative to; `None` skips includes with a warning.
+    /// The folder `<include path=…>` is relative to, and which included files must lie in;
+    /// `None` skips includes with a warning.
     pub base_dir: Option<PathBuf>,
     /// How the document is named in messages.
     pub origin: String,
@@ -144,12 +145,12 @@ pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, Impor
 /// Imports a file; `<include>` paths are relative to its folder.
 pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ImportError {
+    let text = read_xml(path).map_err(|(line, column, message)| ImportError {
         problems: vec![XmlProblem {
             origin: origin.clone(),
-            line: 1,
-            column: 1,
-            message: format!("cannot read the file: {e}"),
+            line,
+            column,
+            message,
         }],
     })?;
     let options = ImportOptions {
@@ -161,6 +162,19 @@ pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
         origin,
     };
     import_str(&text, &options)
+}
+
+/// Reads an XML file as the loader reads tree files: a regular file (a FIFO or device is
+/// refused before it is opened), at most `max_file_bytes`, UTF-8 with a located error.
+/// Errors give the line, column and message.
+fn read_xml(path: &Path) -> Result<String, (u32, u32, String)> {
+    let limit = crate::LoadOptions::default().max_file_bytes;
+    crate::files::read_text(path, limit).map_err(|e| match e {
+        crate::files::ReadError::Utf8 { line, column } => {
+            (line as u32, column as u32, e.to_string())
+        }
+        other => (1, 1, format!("cannot read the file: {other}")),
+    })
 }
 
 /// The key named by a port value `{key}` (BT.CPP's blackboard pointer), if it is one.
@@ -317,6 +331,11 @@ struct Cx<'o> {
     models: BTreeMap<String, NodeModel>,
     /// Tree IDs, by index (filled by `load`).
     tree_ids: Vec<String>,
+    /// Each tree ID's first position in `tree_ids`: looking IDs up by scanning made a
+    /// document of many trees quadratic.
+    tree_index: HashMap<String, usize>,
+    /// BT.CPP ID of each host node type, by its Arbor type name (filled before `build`).
+    host_ids: HashMap<String, String>,
     hosts: BTreeMap<String, HostUse>,
     calls: Vec<Call>,
     /// Subtree -> key -> literal defaults from SubTree ports, in document order.
@@ -336,12 +355,19 @@ impl<'o> Cx<'o> {
             warnings: Vec::new(),
             models: BTreeMap::new(),
             tree_ids: Vec::new(),
+            tree_index: HashMap::new(),
+            host_ids: HashMap::new(),
             hosts: BTreeMap::new(),
             calls: Vec::new(),
             sub_defaults: BTreeMap::new(),
             main_attr: None,
             v3: false,
         }
+    }
+
+    /// The position of the tree with this ID in `tree_ids`.
+    fn tree_position(&self, id: &str) -> Option<usize> {
+        self.tree_index.get(id).copied()
     }
 
     fn warn(&mut self, origin: &str, el: &Element, message: impl Into<String>) {
@@ -381,8 +407,12 @@ impl<'o> Cx<'o> {
             return None;
         }
         self.tree_ids = trees.iter().map(|t| t.id.clone()).collect();
+        self.tree_index.clear();
+        for (i, id) in self.tree_ids.iter().enumerate() {
+            self.tree_index.entry(id.clone()).or_insert(i);
+        }
         let main = match self.main_attr.clone() {
-            Some((id, line, column, o)) => match self.tree_ids.iter().position(|t| *t == id) {
+            Some((id, line, column, o)) => match self.tree_position(&id) {
                 Some(i) => i,
                 None => {
                     self.errors.push(XmlProblem {
@@ -534,22 +564,43 @@ impl<'o> Cx<'o> {
             );
         }
         let path = base.join(rel);
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
+        let canonical = match path.canonicalize() {
+            Ok(c) => c,
+            Err(e) => {
+                return self.error(
+                    origin,
+                    el,
+                    format!("cannot read the included file {}: {e}", path.display()),
+                )
+            }
+        };
+        // Confined like subtree paths: an include may not leave the imported document's
+        // folder (`<include path="/etc/passwd"/>` is refused, not read).
+        let root = self
+            .options
+            .base_dir
+            .as_deref()
+            .and_then(|d| d.canonicalize().ok());
+        if root.is_some_and(|root| !canonical.starts_with(root)) {
+            return self.error(
+                origin,
+                el,
+                format!(
+                    "<include path=\"{rel}\"> is outside the imported document's folder; not read"
+                ),
+            );
+        }
         if !seen.insert(canonical) {
             // Included twice (or a cycle): its trees are already there.
             return;
         }
-        match std::fs::read_to_string(&path) {
+        match read_xml(&path).map_err(|(_, _, m)| m) {
             Ok(text) => {
                 let shown = path.display().to_string();
                 let folder = path.parent().map(Path::to_path_buf);
                 self.load_into(&text, &shown, folder.as_deref(), depth + 1, trees, seen);
             }
-            Err(e) => self.error(
-                origin,
-                el,
-                format!("cannot read the included file {}: {e}", path.display()),
-            ),
+            Err(e) => self.error(origin, el, format!("included file {}: {e}", path.display())),
         }
     }
 
@@ -557,8 +608,24 @@ impl<'o> Cx<'o> {
 
     fn import(mut self, doc: Doc) -> Result<Imported, ImportError> {
         let mut drafts = Vec::with_capacity(doc.trees.len());
+        // Held to the loader's limits: an import that `arbor check` would refuse is
+        // refused here, located at the tree.
+        let limits = crate::LoadOptions::default();
         for (i, t) in doc.trees.iter().enumerate() {
-            drafts.push(self.map_element(&t.root, i, &t.origin, Parent::Root, 1));
+            let draft = self.map_element(&t.root, i, &t.origin, Parent::Root, 1);
+            let mut count = 0usize;
+            draft.walk(&mut |_| count += 1);
+            if count > limits.max_nodes {
+                self.error(
+                    &t.origin,
+                    &t.root,
+                    format!(
+                        "<BehaviorTree ID=\"{}\"> has {count} nodes; Arbor loads at most {}",
+                        t.id, limits.max_nodes
+                    ),
+                );
+            }
+            drafts.push(draft);
         }
         if !self.errors.is_empty() {
             return Err(ImportError {
@@ -574,6 +641,11 @@ impl<'o> Cx<'o> {
             });
         }
         let names = self.file_names(&doc, &order);
+        for id in self.hosts.keys() {
+            self.host_ids
+                .entry(host_type_name(id))
+                .or_insert_with(|| id.clone());
+        }
         let manifest_name = format!("{}.types.json", self.options.stem);
         let mut files = Vec::new();
         for &t in &order {
@@ -628,7 +700,18 @@ impl<'o> Cx<'o> {
         // Ports in document order, and the underscore attributes.
         let mut ports: Vec<(String, String)> = Vec::new();
         let mut special: Vec<(String, String)> = Vec::new();
+        let max_string_len = crate::LoadOptions::default().max_string_len;
         for (k, v) in &el.attrs {
+            if v.len() > max_string_len {
+                self.error(
+                    origin,
+                    el,
+                    format!(
+                        "attribute `{k}` is {} bytes; Arbor loads strings of at most {max_string_len}",
+                        v.len()
+                    ),
+                );
+            }
             match k.as_str() {
                 "ID" | "name" => {}
                 k if k.starts_with('_') => special.push((k.to_owned(), v.clone())),
@@ -638,7 +721,7 @@ impl<'o> Cx<'o> {
 
         let is_subtree = el.tag == "SubTree"
             || el.tag == "SubTreePlus"
-            || (!explicit && mapping::by_id(&id).is_none() && self.tree_ids.contains(&id));
+            || (!explicit && mapping::by_id(&id).is_none() && self.tree_position(&id).is_some());
         let mut draft = if is_subtree {
             self.map_subtree(el, &id, &name, tree, origin, &mut ports, &mut special)
         } else {
@@ -844,7 +927,7 @@ impl<'o> Cx<'o> {
         special: &mut Vec<(String, String)>,
     ) -> Draft {
         let mut draft = Draft::new("Subtree", name, el);
-        let Some(sub) = self.tree_ids.iter().position(|t| t == id) else {
+        let Some(sub) = self.tree_position(id) else {
             self.error(
                 origin,
                 el,
@@ -1168,10 +1251,9 @@ impl<'o> Cx<'o> {
         file.nodes = nodes;
         for node in &file.nodes {
             if let Some(m) = self
-                .hosts
-                .iter()
-                .find(|(id, _)| host_type_name(id) == node.kind)
-                .and_then(|(id, _)| self.models.get(id))
+                .host_ids
+                .get(&node.kind)
+                .and_then(|id| self.models.get(id))
             {
                 meta.models.insert(node.kind.clone(), m.clone());
             }
@@ -1224,9 +1306,7 @@ impl<'o> Cx<'o> {
                 }
                 PVal::Path(id) => {
                     let file = self
-                        .tree_ids
-                        .iter()
-                        .position(|t| t == id)
+                        .tree_position(id)
                         .and_then(|i| names.get(&i))
                         .cloned()
                         .unwrap_or_default();

@@ -1,0 +1,89 @@
+//! Control characters in names (issue 15): every message escapes what it quotes, and
+//! exported XML is always well-formed.
+
+use arbor_runtime::btcpp::{export_file, import_str, ImportOptions};
+use arbor_runtime::{check_str, LoadOptions, NodeTypes};
+use serde_json::json;
+
+use super::{scratch, write_json};
+use crate::common::{arbor, text, tree_json};
+
+const HOSTILE: &str = "Walk\nbroken.json: $.nodes[9]: forged problem\u{1b}[31m";
+
+#[test]
+fn a_name_with_a_newline_and_an_ansi_escape_cannot_forge_a_problem_line() {
+    let file = tree_json(
+        json!({"type": "Selectr", "name": HOSTILE, "children": [{"type": "Wait", "params": {"seconds": 1}}]}),
+        json!([]),
+    );
+    let report = check_str(
+        &file.to_string(),
+        None,
+        &NodeTypes::builtin(),
+        &LoadOptions::default(),
+    );
+    for problem in &report.problems {
+        let line = problem.to_string();
+        assert!(!line.contains('\n') && !line.contains('\u{1b}'), "{line:?}");
+    }
+    assert!(
+        report.problems[0]
+            .to_string()
+            .contains("Walk\\nbroken.json"),
+        "{:?}",
+        report.problems
+    );
+
+    let dir = scratch("escaping-cli");
+    let path = write_json(&dir, "hostile\u{1b}[1m.json", &file);
+    let out = arbor(&["check", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), report.problems.len(), "{stderr}");
+}
+
+#[test]
+fn xml_problems_escape_what_they_quote() {
+    let xml = "<root BTCPP_format=\"4\"><BehaviorTree ID=\"Main\"><Inverter name=\"a&#10;b&#27;\"/></BehaviorTree></root>";
+    match import_str(xml, &ImportOptions::new("x")) {
+        Ok(_) => panic!("an Inverter without a child is refused"),
+        Err(e) => {
+            let text = e.to_string();
+            assert!(!text.contains('\n') && !text.contains('\u{1b}'), "{text:?}");
+        }
+    }
+}
+
+#[test]
+fn export_refuses_characters_xml_cannot_hold_and_escapes_the_rest() {
+    let dir = scratch("escaping-export");
+    let bad = write_json(
+        &dir,
+        "bad.json",
+        &tree_json(
+            json!({"type": "Wait", "name": "a\u{1b}b", "params": {"seconds": 1}}),
+            json!([]),
+        ),
+    );
+    let err = export_file(&bad, &NodeTypes::builtin()).expect_err("refused");
+    let text = err.to_string();
+    assert!(text.contains("U+001B, which XML 1.0 cannot hold"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+
+    let name = "line one\nline \"two\" <&> \t";
+    let good = write_json(
+        &dir,
+        "good.json",
+        &tree_json(
+            json!({"type": "Wait", "name": name, "params": {"seconds": 1}}),
+            json!([]),
+        ),
+    );
+    let exported = export_file(&good, &NodeTypes::builtin()).expect("exports");
+    let doc = roxmltree::Document::parse(&exported.xml).expect("well-formed XML");
+    let wait = doc
+        .descendants()
+        .find(|n| n.has_tag_name("Sleep") || n.attribute("name").is_some_and(|v| v == name));
+    assert!(wait.is_some(), "{}", exported.xml);
+}
