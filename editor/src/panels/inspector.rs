@@ -741,6 +741,55 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_is_bound_to_a_key_of_a_fitting_type_and_undo_unbinds_it() {
+        let mut session = Session::new(crate::document::Document::new("t"));
+        for (name, ty) in [("pause", ValueType::Float), ("label", ValueType::String)] {
+            session.apply(AddKey::new(name, ty, None)).unwrap();
+        }
+        let wait = session.add_node("Wait", [0.0, 0.0]).unwrap();
+        let mut h = Harness::new(session);
+        harness_on(&wait, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        let base = h.session.history().len();
+        let seconds = |h: &Harness| {
+            h.session
+                .document()
+                .node(&wait)
+                .unwrap()
+                .params
+                .get("seconds")
+                .cloned()
+        };
+        // ⛓ binds `seconds` to the first key of a fitting type: `pause`, not `label`.
+        let toggle = h.text_rect_in_row("⛓", "seconds").center();
+        h.click_at(toggle, &mut draw);
+        assert_eq!(seconds(&h), Some(json!({"$key": "pause"})));
+        h.frame(&mut draw);
+        let picker = h.text_rect_in_row("pause: float", "seconds").center();
+        h.click_at(picker, &mut draw);
+        assert!(
+            !h.shows("label: string"),
+            "a string key cannot give seconds"
+        );
+        // Undo goes back to no value; the ⛓ again gives a literal.
+        assert!(h.session.undo());
+        assert_eq!(seconds(&h), None);
+        h.frame(&mut draw);
+        h.click_at(toggle, &mut draw);
+        h.frame(&mut draw);
+        let toggle = h.text_rect_in_row("⛓", "seconds").center();
+        h.click_at(toggle, &mut draw);
+        assert_eq!(seconds(&h), Some(json!(0.0)), "back to a literal");
+        assert_eq!(
+            h.session.history().len(),
+            base + 2,
+            "bind again, then unbind"
+        );
+    }
+
+    #[test]
     fn root_breakpoint_tree_and_multiple_selection() {
         let (doc, [a, _, _, _, e]) = sample();
         let mut h = Harness::new(Session::new(doc));
