@@ -266,7 +266,17 @@ impl<'a, C: 'static> Emitter<'a, C> {
 
         let mut kids = Vec::new();
         if let Some((path, remap_pairs)) = &lowered.subtree {
-            kids.extend(self.emit_subtree(file, map, i, path, remap_pairs, depth, me));
+            kids.extend(self.emit_subtree(
+                SubtreeSite {
+                    file,
+                    map,
+                    i,
+                    depth,
+                    me,
+                },
+                path,
+                remap_pairs,
+            ));
         } else {
             for &c in &file.graph.children[i] {
                 kids.extend(self.emit_node(file, map, c, depth + 1, me));
@@ -341,17 +351,19 @@ impl<'a, C: 'static> Emitter<'a, C> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn emit_subtree(
         &mut self,
-        file: &Analysed,
-        map: &[Key],
-        i: usize,
+        site: SubtreeSite<'_>,
         rel: &str,
         remap_pairs: &[(String, String)],
-        depth: usize,
-        me: u32,
     ) -> Option<u32> {
+        let SubtreeSite {
+            file,
+            map,
+            i,
+            depth,
+            me,
+        } = site;
         let def = &file.file.nodes[i];
         let at = |suffix: &str, message: String| {
             Problem::new(
@@ -540,6 +552,16 @@ impl<'a, C: 'static> Emitter<'a, C> {
         self.files.insert(canonical.to_path_buf(), result.clone());
         Ok(result)
     }
+}
+
+/// Where a Subtree node is being emitted: its file and that file's key map, its index in
+/// the file, its depth and its index in the compiled tree.
+struct SubtreeSite<'f> {
+    file: &'f Analysed,
+    map: &'f [Key],
+    i: usize,
+    depth: usize,
+    me: u32,
 }
 
 /// A built host action: its index, its state's (or `NO_STATE`), and whether it has hooks.

@@ -1,8 +1,7 @@
 //! JSON paths in error messages, written one way: `$.editor.positions.g1`, `$.nodes[0].guid`,
-//! as the runtime's loader writes them (its `compile/source.rs` turns serde_path_to_error's
-//! `nodes[0].guid` into `$.nodes[0].guid`). The runtime does not export its formatter, so
-//! this is the model's copy of that one rule, used by every reader here that reports a
-//! shape error (the editor data in a tree file, a pasted fragment).
+//! by the runtime's own formatter (`arbor_runtime::format::json_path`, which its loader
+//! uses), rooted where the value sits. Every reader here that reports a shape error (the
+//! editor data in a tree file, a pasted fragment) goes through [`deserialize_at`].
 
 use serde::{Deserialize, Deserializer};
 
@@ -30,11 +29,9 @@ pub struct ShapeError {
 /// `path` under `root`: `$` and `nodes[0].guid` give `$.nodes[0].guid`; an empty path
 /// (the root itself) gives `root`.
 pub fn json_path(root: &str, path: &serde_path_to_error::Path) -> String {
-    let path = path.to_string();
-    if path.is_empty() || path == "." {
-        return root.to_owned();
-    }
-    format!("{root}.{path}").replace(".[", "[")
+    // The runtime's form is rooted at `$`; the rest is the same under any root.
+    let full = arbor_runtime::format::json_path(path);
+    format!("{root}{}", full.strip_prefix('$').unwrap_or(&full))
 }
 
 #[cfg(test)]
