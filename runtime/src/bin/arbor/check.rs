@@ -1,25 +1,22 @@
-//! `arbor check`: every problem of every file, errors and warnings, on stderr.
+//! `arbor check`: every problem of every file, errors and warnings, on stderr, checked
+//! against the `--types` manifests and the manifests each file lists.
 
 use std::path::PathBuf;
 
-use arbor_runtime::{check_file, LoadOptions, NodeTypes};
+use arbor_runtime::{check_file, LoadOptions};
 
 /// Returns Ok(false) if any file has errors.
 pub(super) fn run(manifests: &[PathBuf], files: &[PathBuf]) -> Result<bool, String> {
-    let mut types = NodeTypes::builtin();
-    for manifest in manifests {
-        let text = std::fs::read_to_string(manifest)
-            .map_err(|e| format!("{}: cannot read the manifest: {e}", manifest.display()))?;
-        types
-            .merge_manifest(&text)
-            .map_err(|e| format!("{}: {e}", manifest.display()))?;
-    }
+    let base = super::types::explicit(manifests)?;
     let options = LoadOptions::default();
     let mut all_ok = true;
     for file in files {
+        // Each file with the manifests it lists, as the editor opens it.
+        let (types, mut lines) = super::types::with_listed(&base, file);
         let report = check_file(file, &types, &options);
-        for problem in &report.problems {
-            eprintln!("{problem}");
+        lines.extend(report.problems.iter().map(ToString::to_string));
+        for line in super::once(&lines) {
+            eprintln!("{line}");
         }
         if report.is_ok() {
             println!("{}: ok", file.display());
