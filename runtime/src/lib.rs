@@ -60,6 +60,7 @@ mod args;
 mod blackboard;
 #[cfg(feature = "btcpp")]
 pub mod btcpp;
+pub mod builder;
 mod compile;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;

@@ -11,6 +11,7 @@ mod common;
 
 mod attached;
 mod btcpp;
+mod builder;
 mod composites;
 mod decorators;
 mod engine;
