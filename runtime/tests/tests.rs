@@ -17,6 +17,7 @@ mod decorators;
 mod engine;
 mod examples;
 mod execution;
+mod guides;
 mod leaves;
 mod loading;
 mod ports;
