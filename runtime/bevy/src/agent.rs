@@ -22,6 +22,8 @@ pub struct ArborAgent<C: Send + Sync + 'static> {
     /// The compiled tree the agent runs, to notice a recompiled one.
     pub(crate) running: Option<Arc<CompiledTree<C>>>,
     pub(crate) last: Option<Status>,
+    /// The `CompiledTrees` generation this agent last checked its tree against.
+    pub(crate) seen: Option<u64>,
 }
 
 impl<C: Send + Sync + 'static> ArborAgent<C> {
@@ -33,6 +35,7 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
             agent: None,
             running: None,
             last: None,
+            seen: None,
         }
     }
 

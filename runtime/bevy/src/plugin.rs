@@ -66,6 +66,8 @@ pub enum ArborSystems {
 #[derive(Resource)]
 pub struct CompiledTrees<C> {
     trees: HashMap<AssetId<ArborTree>, Arc<CompiledTree<C>>>,
+    /// Counts changes to `trees`: an agent that saw this generation needs no lookup.
+    generation: u64,
 }
 
 impl<C> CompiledTrees<C> {
@@ -112,6 +114,7 @@ where
         app.insert_resource(ArborRegistry(registry))
             .insert_resource(CompiledTrees::<C> {
                 trees: HashMap::new(),
+                generation: 0,
             })
             .insert_resource(ArborConfig::<C> {
                 dt: self.dt,
@@ -154,6 +157,7 @@ fn compile_trees<C: Send + Sync + 'static>(
                             problems.by_tree.insert(id, lines);
                         }
                         compiled.trees.insert(id, Arc::new(tree));
+                        compiled.generation += 1;
                     }
                     Err(e) => {
                         let lines: Vec<String> =
@@ -168,6 +172,7 @@ fn compile_trees<C: Send + Sync + 'static>(
             }
             AssetEvent::Removed { id } => {
                 compiled.trees.remove(&id);
+                compiled.generation += 1;
                 problems.by_tree.remove(&id);
             }
             _ => {}
@@ -189,24 +194,30 @@ fn tick_agents<C>(
         .dt
         .or_else(|| time.map(|t| t.delta_secs_f64()))
         .unwrap_or(0.0);
+    let generation = compiled.generation;
     agents.par_iter_mut().for_each(|(mut arbor, mut data)| {
         let arbor = &mut *arbor;
         let data = &mut *data;
-        let Some(tree) = compiled.trees.get(&arbor.tree_id()) else {
-            return;
-        };
-        let current = arbor.running.as_ref().is_some_and(|r| Arc::ptr_eq(r, tree));
-        if !current {
-            match arbor.agent.as_mut() {
-                Some(agent) => {
-                    agent.get().reload(data, tree.clone());
+        // Look the tree up only when some tree was (re)compiled since this agent last
+        // looked: once per reload, not once per entity per frame.
+        if arbor.seen != Some(generation) {
+            let Some(tree) = compiled.trees.get(&arbor.tree_id()) else {
+                return;
+            };
+            let current = arbor.running.as_ref().is_some_and(|r| Arc::ptr_eq(r, tree));
+            if !current {
+                match arbor.agent.as_mut() {
+                    Some(agent) => {
+                        agent.get().reload(data, tree.clone());
+                    }
+                    None => {
+                        let agent = Agent::new(tree.clone(), arbor.seed());
+                        arbor.agent = Some(SyncCell::new(agent));
+                    }
                 }
-                None => {
-                    let agent = Agent::new(tree.clone(), arbor.seed());
-                    arbor.agent = Some(SyncCell::new(agent));
-                }
+                arbor.running = Some(tree.clone());
             }
-            arbor.running = Some(tree.clone());
+            arbor.seen = Some(generation);
         }
         if let Some(agent) = arbor.agent.as_mut() {
             arbor.last = Some(agent.get().tick(data, dt));
