@@ -35,6 +35,7 @@ impl<C> Agent<C> {
         Agent { tree, state }
     }
 
+    /// The compiled tree this agent runs.
     pub fn tree(&self) -> &Arc<CompiledTree<C>> {
         &self.tree
     }
@@ -132,10 +133,12 @@ impl<C> Agent<C> {
         self.state.run
     }
 
+    /// This agent's blackboard (read keys by [`crate::Key`]: `get_f64`, `get_bool`, …).
     pub fn blackboard(&self) -> &Blackboard {
         &self.state.bb
     }
 
+    /// This agent's blackboard, to write inputs between ticks (rule 2: after `advance`, before `run`).
     pub fn blackboard_mut(&mut self) -> &mut Blackboard {
         &mut self.state.bb
     }

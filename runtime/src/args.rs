@@ -18,9 +18,12 @@ pub enum Arg {
     /// A value parameter bound to a blackboard key (`{"$key": "name"}`): read, or for
     /// outputs written, at tick time. `ty` is the key's declared type.
     Bound {
+        /// The key, resolved.
         key: Key,
+        /// The key's declared type.
         ty: ValueType,
     },
+    /// A list of statuses (`Scripted.returns`).
     Statuses(Arc<[Status]>),
     /// `name -> parent key name` pairs of a remapping, in file order.
     KeyMap(Vec<(String, String)>),
@@ -37,6 +40,7 @@ impl Args {
         self.items.push((name.to_owned(), arg));
     }
 
+    /// The checked parameter `name`, if the node type declares it.
     pub fn get(&self, name: &str) -> Option<&Arg> {
         self.items.iter().find(|(n, _)| n == name).map(|(_, a)| a)
     }
@@ -144,6 +148,7 @@ impl Args {
             .ok_or_else(|| missing(name, what))
     }
 
+    /// A key parameter (`ParamKind::Key`): the resolved key, for array-speed reads and writes at tick time.
     pub fn key(&self, name: &str) -> Result<Key, String> {
         match self.get(name) {
             Some(Arg::Key(k)) => Ok(*k),
@@ -151,6 +156,7 @@ impl Args {
         }
     }
 
+    /// A statuses parameter (`ParamKind::Statuses`).
     pub fn statuses(&self, name: &str) -> Result<Arc<[Status]>, String> {
         match self.get(name) {
             Some(Arg::Statuses(s)) => Ok(s.clone()),

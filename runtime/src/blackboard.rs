@@ -22,6 +22,7 @@ pub(crate) const TIME_EPSILON: f64 = 1e-9;
 pub struct Key(pub(crate) u32);
 
 impl Key {
+    /// The key's slot in the blackboard (its declaration order).
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -32,7 +33,9 @@ impl Key {
 pub struct KeyInfo {
     /// For keys private to a subtree instance, `instance/key`.
     pub name: String,
+    /// The declared value type.
     pub ty: ValueType,
+    /// The value at time 0 ([`Value::Null`] when none is declared).
     pub default: Value,
 }
 
@@ -71,11 +74,16 @@ impl Entry {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum BlackboardError {
     #[error("no blackboard key named `{0}`")]
+    /// No key of that name is declared.
     UnknownKey(String),
     #[error("key `{key}` holds {expected} values; got {found}")]
+    /// The value does not have the key's declared type.
     WrongType {
+        /// The key.
         key: String,
+        /// Its declared type.
         expected: ValueType,
+        /// What was given.
         found: String,
     },
 }
@@ -150,6 +158,7 @@ impl Blackboard {
             .map(|i| Key(i as u32))
     }
 
+    /// The declaration of `key`.
     pub fn info(&self, key: Key) -> &KeyInfo {
         &self.keys[key.index()]
     }
@@ -187,18 +196,22 @@ impl Blackboard {
         }
     }
 
+    /// The key's valid value as a number (an int is widened); `None` if it has none or another type.
     pub fn get_f64(&self, key: Key) -> Option<f64> {
         self.get(key).and_then(Value::as_f64)
     }
 
+    /// The key's valid value as an integer; `None` if it has none or another type.
     pub fn get_i64(&self, key: Key) -> Option<i64> {
         self.get(key).and_then(Value::as_i64)
     }
 
+    /// The key's valid value as a boolean; `None` if it has none or another type.
     pub fn get_bool(&self, key: Key) -> Option<bool> {
         self.get(key).and_then(Value::as_bool)
     }
 
+    /// The key's valid value as a string; `None` if it has none or another type.
     pub fn get_str(&self, key: Key) -> Option<&str> {
         self.get(key).and_then(Value::as_str)
     }

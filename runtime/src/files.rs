@@ -20,14 +20,19 @@ pub enum ReadError {
     NotRegular(&'static str),
     /// More than `limit` bytes (`size` is what the metadata said, or `limit + 1`).
     TooLarge {
+        /// Bytes found.
         size: u64,
+        /// Bytes allowed.
         limit: u64,
     },
     /// Not UTF-8: the 1-based line and column (in characters) of the first bad byte.
     Utf8 {
+        /// 1-based line.
         line: usize,
+        /// 1-based column, in characters.
         column: usize,
     },
+    /// Any other I/O failure.
     Io(std::io::Error),
 }
 

@@ -87,9 +87,13 @@ impl<C> ActionCtx<'_, C> {
 /// runs, `exit` whenever it becomes idle. When the node is aborted (rule 28), `abort` is
 /// called first, then `exit` with `Failure`.
 pub trait Action<C>: Send + Sync {
+    /// Called when the node starts an execution (rule 3), before its first `tick`.
     fn enter(&self, _cx: &mut ActionCtx<'_, C>) {}
+    /// Runs the node's body once; returns its status.
     fn tick(&self, cx: &mut ActionCtx<'_, C>) -> Status;
+    /// Called whenever the node becomes idle, with the status it ends with (`Failure` after an abort).
     fn exit(&self, _cx: &mut ActionCtx<'_, C>, _status: Status) {}
+    /// Called when the node is aborted (rule 28), before `exit`.
     fn abort(&self, _cx: &mut ActionCtx<'_, C>) {}
 }
 
@@ -123,9 +127,13 @@ pub trait Action<C>: Send + Sync {
 pub trait StatefulAction<C>: Send + Sync {
     /// What one execution of one node remembers. `Clone` so that agents can be cloned.
     type State: Default + Clone + Send + 'static;
+    /// As [`Action::enter`]; `state` was just reset to `State::default()`.
     fn enter(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State) {}
+    /// As [`Action::tick`], with this node's state for this agent.
     fn tick(&self, cx: &mut ActionCtx<'_, C>, state: &mut Self::State) -> Status;
+    /// As [`Action::exit`].
     fn exit(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State, _status: Status) {}
+    /// As [`Action::abort`].
     fn abort(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State) {}
 }
 

@@ -13,13 +13,16 @@ use crate::trace::{NodeId, Observer, TraceEvent};
 pub enum Visit {
     /// Entered, or ticked and still running.
     Running,
+    /// Ticked and succeeded.
     Success,
+    /// Ticked and failed.
     Failure,
     /// Aborted (rule 28), and not ticked again in the tick.
     Aborted,
 }
 
 impl Visit {
+    /// The visit a tick status records.
     pub fn from_status(status: Status) -> Visit {
         match status {
             Status::Running => Visit::Running,
@@ -40,6 +43,7 @@ pub struct LastVisits {
 }
 
 impl LastVisits {
+    /// Room for a tree of `nodes` nodes ([`crate::CompiledTree::len`]).
     pub fn new(nodes: usize) -> LastVisits {
         LastVisits {
             last: vec![(0, Visit::Running); nodes],

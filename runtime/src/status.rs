@@ -8,8 +8,11 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
+    /// The node did what it was for.
     Success,
+    /// The node could not do it.
     Failure,
+    /// The node needs more ticks.
     Running,
 }
 

@@ -11,6 +11,7 @@ use crate::status::Status;
 pub struct NodeId(pub(crate) u32);
 
 impl NodeId {
+    /// The node's position in the tree's pre-order (the root is 0).
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -36,15 +37,24 @@ pub enum TraceEvent<'a> {
     /// A condition decorator was evaluated: the node, the decorator's position in the
     /// node's list, and its result (after `invert`).
     Check {
+        /// The decorated node.
         node: NodeId,
+        /// The decorator's position in the node's list (0 = outermost).
         decorator: u32,
+        /// Its result, after `invert`.
         passed: bool,
     },
     /// A `Log` leaf ran.
-    Log { node: NodeId, message: &'a str },
+    Log {
+        /// The `Log` node.
+        node: NodeId,
+        /// The message, with its placeholders filled in.
+        message: &'a str,
+    },
 }
 
 impl TraceEvent<'_> {
+    /// The node the event concerns.
     pub fn node(&self) -> NodeId {
         match *self {
             TraceEvent::Enter(n)
@@ -59,6 +69,7 @@ impl TraceEvent<'_> {
 
 /// Receives trace events.
 pub trait Observer {
+    /// Called for each event, in execution order.
     fn event(&mut self, event: TraceEvent<'_>);
 }
 
@@ -77,25 +88,55 @@ impl<F: FnMut(TraceEvent<'_>)> Observer for F {
 /// An owned trace event, as kept by [`Recorder`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Recorded {
+    /// [`TraceEvent::Enter`].
     Enter(NodeId),
+    /// [`TraceEvent::Tick`].
     Tick(NodeId, Status),
+    /// [`TraceEvent::Exit`].
     Exit(NodeId, Option<Status>),
+    /// [`TraceEvent::Abort`].
     Abort(NodeId),
+    /// [`TraceEvent::Check`].
     Check {
+        /// The decorated node.
         node: NodeId,
+        /// The decorator's position in the node's list.
         decorator: u32,
+        /// Its result, after `invert`.
         passed: bool,
     },
+    /// [`TraceEvent::Log`], with the message owned.
     Log(NodeId, String),
 }
 
-/// Keeps the events of the last tick (cleared by [`Recorder::clear`]), reusing its buffer.
+/// Keeps every event it observes, in order, **across ticks**: the events accumulate until
+/// [`Recorder::clear`], which empties the list and keeps its buffer (so a recorder cleared
+/// before each tick holds that tick's events and stops allocating once warm).
+///
+/// ```
+/// use std::sync::Arc;
+/// use arbor_runtime::builder::{node, TreeBuilder};
+/// use arbor_runtime::{Agent, Recorded, Recorder, Registry};
+///
+/// let tree = TreeBuilder::new("t").root(node("Wait").param("seconds", 0.0));
+/// let mut agent = Agent::new(Arc::new(tree.build(&Registry::<()>::new())?), 1);
+/// let mut recorder = Recorder::default();
+/// agent.tick_traced(&mut (), 0.1, &mut recorder);
+/// agent.tick_traced(&mut (), 0.1, &mut recorder);
+/// let enters = recorder.events.iter().filter(|e| matches!(e, Recorded::Enter(_)));
+/// assert_eq!(enters.count(), 2, "both ticks are kept");
+/// recorder.clear();
+/// assert!(recorder.events.is_empty());
+/// # Ok::<(), arbor_runtime::LoadError>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
+    /// Every event observed since the last [`Recorder::clear`], in execution order.
     pub events: Vec<Recorded>,
 }
 
 impl Recorder {
+    /// Forgets the events recorded so far, keeping the buffer's capacity.
     pub fn clear(&mut self) {
         self.events.clear();
     }

@@ -43,8 +43,11 @@ pub(crate) struct Node {
 /// Cold, descriptive data of a node or attached decorator.
 #[derive(Clone, Debug)]
 pub struct NodeInfo {
+    /// The node's GUID in its file.
     pub guid: String,
+    /// The node's name.
     pub name: String,
+    /// The node's type.
     pub kind: String,
     /// The file the node was loaded from (differs from the tree's for subtree nodes).
     pub file: Arc<str>,
@@ -81,6 +84,7 @@ impl<C> CompiledTree<C> {
         &self.guid
     }
 
+    /// The file the tree was loaded from, if any.
     pub fn source(&self) -> Option<&std::path::Path> {
         self.source.as_deref()
     }
@@ -90,14 +94,17 @@ impl<C> CompiledTree<C> {
         self.nodes.len()
     }
 
+    /// Whether the tree has no nodes (a loaded tree always has at least one).
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
     }
 
+    /// The root node (index 0).
     pub fn root(&self) -> NodeId {
         NodeId(0)
     }
 
+    /// The node's GUID, name, type and file.
     pub fn info(&self, node: NodeId) -> &NodeInfo {
         &self.info[node.index()]
     }
@@ -110,12 +117,14 @@ impl<C> CompiledTree<C> {
             .map(|i| NodeId(i as u32))
     }
 
+    /// The node's children, in order.
     pub fn children(&self, node: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         let n = &self.nodes[node.index()];
         let range = n.first_child as usize..(n.first_child + n.child_count) as usize;
         self.children[range].iter().map(|&c| NodeId(c))
     }
 
+    /// The node's parent; `None` for the root.
     pub fn parent(&self, node: NodeId) -> Option<NodeId> {
         let p = self.parents[node.index()];
         (p != u32::MAX).then_some(NodeId(p))

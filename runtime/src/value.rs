@@ -10,15 +10,21 @@ use std::sync::Arc;
 /// The type of one element of a list or one value of a map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scalar {
+    /// `true` or `false`.
     Bool,
+    /// A 64-bit integer.
     Int,
+    /// A 64-bit float.
     Float,
+    /// Text.
     String,
 }
 
 impl Scalar {
+    /// Every scalar type.
     pub const ALL: [Scalar; 4] = [Scalar::Bool, Scalar::Int, Scalar::Float, Scalar::String];
 
+    /// The name used in files: `bool`, `int`, `float`, `string`.
     pub fn as_str(self) -> &'static str {
         self.value_type().as_str()
     }
@@ -40,9 +46,13 @@ impl Scalar {
 /// one of the four scalar types, `list<float>`, `map<string>` (file format version 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
+    /// `true` or `false`.
     Bool,
+    /// A 64-bit integer.
     Int,
+    /// A 64-bit float.
     Float,
+    /// Text.
     String,
     /// Any JSON value (arrays and objects included).
     Json,
@@ -70,6 +80,7 @@ impl ValueType {
         ValueType::Map(Scalar::String),
     ];
 
+    /// The name used in files (`float`, `list<int>`, `map<string>`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             ValueType::Bool => "bool",
@@ -271,15 +282,20 @@ pub enum Value {
     /// No value: never written, or expired (rule 33).
     #[default]
     Null,
+    /// A boolean.
     Bool(bool),
+    /// An integer.
     Int(i64),
+    /// A float.
     Float(f64),
+    /// A string (shared).
     Str(Arc<str>),
     /// Arrays and objects.
     Json(Arc<serde_json::Value>),
 }
 
 impl Value {
+    /// The value of a JSON value: integers stay `Int`, arrays and objects become `Json`.
     pub fn from_json(json: &serde_json::Value) -> Value {
         use serde_json::Value as J;
         match json {
@@ -294,6 +310,7 @@ impl Value {
         }
     }
 
+    /// The JSON form of this value (`null` for [`Value::Null`]).
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match self {
@@ -315,6 +332,7 @@ impl Value {
         }
     }
 
+    /// The integer, if this is an `Int`.
     pub fn as_i64(&self) -> Option<i64> {
         match self {
             Value::Int(i) => Some(*i),
@@ -322,6 +340,7 @@ impl Value {
         }
     }
 
+    /// The boolean, if this is a `Bool`.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             Value::Bool(b) => Some(*b),
@@ -329,6 +348,7 @@ impl Value {
         }
     }
 
+    /// The string, if this is a `Str`.
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::Str(s) => Some(s),
@@ -336,6 +356,7 @@ impl Value {
         }
     }
 
+    /// Whether there is no value.
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }

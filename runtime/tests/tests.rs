@@ -11,11 +11,13 @@ mod common;
 
 mod attached;
 mod btcpp;
+mod builder;
 mod composites;
 mod decorators;
 mod engine;
 mod examples;
 mod execution;
+mod guides;
 mod leaves;
 mod loading;
 mod ports;

@@ -78,6 +78,7 @@ impl<C: 'static> Registry<C> {
 }
 
 impl<'r, C: 'static> Loader<'r, C> {
+    /// Replaces the limits (see [`LoadOptions`]), e.g. for untrusted files.
     pub fn with_options(mut self, options: LoadOptions) -> Self {
         self.options = options;
         self

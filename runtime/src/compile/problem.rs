@@ -17,22 +17,32 @@ pub enum Severity {
 }
 
 /// What is wrong. The messages are part of the user interface: tests check their text.
+/// Each variant's fields are what its message shows, named for it.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[allow(missing_docs)] // the fields: each is named for what the variant's message shows
 pub enum ProblemKind {
+    /// Message: "cannot read the file: …".
     #[error("cannot read the file: {0}")]
     Io(String),
+    /// Message: "invalid UTF-8 (a file must be UTF-8 text)".
     #[error("invalid UTF-8 (a file must be UTF-8 text)")]
     InvalidUtf8,
+    /// Message: "the file is … bytes; the limit is … bytes".
     #[error("the file is {size} bytes; the limit is {limit} bytes")]
     FileTooLarge { size: u64, limit: u64 },
+    /// Message: "invalid JSON: …".
     #[error("invalid JSON: {0}")]
     Syntax(String),
+    /// Message: "not an Arbor tree file: expected "format": "arbor-tree", found …".
     #[error("not an Arbor tree file: expected \"format\": \"arbor-tree\", found {0}")]
     NotATreeFile(String),
+    /// Message: "file format version … is newer than this build of Arbor reads (version …); update Arbor to open it".
     #[error("file format version {found} is newer than this build of Arbor reads (version {supported}); update Arbor to open it")]
     NewerVersion { found: u64, supported: u64 },
+    /// Message: "unsupported file format version …; this build reads versions 1 to …".
     #[error("unsupported file format version {found}; this build reads versions 1 to {supported}")]
     BadVersion { found: String, supported: u64 },
+    /// Message: "…".
     #[error("{0}")]
     Shape(String),
     #[error("unknown field `{field}`{}", did_you_mean(.suggestion))]
@@ -40,28 +50,40 @@ pub enum ProblemKind {
         field: String,
         suggestion: Option<String>,
     },
+    /// Message: "string of … bytes exceeds the limit of … bytes".
     #[error("string of {len} bytes exceeds the limit of {limit} bytes")]
     StringTooLong { len: usize, limit: usize },
+    /// Message: "the tree has … nodes; the limit is …".
     #[error("the tree has {count} nodes; the limit is {limit}")]
     TooManyNodes { count: usize, limit: usize },
+    /// Message: "the tree is … levels deep; the limit is …".
     #[error("the tree is {depth} levels deep; the limit is {limit}")]
     TooDeep { depth: usize, limit: usize },
+    /// Message: "`…` is not a GUID (expected a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e)".
     #[error("`{0}` is not a GUID (expected a UUID such as 0f8fad5b-d9cb-469f-a165-70867728950e)")]
     InvalidGuid(String),
+    /// Message: "GUID … is used twice; first at …".
     #[error("GUID {guid} is used twice; first at {first}")]
     DuplicateGuid { guid: String, first: String },
+    /// Message: "missing root: the file must name its root node ("root": GUID)".
     #[error("missing root: the file must name its root node (\"root\": GUID)")]
     MissingRoot,
+    /// Message: "the root … is not a node of this file".
     #[error("the root {0} is not a node of this file")]
     UnknownRoot(String),
+    /// Message: "child … is not a node of this file".
     #[error("child {0} is not a node of this file")]
     UnknownChild(String),
+    /// Message: "node … already has a parent (…); a node has at most one parent".
     #[error("node {child} already has a parent ({first}); a node has at most one parent")]
     SecondParent { child: String, first: String },
+    /// Message: "cycle: …".
     #[error("cycle: {0}")]
     Cycle(String),
+    /// Message: "the root … is listed as another node's child".
     #[error("the root {0} is listed as another node's child")]
     RootHasParent(String),
+    /// Message: "this node is not connected to the root and will not run".
     #[error("this node is not connected to the root and will not run")]
     Unreachable,
     #[error("unknown node type `{found}`{}{}", did_you_mean(.suggestion), host_hint(.suggestion))]
@@ -69,6 +91,7 @@ pub enum ProblemKind {
         found: String,
         suggestion: Option<String>,
     },
+    /// Message: "`…` is an attached decorator, not a node: put it in a node's "decorators" list".
     #[error("`{0}` is an attached decorator, not a node: put it in a node's \"decorators\" list")]
     DecoratorAsNode(String),
     #[error("unknown decorator type `{found}`{}", did_you_mean(.suggestion))]
@@ -76,12 +99,14 @@ pub enum ProblemKind {
         found: String,
         suggestion: Option<String>,
     },
+    /// Message: "… takes …; found …".
     #[error("{kind} takes {expected}; found {found}")]
     ChildCount {
         kind: String,
         expected: String,
         found: usize,
     },
+    /// Message: "… has no children and will always succeed".
     #[error("{0} has no children and will always succeed")]
     EmptyComposite(String),
     #[error("unknown parameter `{param}` for {kind}{}", did_you_mean(.suggestion))]
@@ -90,8 +115,10 @@ pub enum ProblemKind {
         kind: String,
         suggestion: Option<String>,
     },
+    /// Message: "missing parameter `…` (…)".
     #[error("missing parameter `{param}` ({expected})")]
     MissingParam { param: String, expected: String },
+    /// Message: "parameter `…`: …".
     #[error("parameter `{param}`: {message}")]
     BadParam { param: String, message: String },
     #[error(
@@ -112,16 +139,20 @@ pub enum ProblemKind {
         key: String,
         suggestion: Option<String>,
     },
+    /// Message: "blackboard key `…` is declared twice".
     #[error("blackboard key `{0}` is declared twice")]
     DuplicateKey(String),
+    /// Message: "blackboard key `…`: default …".
     #[error("blackboard key `{key}`: default {message}")]
     BadDefault { key: String, message: String },
+    /// Message: "…".
     #[error("{0}")]
     Subtree(String),
     #[error(
         "host node type `{0}` is declared but this program registers no implementation for it"
     )]
     NoImplementation(String),
+    /// Message: "…: …".
     #[error("{kind}: {message}")]
     HostRejected { kind: String, message: String },
 }
@@ -144,6 +175,7 @@ fn host_hint(s: &Option<String>) -> &'static str {
 /// One problem, located.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
+    /// Whether it stops the tree from loading.
     pub severity: Severity,
     /// The file, as given (or `<memory>`).
     pub file: Arc<str>,
@@ -155,6 +187,7 @@ pub struct Problem {
     pub node: Option<String>,
     /// `"Walk" (WalkTo)`: the node's name and type, for people.
     pub node_label: Option<String>,
+    /// What is wrong.
     pub kind: ProblemKind,
 }
 
@@ -182,6 +215,7 @@ impl Problem {
         self
     }
 
+    /// Whether this is an error (not a warning).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -216,10 +250,12 @@ impl fmt::Display for Problem {
 /// A tree that did not load: every error found, then the warnings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadError {
+    /// Every problem: errors first, then warnings, each in the order found.
     pub problems: Vec<Problem>,
 }
 
 impl LoadError {
+    /// The errors alone.
     pub fn errors(&self) -> impl Iterator<Item = &Problem> {
         self.problems.iter().filter(|p| p.is_error())
     }
@@ -242,10 +278,12 @@ impl std::error::Error for LoadError {}
 /// The outcome of checking a tree without running it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
+    /// Every problem: errors first, then warnings.
     pub problems: Vec<Problem>,
 }
 
 impl Report {
+    /// Whether there is no error (warnings allowed).
     pub fn is_ok(&self) -> bool {
         !self.problems.iter().any(Problem::is_error)
     }

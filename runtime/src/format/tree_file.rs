@@ -24,8 +24,10 @@ pub struct TreeFile {
     pub version: u64,
     /// The tree's identity, used to match a running instance to an open document.
     pub guid: String,
+    /// The tree's name, shown in the editor and used by subtree references in messages.
     pub name: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// What the tree does, for designers.
     pub description: String,
     /// Declared blackboard keys, in display order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -48,28 +50,35 @@ pub struct TreeFile {
 /// A declared blackboard key.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KeyDecl {
+    /// The key's name.
     pub key: String,
     #[serde(rename = "type")]
+    /// The key's value type (`float`, `list<string>`, …).
     pub ty: ValueType,
     /// Written at time 0 (rule 2). Without it the key has no valid value until written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// What the key means, for designers.
     pub description: String,
     #[serde(flatten, skip_serializing)]
+    /// Fields this version does not know; reported by the loader as problems.
     pub unknown: BTreeMap<String, Value>,
 }
 
 /// A node of the tree.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodeDef {
+    /// The node's identity, unique in the file (a UUID).
     pub guid: String,
     #[serde(default)]
+    /// The node's display name (free text).
     pub name: String,
     /// The node type: a built-in (`Sequence`, `Wait`, …) or a host type.
     #[serde(rename = "type")]
     pub kind: String,
     #[serde(default, skip_serializing_if = "Map::is_empty")]
+    /// Parameters by name: literals, or bindings `{"$key": "name"}` (version 2).
     pub params: Map<String, Value>,
     /// Attached decorators, top first (rule 21).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -78,20 +87,26 @@ pub struct NodeDef {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<String>,
     #[serde(flatten, skip_serializing)]
+    /// Fields this version does not know; reported by the loader as problems.
     pub unknown: BTreeMap<String, Value>,
 }
 
 /// A decorator attached to a node (rules 21 and 22).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DecoratorDef {
+    /// The decorator's identity, unique in the file (a UUID).
     pub guid: String,
     #[serde(default)]
+    /// The decorator's display name.
     pub name: String,
     #[serde(rename = "type")]
+    /// The attached decorator type (`Inverter`, `Condition`, a host condition, …).
     pub kind: String,
     #[serde(default, skip_serializing_if = "Map::is_empty")]
+    /// Parameters by name.
     pub params: Map<String, Value>,
     #[serde(flatten, skip_serializing)]
+    /// Fields this version does not know; reported by the loader as problems.
     pub unknown: BTreeMap<String, Value>,
 }
 
@@ -120,12 +135,14 @@ impl TreeFile {
         text
     }
 
+    /// The node with this GUID.
     pub fn node(&self, guid: &str) -> Option<&NodeDef> {
         self.nodes.iter().find(|n| n.guid == guid)
     }
 }
 
 impl NodeDef {
+    /// A node of type `kind` with a fresh GUID, named after its type.
     pub fn new(kind: impl Into<String>) -> NodeDef {
         let kind = kind.into();
         NodeDef {
@@ -141,6 +158,7 @@ impl NodeDef {
 }
 
 impl DecoratorDef {
+    /// A decorator of type `kind` with a fresh GUID, named after its type.
     pub fn new(kind: impl Into<String>) -> DecoratorDef {
         let kind = kind.into();
         DecoratorDef {

@@ -25,6 +25,7 @@ pub enum Category {
 }
 
 impl Category {
+    /// How many children nodes of this category take.
     pub fn children(self) -> ChildCount {
         match self {
             Category::Composite => ChildCount::Many,
@@ -33,6 +34,7 @@ impl Category {
         }
     }
 
+    /// The name used in files and manifests.
     pub fn as_str(self) -> &'static str {
         match self {
             Category::Composite => "Composite",
@@ -48,13 +50,18 @@ impl Category {
 /// How many children a node type takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChildCount {
+    /// A leaf.
     None,
+    /// Exactly one child (decorators).
     One,
+    /// One or more children (composites).
     Many,
     /// Between `min` and `max` children, inclusive: the positional composites (IfThenElse,
     /// WhileDoElse, Switch), whose children have roles.
     Range {
+        /// Fewest children.
         min: usize,
+        /// Most children.
         max: usize,
     },
 }
@@ -94,9 +101,13 @@ impl ChildCount {
 /// `statuses`, `enum`, `path`, `key_map`, `event`, `trigger`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamKind {
+    /// `true` or `false`.
     Bool,
+    /// A whole number.
     Int,
+    /// A number.
     Float,
+    /// Text.
     String,
     /// Any JSON value.
     Json,
@@ -149,6 +160,7 @@ impl ParamKind {
         }
     }
 
+    /// The name used in manifests (`float`, `key`, `list<int>`, …).
     pub fn as_str(self) -> &'static str {
         match self.value_kind() {
             Some(ty) => ty.as_str(),
@@ -245,6 +257,7 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// Whether the node reads the parameter (`in` or `inout`).
     pub fn is_in(&self) -> bool {
         *self == Direction::In
     }
@@ -259,6 +272,7 @@ impl Direction {
         self != Direction::Out
     }
 
+    /// The name used in manifests: `in`, `out` or `inout`.
     pub fn as_str(self) -> &'static str {
         match self {
             Direction::In => "in",
@@ -272,8 +286,10 @@ impl Direction {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ParamSpec {
+    /// The parameter's name, as in files.
     pub name: String,
     #[serde(rename = "type")]
+    /// What it holds.
     pub kind: ParamKind,
     /// Used when the file omits the parameter. A parameter with no default is required,
     /// unless `optional`.
@@ -294,10 +310,12 @@ pub struct ParamSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Help text, shown by the editor's inspector.
     pub description: String,
 }
 
 impl ParamSpec {
+    /// A required parameter.
     pub fn new(name: &str, kind: ParamKind, description: &str) -> ParamSpec {
         ParamSpec {
             name: name.to_owned(),
@@ -311,11 +329,13 @@ impl ParamSpec {
         }
     }
 
+    /// The value used when a file leaves the parameter out (which makes it optional).
     pub fn default(mut self, value: Value) -> ParamSpec {
         self.default = Some(value);
         self
     }
 
+    /// Optional with no default: `Args` has nothing for it when the file leaves it out.
     pub fn optional(mut self) -> ParamSpec {
         self.optional = true;
         self
@@ -366,11 +386,13 @@ impl ParamSpec {
             && (!self.direction.writes() || wanted.reads_as(key))
     }
 
+    /// The values an `enum` parameter accepts.
     pub fn values(mut self, values: &[&str]) -> ParamSpec {
         self.values = values.iter().map(|v| (*v).to_owned()).collect();
         self
     }
 
+    /// Whether a file must give it: no default and not optional.
     pub fn is_required(&self) -> bool {
         self.default.is_none() && !self.optional
     }
@@ -385,11 +407,15 @@ impl ParamSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeType {
+    /// The type's name, as files write it in `type`.
     pub name: String,
+    /// What kind of node it is: action, condition, composite, decorator, attached.
     pub category: Category,
     #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Help text, shown in the editor's palette.
     pub description: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Declared parameters, in display order.
     pub params: Vec<ParamSpec>,
     /// Provided by the host program rather than built in.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -400,6 +426,7 @@ pub struct NodeType {
 }
 
 impl NodeType {
+    /// A type of any category, with no parameters yet.
     pub fn new(name: &str, category: Category, description: &str) -> NodeType {
         NodeType {
             name: name.to_owned(),
@@ -443,11 +470,13 @@ impl NodeType {
         }
     }
 
+    /// Adds a parameter declaration.
     pub fn param(mut self, param: ParamSpec) -> NodeType {
         self.params.push(param);
         self
     }
 
+    /// The declaration of parameter `name`.
     pub fn param_spec(&self, name: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.name == name)
     }

@@ -56,6 +56,7 @@ impl NodeTypes {
         map.insert(ty.name.clone(), ty);
     }
 
+    /// The node type `name` (built-in or host); attached decorators are in [`NodeTypes::decorator`].
     pub fn node(&self, name: &str) -> Option<&NodeType> {
         self.nodes.get(name)
     }

@@ -150,7 +150,7 @@ fn check_reports_malformed_json_with_line_and_column() {
 }
 
 #[test]
-fn run_refuses_host_nodes_with_a_clear_error() {
+fn run_refuses_undeclared_host_nodes_with_a_clear_error() {
     let dir = tempdir("run_host");
     let file = dir.join("host.json");
     let mut tree: Value =
@@ -162,7 +162,206 @@ fn run_refuses_host_nodes_with_a_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("unknown node type `WalkTo`"), "{stderr}");
-    assert!(stderr.contains("runs built-in nodes only"), "{stderr}");
+    assert!(stderr.contains("--stub TYPE=STATUS"), "{stderr}");
+}
+
+fn host_tree() -> String {
+    data("host_tree.json").display().to_string()
+}
+
+/// The trace of a host tree run through stubs: host nodes appear like any other, each
+/// returning its stub's statuses in turn (the last repeating), with the manifest the file
+/// lists in `editor.manifests`.
+#[test]
+fn run_host_tree_with_stubs_traces_the_host_nodes() {
+    let out = arbor(&[
+        "run",
+        &host_tree(),
+        "--ticks",
+        "4",
+        "--trace",
+        "--stub",
+        "MoveTo=running,running,success",
+        "--stub",
+        "IsHungry=success",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "no warnings");
+    let lines: Vec<Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let statuses: Vec<&str> = lines
+        .iter()
+        .map(|l| l["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["running", "running", "success", "success"]);
+    // Tick 1: the condition's body and the action's body ran, with their stubs' statuses.
+    let ticks = |line: &Value| -> Vec<(String, String)> {
+        line["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"] == "tick")
+            .map(|e| {
+                (
+                    e["name"].as_str().unwrap().to_owned(),
+                    e["status"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        ticks(&lines[0]),
+        pairs(&[
+            ("hungry?", "success"),
+            ("walk", "running"),
+            ("errand", "running")
+        ])
+    );
+    // Tick 2: the sequence resumes at the running action.
+    assert_eq!(
+        ticks(&lines[1]),
+        pairs(&[("walk", "running"), ("errand", "running")])
+    );
+    assert_eq!(
+        ticks(&lines[2]),
+        pairs(&[("walk", "success"), ("errand", "success")])
+    );
+    // Tick 4: a new execution; the list has ended, so the last status repeats.
+    assert_eq!(
+        ticks(&lines[3]),
+        pairs(&[
+            ("hungry?", "success"),
+            ("walk", "success"),
+            ("errand", "success")
+        ])
+    );
+    let walk = lines[0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "walk")
+        .expect("the host action is traced");
+    assert_eq!(walk["event"], "enter");
+    assert_eq!(walk["node"], "5e0c1b7a-1d2e-4c3b-8a4f-000000000003");
+    assert_eq!(lines[0]["blackboard"]["goal"], 3.0);
+}
+
+#[test]
+fn run_reads_stubs_from_a_file_and_the_command_line_wins() {
+    let dir = tempdir("stubs_file");
+    let stubs = dir.join("stubs.json");
+    std::fs::write(
+        &stubs,
+        r#"{"MoveTo": ["failure"], "IsHungry": ["success"]}"#,
+    )
+    .unwrap();
+    let tree = host_tree();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            tree.as_str(),
+            "--ticks",
+            "1",
+            "--stubs",
+            stubs.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = arbor(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    assert_eq!(run(&[]), "tick 1: failure\n");
+    assert_eq!(run(&["--stub", "MoveTo=success"]), "tick 1: success\n");
+}
+
+#[test]
+fn run_reports_each_host_node_without_a_stub_where_it_is() {
+    let out = arbor(&[
+        "run",
+        &host_tree(),
+        "--ticks",
+        "1",
+        "--stub",
+        "IsHungry=success",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("$.nodes[2]"), "{stderr}");
+    assert!(
+        stderr.contains("host node type `MoveTo` has no stub"),
+        "{stderr}"
+    );
+    assert!(text(&out.stdout).is_empty(), "nothing ran");
+    // --default-stub covers every type without a stub of its own.
+    let out = arbor(&[
+        "run",
+        &host_tree(),
+        "--ticks",
+        "1",
+        "--default-stub",
+        "success",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "tick 1: success\n");
+}
+
+#[test]
+fn run_rejects_bad_stubs_before_running() {
+    for (stub, expected) in [
+        ("MoveTo=walking", "`walking` is not a status"),
+        ("MoveTo", "expected TYPE=STATUS"),
+        ("MovTo=success", "no host node type `MovTo` is declared"),
+        ("IsHungry=running", "is a condition"),
+    ] {
+        let out = arbor(&["run", &host_tree(), "--ticks", "1", "--stub", stub]);
+        assert_eq!(out.status.code(), Some(1), "{stub}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(expected), "{stub}: {stderr}");
+        assert!(text(&out.stdout).is_empty());
+    }
+}
+
+/// `arbor check` reads the manifests a file lists, as the editor does: the villager sample
+/// names 16 host types declared in ../manifests/villager.json.
+#[test]
+fn check_reads_the_manifests_the_file_lists() {
+    let villager = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/trees/villager.json");
+    let out = arbor(&["check", villager.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("unknown node type"));
+    let out = arbor(&["check", &host_tree()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
+    let dir = tempdir("missing_manifest");
+    let file = dir.join("tree.json");
+    let mut tree: Value =
+        serde_json::from_str(&std::fs::read_to_string(data("host_tree.json")).unwrap()).unwrap();
+    tree["editor"]["manifests"] = serde_json::json!(["gone.json"]);
+    std::fs::write(&file, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let out = arbor(&["check", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        stderr.matches("$.editor.manifests[0]").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("unknown node type `MoveTo`"), "{stderr}");
+    // With the program's manifest on the command line it passes, still warning once.
+    let manifest = data("host_types.json").display().to_string();
+    let out = arbor(&["check", "--types", &manifest, file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr).matches("warning").count(), 1);
 }
 
 #[test]

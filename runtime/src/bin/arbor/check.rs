@@ -1,4 +1,5 @@
-//! `arbor check`: every problem of every file, errors and warnings, on stderr.
+//! `arbor check`: every problem of every file, errors and warnings, on stderr, checked
+//! against the `--types` manifests and the manifests each file lists.
 
 use std::path::PathBuf;
 
@@ -6,13 +7,16 @@ use arbor_runtime::{check_file, LoadOptions};
 
 /// Returns Ok(false) if any file has errors.
 pub(super) fn run(manifests: &[PathBuf], files: &[PathBuf]) -> Result<bool, String> {
-    let types = super::node_types(manifests)?;
+    let base = super::types::explicit(manifests)?;
     let options = LoadOptions::default();
     let mut all_ok = true;
     for file in files {
+        // Each file with the manifests it lists, as the editor opens it.
+        let (types, mut lines) = super::types::with_listed(&base, file);
         let report = check_file(file, &types, &options);
-        for problem in &report.problems {
-            say!("{problem}");
+        lines.extend(report.problems.iter().map(ToString::to_string));
+        for line in super::once(&lines) {
+            say!("{line}");
         }
         if report.is_ok() {
             say_out!("{}: ok", file.display());

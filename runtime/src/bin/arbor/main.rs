@@ -31,7 +31,9 @@ mod export;
 mod import;
 mod run;
 mod stimuli;
+mod stubs;
 mod trace_line;
+mod types;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,14 +55,15 @@ struct Cli {
 enum Command {
     /// Check tree files; print every problem on stderr; exit 1 if any file has errors.
     Check {
-        /// Node-types manifests declaring host node types (repeatable).
+        /// Node-types manifests declaring host node types, besides those each file lists in
+        /// `editor.manifests` (repeatable).
         #[arg(long = "types", value_name = "MANIFEST")]
         types: Vec<PathBuf>,
         /// Tree files to check.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
-    /// Tick a tree of built-in nodes and print what happens.
+    /// Tick a tree and print what happens; host nodes run through stubs.
     Run(run::RunArgs),
     /// Print the built-in node types as a node-types manifest (JSON).
     Manifest,
@@ -68,6 +71,13 @@ enum Command {
     Import(import::ImportArgs),
     /// Export a tree file (and its subtrees) as BehaviorTree.CPP v4 XML.
     Export(export::ExportArgs),
+}
+
+/// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
+/// by two files, reports its problem once.
+fn once(lines: &[String]) -> impl Iterator<Item = &String> {
+    let mut seen = std::collections::HashSet::new();
+    lines.iter().filter(move |l| seen.insert(l.as_str()))
 }
 
 fn main() -> ExitCode {

@@ -1,4 +1,5 @@
-//! `arbor run`: tick a tree of built-in nodes on the deterministic clock.
+//! `arbor run`: tick a tree on the deterministic clock; host nodes run through stubs
+//! (`stubs.rs`), declared by the `--types` manifests and those the file lists.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -6,8 +7,9 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::stimuli::Stimuli;
+use super::stubs::Stubs;
 use super::trace_line::{line, TraceCollector};
-use arbor_runtime::{Agent, ProblemKind, Registry};
+use arbor_runtime::{Agent, ProblemKind};
 
 #[derive(Args)]
 pub(super) struct RunArgs {
@@ -29,6 +31,20 @@ pub(super) struct RunArgs {
     /// Print one JSON line per tick (events, blackboard, triggers).
     #[arg(long)]
     trace: bool,
+    /// Node-types manifests declaring host node types, besides those the file lists
+    /// (repeatable).
+    #[arg(long = "types", value_name = "MANIFEST")]
+    types: Vec<PathBuf>,
+    /// A host type's stub: the statuses its nodes return in turn, the last repeating
+    /// (repeatable), e.g. `MoveTo=running,running,success`.
+    #[arg(long = "stub", value_name = "TYPE=STATUS,…")]
+    stub: Vec<String>,
+    /// A stubs file: `{"MoveTo": ["running", "success"], …}`; `--stub` wins over it.
+    #[arg(long = "stubs", value_name = "STUBS.json")]
+    stubs: Option<PathBuf>,
+    /// The status of every host type that has no stub of its own.
+    #[arg(long = "default-stub", value_name = "STATUS")]
+    default_stub: Option<String>,
 }
 
 /// `--dt`: checked while parsing, so `nan`, `inf` or a negative step is bad usage (exit 2).
@@ -43,10 +59,20 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
-    let registry = Registry::<()>::new();
+    let base = super::types::explicit(&args.types)?;
+    let (types, mut warnings) = super::types::with_listed(&base, &args.file);
+    let registry = Stubs::new(
+        args.stubs.as_deref(),
+        &args.stub,
+        args.default_stub.as_deref(),
+    )?
+    .registry(&types)?;
     let tree = match registry.loader().load_file(&args.file) {
         Ok(tree) => tree,
         Err(e) => {
+            for warning in &warnings {
+                say!("{warning}");
+            }
             for problem in &e.problems {
                 say!("{problem}");
             }
@@ -60,7 +86,7 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
             });
             if needs_host {
                 say!(
-                    "arbor: {} did not load; `arbor run` runs built-in nodes only (host actions need the program that registers them)",
+                    "arbor: {} did not load; host node types are declared by --types MANIFEST or the file's editor.manifests, and run through --stub TYPE=STATUS,…",
                     args.file.display()
                 );
             } else {
@@ -69,7 +95,8 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
             return Ok(false);
         }
     };
-    for warning in tree.warnings() {
+    warnings.extend(tree.warnings().iter().map(ToString::to_string));
+    for warning in super::once(&warnings) {
         say!("{warning}");
     }
     let mut agent = Agent::new(Arc::new(tree), args.seed);

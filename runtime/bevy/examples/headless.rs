@@ -1,0 +1,157 @@
+//! Many walkers, headless: Bevy's minimal plugins, the tree as an asset, one agent per
+//! entity, ticked in parallel by `ArborPlugin`. Prints the tick throughput.
+//! `cargo run --release -p arbor-bevy --example headless -- [ENTITIES] [FRAMES]`
+//! (defaults 10000 and 600); CI runs it small.
+
+use std::time::{Duration, Instant};
+
+use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
+use arbor_runtime::{ActionCtx, Args, InPort, NodeType, ParamSpec, Registry, Status, ValueType};
+use bevy::app::PluginGroup as _;
+use bevy::app::{App, ScheduleRunnerPlugin};
+use bevy::asset::{AssetPlugin, AssetServer, Handle};
+use bevy::ecs::component::Component;
+use bevy::MinimalPlugins;
+
+/// The host data each entity's tree acts on.
+#[derive(Component, Default)]
+struct Walker {
+    position: f64,
+    arrivals: u32,
+}
+
+/// Steps half a metre a tick towards `target`; running until there.
+struct MoveTo {
+    target: InPort<f64>,
+}
+
+impl arbor_runtime::Action<Walker> for MoveTo {
+    fn tick(&self, cx: &mut ActionCtx<'_, Walker>) -> Status {
+        let Some(goal) = cx.get(&self.target) else {
+            return Status::Failure;
+        };
+        let walker = &mut *cx.agent;
+        let gap = goal - walker.position;
+        if gap.abs() <= 0.5 {
+            walker.position = goal;
+            walker.arrivals += 1;
+            Status::Success
+        } else {
+            walker.position += 0.5 * gap.signum();
+            Status::Running
+        }
+    }
+}
+
+fn registry() -> Registry<Walker> {
+    let mut registry = Registry::new();
+    registry.register(
+        NodeType::action("MoveTo", "Walks to `target`; running until there.")
+            .param(ParamSpec::typed("target", ValueType::Float, "Where to go.")),
+        |args: &Args| {
+            Ok(MoveTo {
+                target: args.port("target")?,
+            })
+        },
+    );
+    registry
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let entities: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let frames: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(600);
+
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
+        AssetPlugin {
+            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").to_owned(),
+            ..AssetPlugin::default()
+        },
+        ArborPlugin::new(registry())
+            .fixed_dt(0.1)
+            .project_root(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")),
+    ));
+    let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load("walker.json");
+    for i in 0..entities {
+        app.world_mut().spawn((
+            ArborAgent::<Walker>::new(tree.clone(), i as u64),
+            Walker::default(),
+        ));
+    }
+
+    // Load: the asset server reads and parses on its task pool; the plugin compiles.
+    let start = Instant::now();
+    while app
+        .world()
+        .resource::<CompiledTrees<Walker>>()
+        .get(&tree)
+        .is_none()
+    {
+        if let Some(problems) = app
+            .world()
+            .resource::<TreeProblems>()
+            .by_tree
+            .get(&tree.id())
+        {
+            eprintln!("walker.json did not compile: {problems:#?}");
+            std::process::exit(1);
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            eprintln!("walker.json did not load within 30 s");
+            std::process::exit(1);
+        }
+        app.update();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+
+    let start = Instant::now();
+    for _ in 0..frames {
+        app.update();
+    }
+    let elapsed = start.elapsed();
+    let mut query = app.world_mut().query::<&Walker>();
+    let arrivals: u64 = query.iter(app.world()).map(|w| u64::from(w.arrivals)).sum();
+    let agent_ticks = (entities * frames) as f64;
+    println!(
+        "{entities} entities x {frames} frames in {:.1} ms ({:.0} ns per agent-tick, {:.2} M agent-ticks/s); {arrivals} arrivals",
+        elapsed.as_secs_f64() * 1e3,
+        elapsed.as_nanos() as f64 / agent_ticks,
+        agent_ticks / elapsed.as_secs_f64() / 1e6,
+    );
+
+    // The same agents without Bevy: a plain loop over (Agent, Walker) pairs on one thread,
+    // the runtime's own way (docs/embedding.md), for the comparison in docs/performance.md.
+    let compiled = app
+        .world()
+        .resource::<CompiledTrees<Walker>>()
+        .get(&tree)
+        .expect("compiled above")
+        .clone();
+    let mut plain: Vec<(arbor_runtime::Agent<Walker>, Walker)> = (0..entities)
+        .map(|i| {
+            (
+                arbor_runtime::Agent::new(compiled.clone(), i as u64),
+                Walker::default(),
+            )
+        })
+        .collect();
+    let start = Instant::now();
+    for _ in 0..frames {
+        for (agent, walker) in &mut plain {
+            agent.tick(walker, 0.1);
+        }
+    }
+    let plain_elapsed = start.elapsed();
+    println!(
+        "plain runtime, one thread: {:.1} ms ({:.0} ns per agent-tick, {:.2} M agent-ticks/s)",
+        plain_elapsed.as_secs_f64() * 1e3,
+        plain_elapsed.as_nanos() as f64 / agent_ticks,
+        agent_ticks / plain_elapsed.as_secs_f64() / 1e6,
+    );
+    if entities > 0 && frames >= 20 && arrivals == 0 {
+        eprintln!("no walker arrived anywhere: the trees did not run");
+        std::process::exit(1);
+    }
+}

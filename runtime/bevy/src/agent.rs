@@ -1,0 +1,66 @@
+//! ArborAgent: the component that makes an entity run a tree.
+
+use std::sync::Arc;
+
+use bevy::asset::{AssetId, Handle};
+use bevy::ecs::component::Component;
+use bevy::platform::cell::SyncCell;
+
+use arbor_runtime::{Agent, CompiledTree, Status};
+
+use crate::asset::ArborTree;
+
+/// An entity's behavior: which tree it runs, and (once that tree is compiled) its running
+/// [`Agent`]. The host data `C` is a component on the same entity.
+#[derive(Component)]
+pub struct ArborAgent<C: Send + Sync + 'static> {
+    tree: Handle<ArborTree>,
+    seed: u64,
+    /// In a `SyncCell` because an agent is `Send` but not `Sync` (host state is `Send`
+    /// only) while components must be both: the cell gives access through `&mut` only.
+    pub(crate) agent: Option<SyncCell<Agent<C>>>,
+    /// The compiled tree the agent runs, to notice a recompiled one.
+    pub(crate) running: Option<Arc<CompiledTree<C>>>,
+    pub(crate) last: Option<Status>,
+    /// The `CompiledTrees` generation this agent last checked its tree against.
+    pub(crate) seen: Option<u64>,
+}
+
+impl<C: Send + Sync + 'static> ArborAgent<C> {
+    /// An agent that will run `tree` with its random generator seeded by `seed`.
+    pub fn new(tree: Handle<ArborTree>, seed: u64) -> Self {
+        ArborAgent {
+            tree,
+            seed,
+            agent: None,
+            running: None,
+            last: None,
+            seen: None,
+        }
+    }
+
+    /// The tree asset.
+    pub fn tree(&self) -> &Handle<ArborTree> {
+        &self.tree
+    }
+
+    pub(crate) fn tree_id(&self) -> AssetId<ArborTree> {
+        self.tree.id()
+    }
+
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The running agent: read or write its blackboard, raise events, between ticks;
+    /// `None` until the tree is compiled. (`&mut self`: the agent is shared with no other
+    /// thread, see the field.)
+    pub fn agent_mut(&mut self) -> Option<&mut Agent<C>> {
+        self.agent.as_mut().map(SyncCell::get)
+    }
+
+    /// What the root returned on the last tick; `None` before the first.
+    pub fn last_status(&self) -> Option<Status> {
+        self.last
+    }
+}

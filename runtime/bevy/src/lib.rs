@@ -1,0 +1,60 @@
+//! arbor-bevy: Arbor behavior trees in a Bevy app. Tree files are assets, each entity that
+//! thinks carries an [`ArborAgent`] component, and [`ArborPlugin`] ticks every agent once
+//! per frame, in parallel.
+//!
+//! # Brief overview
+//! - [`ArborTree`] is the asset: a tree file (`*.tree.json` or any `.json` loaded as one),
+//!   parsed by [`ArborTreeLoader`]. Compiling needs the program's node types, so it
+//!   happens in [`ArborPlugin`]'s systems, with the [`arbor_runtime::Registry`] the plugin
+//!   was given; every problem of a tree that does not compile is kept in
+//!   [`TreeProblems`] (and printed on stderr).
+//! - [`ArborAgent<C>`] is the per-entity component: the tree's handle, a seed and, once
+//!   the tree is compiled, the running [`arbor_runtime::Agent`].
+//! - `C` is a component on the same entity: the data host actions see as `cx.agent`. A
+//!   host action reaches the entity's components through it: put in `C` what the tree acts
+//!   on (position, needs, …), or copy other components into it in a system of your own
+//!   that runs before [`ArborSystems::Tick`].
+//! - Hot reload: when a tree asset changes (the asset server's `file_watcher` feature, or
+//!   `Assets::<ArborTree>::insert`), it is recompiled and every agent running it switches
+//!   through [`arbor_runtime::Agent::reload`] (running nodes are halted through abort and
+//!   exit first; blackboard values of the same name and type survive).
+//!
+//! # Limitations
+//! - Subtree paths in a tree file are resolved on the file system relative to
+//!   [`ArborPlugin::project_root`] (default `assets`), not through the asset server.
+//! - `C` is one component; queries over several components per host action are not
+//!   offered (copy them into `C`, as above).
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use bevy::asset::AssetPlugin;
+//! use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree};
+//! use arbor_runtime::{NodeType, Registry, Status};
+//!
+//! #[derive(Component, Default)]
+//! struct Npc { jumps: u32 }
+//!
+//! let mut registry = Registry::<Npc>::new();
+//! registry.action(NodeType::action("Jump", "Jumps."), |cx| {
+//!     cx.agent.jumps += 1;
+//!     Status::Success
+//! });
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, AssetPlugin::default(), ArborPlugin::new(registry)));
+//! let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load("npc.json");
+//! app.world_mut().spawn((ArborAgent::<Npc>::new(tree, 1), Npc::default()));
+//! app.update();
+//! ```
+
+/// docs/bevy.md's snippets, compiled and run as doctests (`cargo test -p arbor-bevy --doc`).
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/bevy.md")]
+pub struct Guide;
+
+mod agent;
+mod asset;
+mod plugin;
+
+pub use agent::ArborAgent;
+pub use asset::{ArborTree, ArborTreeLoader, TreeLoadError};
+pub use plugin::{ArborPlugin, ArborSystems, CompiledTrees, TreeProblems};

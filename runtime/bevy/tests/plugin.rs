@@ -1,0 +1,185 @@
+//! ArborPlugin in a headless app: trees load as assets, agents start and tick in
+//! parallel, host actions reach the entity's component, a changed asset reloads the
+//! agents, and a broken tree's problems are reported.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
+use arbor_runtime::{NodeType, Registry, Status};
+use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
+use bevy::asset::{AssetPlugin, AssetServer, Assets, Handle};
+use bevy::ecs::component::Component;
+use bevy::MinimalPlugins;
+
+#[derive(Component, Default)]
+struct Counter {
+    steps: u32,
+}
+
+fn app() -> App {
+    let mut registry = Registry::<Counter>::new();
+    // Reaches the entity's own component; runs until 3 steps.
+    registry.action(NodeType::action("Step", "Counts a step."), |cx| {
+        cx.agent.steps += 1;
+        if cx.agent.steps % 3 == 0 {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    });
+    // Reaches the component too, and fails: for the reload test.
+    registry.action(NodeType::action("Stop", "Fails."), |_| Status::Failure);
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
+        AssetPlugin {
+            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
+            ..AssetPlugin::default()
+        },
+        ArborPlugin::new(registry).fixed_dt(0.1),
+    ));
+    app
+}
+
+/// Updates until the tree compiled or reported problems.
+fn load(app: &mut App, path: &str) -> Handle<ArborTree> {
+    let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load(path.to_owned());
+    let start = Instant::now();
+    loop {
+        app.update();
+        let compiled = app
+            .world()
+            .resource::<CompiledTrees<Counter>>()
+            .get(&tree)
+            .is_some();
+        let failed = app
+            .world()
+            .resource::<TreeProblems>()
+            .by_tree
+            .contains_key(&tree.id());
+        if compiled || failed {
+            return tree;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{path} did not load"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn agents_tick_in_parallel_and_reach_their_entity() {
+    let mut app = app();
+    let tree = load(&mut app, "steps.json");
+    let entities: Vec<_> = (0..200)
+        .map(|i| {
+            app.world_mut()
+                .spawn((
+                    ArborAgent::<Counter>::new(tree.clone(), i),
+                    Counter::default(),
+                ))
+                .id()
+        })
+        .collect();
+    for _ in 0..6 {
+        app.update();
+    }
+    for e in entities {
+        let steps = app
+            .world()
+            .entity(e)
+            .get::<Counter>()
+            .expect("counter")
+            .steps;
+        // Six ticks; on ticks 3 and 5 a Step succeeded and Repeat ran it again in the same
+        // tick (rule 17): 8 steps.
+        assert_eq!(steps, 8);
+        let mut entity = app.world_mut().entity_mut(e);
+        let mut agent = entity.get_mut::<ArborAgent<Counter>>().expect("agent");
+        // Repeat forever over a Step that succeeds every third tick: running.
+        assert_eq!(agent.last_status(), Some(Status::Running));
+        assert!(agent.agent_mut().is_some());
+    }
+}
+
+#[test]
+fn a_changed_tree_asset_reloads_its_agents() {
+    let mut app = app();
+    let tree = load(&mut app, "steps.json");
+    let e = app
+        .world_mut()
+        .spawn((
+            ArborAgent::<Counter>::new(tree.clone(), 1),
+            Counter::default(),
+        ))
+        .id();
+    app.update();
+    let first = app
+        .world()
+        .resource::<CompiledTrees<Counter>>()
+        .get(&tree)
+        .cloned()
+        .unwrap();
+    // Hot reload as the file watcher would: the root becomes `Stop`.
+    let mut changed = app
+        .world()
+        .resource::<Assets<ArborTree>>()
+        .get(&tree)
+        .unwrap()
+        .clone();
+    let root = changed.file.root.clone().unwrap();
+    let node = changed
+        .file
+        .nodes
+        .iter_mut()
+        .find(|n| n.guid == root)
+        .unwrap();
+    node.kind = "Stop".into();
+    node.params.clear();
+    node.children.clear();
+    changed.file.nodes.retain(|n| n.guid == root);
+    let _ = app
+        .world_mut()
+        .resource_mut::<Assets<ArborTree>>()
+        .insert(&tree, changed);
+    app.update();
+    app.update();
+    let second = app
+        .world()
+        .resource::<CompiledTrees<Counter>>()
+        .get(&tree)
+        .cloned()
+        .unwrap();
+    assert!(!Arc::ptr_eq(&first, &second), "recompiled");
+    let mut entity = app.world_mut().entity_mut(e);
+    let mut agent = entity.get_mut::<ArborAgent<Counter>>().unwrap();
+    assert_eq!(agent.last_status(), Some(Status::Failure));
+    assert!(
+        Arc::ptr_eq(agent.agent_mut().unwrap().tree(), &second),
+        "the agent switched"
+    );
+}
+
+#[test]
+fn a_broken_tree_reports_every_problem_located() {
+    let mut app = app();
+    let tree = load(&mut app, "broken.json");
+    let problems = app.world().resource::<TreeProblems>();
+    let lines = problems
+        .by_tree
+        .get(&tree.id())
+        .expect("problems")
+        .join("\n");
+    assert!(lines.contains("$.nodes[1]"), "{lines}");
+    assert!(lines.contains("did you mean `Step`?"), "{lines}");
+    let e = app
+        .world_mut()
+        .spawn((ArborAgent::<Counter>::new(tree, 1), Counter::default()))
+        .id();
+    app.update();
+    let mut entity = app.world_mut().entity_mut(e);
+    let mut agent = entity.get_mut::<ArborAgent<Counter>>().unwrap();
+    assert!(agent.agent_mut().is_none(), "no tree, no agent");
+}
