@@ -727,7 +727,7 @@ fn handles_and_servers_can_move_to_other_threads() {
     send_and_sync::<DebugServer>();
 }
 
-// ---- issue 15: deadlines, idle clients, what a disconnect releases, refusal logging ----
+// ---- Deadlines, idle clients, what a disconnect releases, refusal logging ----
 
 #[test]
 fn trickled_bytes_do_not_extend_the_hello_deadline() {

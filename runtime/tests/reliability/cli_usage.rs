@@ -1,4 +1,4 @@
-//! The CLI's exit codes and blame (issue 15): bad usage is 2; a structurally broken tree
+//! The CLI's exit codes and blame: bad usage is 2; a structurally broken tree
 //! is reported for what it is; `export` refuses what `check` refuses.
 
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Control characters in names (issue 15): every message escapes what it quotes, and
+//! Control characters in names: every message escapes what it quotes, and
 //! exported XML is always well-formed.
 
 use arbor_runtime::btcpp::{export_file, import_str, ImportOptions};

@@ -1,4 +1,4 @@
-//! Bounded fuzzing on the stable toolchain (issue 15): a deterministic mutation loop over
+//! Bounded fuzzing on the stable toolchain: a deterministic mutation loop over
 //! seed inputs for the loader, the XML importer and the debug protocol (line framing and
 //! message parsing). Each target runs a fixed number of cases inside `cargo test`, sized to
 //! a few seconds; `ARBOR_FUZZ_CASES=N` runs N cases per target and `ARBOR_FUZZ_SEED=S`

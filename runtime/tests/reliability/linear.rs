@@ -1,4 +1,4 @@
-//! Work linear in the input (issue 15, "quadratic work"): proved with the runtime's work
+//! Work linear in the input: proved with the runtime's work
 //! counters (`arbor_runtime::work`) on inputs of size n and 4n, never with a clock.
 
 use arbor_runtime::btcpp::{import_file, import_str, ImportOptions};

@@ -1,4 +1,4 @@
-//! Located messages (issue 15): invalid UTF-8 gives its line and column.
+//! Located messages: invalid UTF-8 gives its line and column.
 
 use arbor_runtime::btcpp::import_file;
 use arbor_runtime::{check_file, LoadOptions, NodeTypes};

@@ -1,4 +1,4 @@
-//! Reliability (issue 15, docs/reliability.md): work that stays linear in every input,
+//! Reliability (docs/reliability.md): work that stays linear in every input,
 //! files read with a cap and only when regular, messages that escape what they quote,
 //! located errors, the CLI's usage codes, and bounded fuzzing on the stable toolchain.
 #![allow(dead_code)]

@@ -1,4 +1,4 @@
-//! Special files (issue 15): directories, FIFOs and devices are refused with a message
+//! Special files: directories, FIFOs and devices are refused with a message
 //! before anything blocks or reads without end; regular files are read with a byte cap.
 
 use arbor_runtime::btcpp::import_file;
