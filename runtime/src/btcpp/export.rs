@@ -799,7 +799,11 @@ fn model_of(ty: &NodeType) -> NodeModel {
 }
 
 /// A JSON value as an attribute: strings as they are, other scalars as JSON text.
+/// A parameter value as attribute text; a binding (`{"$key": "k"}`) is BT.CPP's `{k}`.
 fn text(value: &Json) -> String {
+    if let Ok(Some(key)) = crate::port::binding(value) {
+        return format!("{{{key}}}");
+    }
     match value {
         Json::String(s) => s.clone(),
         Json::Number(n) => match (n.as_i64(), n.as_f64()) {

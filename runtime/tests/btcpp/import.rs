@@ -328,9 +328,10 @@ fn unmappable_nodes_become_opaque_host_types() {
             ("value".into(), ParamKind::Key)
         ]
     );
-    assert_eq!(ty("BTCPP_Timeout").category, Category::Decorator);
-    assert_eq!(params("BTCPP_Timeout"), [("msec".into(), ParamKind::Key)]);
-    assert_eq!(ty("Sleep").category, Category::Action);
+    // Ports that read the blackboard are bindings now (format version 2): Timeout and
+    // Sleep run, reading milliseconds from their keys.
+    assert!(types.node("BTCPP_Timeout").is_none());
+    assert!(types.node("Sleep").is_none());
     assert_eq!(ty("Script").category, Category::Action);
     assert_eq!(params("Script"), [("code".into(), ParamKind::String)]);
     assert_eq!(ty("BTCPP_Parallel").category, Category::Composite);
@@ -346,6 +347,22 @@ fn unmappable_nodes_become_opaque_host_types() {
         ]
     );
     let t = imported.main();
+    let timeout = t
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Timeout")
+        .expect("Timeout");
+    assert_eq!(
+        serde_json::Value::Object(timeout.params.clone()),
+        json!({"seconds": {"$key": "lift_timeout"}, "unit": "ms"})
+    );
+    let sleep = t
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Wait")
+        .expect("Sleep -> Wait");
+    assert_eq!(sleep.params["seconds"], json!({"$key": "settle_msec"}));
+    assert_eq!(t.version, 2);
     let script = node(t, "Script");
     assert_eq!(
         script.params["code"],
@@ -367,8 +384,7 @@ fn unmappable_nodes_become_opaque_host_types() {
         "{why:#?}"
     );
     assert!(
-        why.iter()
-            .any(|w| w.contains("`msec` reads the blackboard")),
+        !why.iter().any(|w| w.contains("reads the blackboard")),
         "{why:#?}"
     );
     assert!(why.iter().any(|w| w.contains("_successIf")), "{why:#?}");
@@ -640,7 +656,8 @@ fn uses_win_over_declarations_that_do_not_fit() {
     let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
     let types = imported.node_types();
     assert_eq!(types.node("Wrap").unwrap().category, Category::Decorator);
-    // `goal` is a key in one place and a literal in another: the text is kept.
+    // `goal` is a key in one place and a literal in another: a string parameter, bound
+    // where the XML reads the key.
     assert_eq!(types.node("Go").unwrap().params[0].kind, ParamKind::String);
     let t = imported.main();
     let goals: Vec<&serde_json::Value> = t
@@ -649,7 +666,7 @@ fn uses_win_over_declarations_that_do_not_fit() {
         .filter(|n| n.kind == "Go")
         .map(|n| &n.params["goal"])
         .collect();
-    assert_eq!(goals, [&json!("{a}"), &json!("kitchen")]);
+    assert_eq!(goals, [&json!({"$key": "a"}), &json!("kitchen")]);
     let messages: Vec<&str> = imported
         .warnings
         .iter()
@@ -662,9 +679,16 @@ fn uses_win_over_declarations_that_do_not_fit() {
         "{messages:#?}"
     );
     assert!(
-        messages
+        !messages
             .iter()
             .any(|m| m.contains("both literals and blackboard keys")),
         "{messages:#?}"
     );
+    // The tree loads: the key `a` is a string like the parameter.
+    let registry = arbor_runtime::btcpp::stand_in_registry(&types);
+    let text = serde_json::to_string(t).expect("serialises");
+    registry
+        .loader()
+        .load_str(&text, Some(std::path::Path::new("t.json")))
+        .expect("the imported tree loads");
 }

@@ -222,3 +222,57 @@ fn an_in_memory_import_runs_without_files() {
     assert_eq!(status, Status::Success);
     assert!(ticked.contains(&"Go".to_owned()));
 }
+
+#[test]
+fn built_in_ports_bound_to_keys_run_and_export_as_keys() {
+    let (imported, dir) = import_to("bound_ports.xml", "bound", "run-bound");
+    assert!(
+        imported.warnings.is_empty(),
+        "nothing is a stand-in: {:#?}",
+        imported.warnings
+    );
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[("Work", &["running"])]);
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    assert_eq!(
+        count(&ticked, "Beep"),
+        3,
+        "Repeat num_cycles=\"{{n}}\" with n = 3"
+    );
+    assert_eq!(
+        bb(&agent, "copy"),
+        json!(3),
+        "SetBlackboard value=\"{{n}}\" copies"
+    );
+    // Sleep msec="{t}" with t = 2000 ms: two seconds at dt = 1.
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!((status, count(&ticked, "Work")), (Status::Running, 0));
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!((status, count(&ticked, "Work")), (Status::Running, 1));
+    // Timeout msec="{t}": Work runs for two seconds, then the Timeout fails.
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Failure);
+
+    let out = arbor_runtime::btcpp::export_file(
+        &dir.join(&imported.files[0].file_name),
+        &imported.node_types(),
+    )
+    .expect("exports");
+    for attr in [
+        r#"<Sleep msec="{t}"/>"#,
+        r#"<Timeout msec="{t}">"#,
+        r#"<Repeat num_cycles="{n}">"#,
+        r#"value="{n}""#,
+    ] {
+        assert!(out.xml.contains(attr), "{attr} in\n{}", out.xml);
+    }
+    assert!(
+        btcpp_violations(&out.xml).is_empty(),
+        "{:?}",
+        btcpp_violations(&out.xml)
+    );
+}

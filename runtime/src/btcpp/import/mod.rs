@@ -213,6 +213,8 @@ enum PVal {
     },
     /// A host node's port value: typed by the parameter kind chosen for the port.
     Port(String),
+    /// A binding of a built-in's parameter to a key (`msec="{t}"`): `{"$key": key}`.
+    Bind(String),
     /// A Subtree's path: the tree ID, resolved to its file name.
     Path(String),
     /// A Subtree's remapping, subtree key -> key of this tree.
@@ -755,7 +757,10 @@ impl<'o> Cx<'o> {
                 let mut d = Draft::new(entry.arbor, name, el);
                 d.params = params
                     .into_iter()
-                    .map(|(k, v)| (k, PVal::Json(v)))
+                    .map(|(k, v)| match crate::port::binding(&v) {
+                        Ok(Some(key)) => (k, PVal::Bind(key.to_owned())),
+                        _ => (k, PVal::Json(v)),
+                    })
                     .collect();
                 d
             }),
@@ -1212,6 +1217,7 @@ impl<'o> Cx<'o> {
             let json = match value {
                 PVal::Json(v) => v.clone(),
                 PVal::Key(k) => json!(k),
+                PVal::Bind(k) => crate::port::binding_json(k),
                 PVal::Typed { lit, key } => lit.to_json(key_type(key)),
                 PVal::Port(raw) => {
                     let kind = host
@@ -1219,6 +1225,9 @@ impl<'o> Cx<'o> {
                         .map_or(ParamKind::String, |p| p.kind);
                     match kind {
                         ParamKind::Key => json!(blackboard_ref(raw).unwrap_or(raw)),
+                        _ if blackboard_ref(raw).is_some() => {
+                            crate::port::binding_json(blackboard_ref(raw).unwrap_or(raw))
+                        }
                         other => typed_port(other, raw).unwrap_or_else(|| json!(raw)),
                     }
                 }
@@ -1300,10 +1309,15 @@ fn map_set_blackboard(
         .unwrap_or(key_text.trim())
         .to_owned();
     let value = take("value").ok_or("`value` is missing")?;
-    if blackboard_ref(&value).is_some() {
-        return Err("`value` copies another key; Arbor's SetBlackboard writes a constant".into());
-    }
     let mut d = Draft::new("SetBlackboard", name, el);
+    if let Some(other) = blackboard_ref(&value) {
+        // A copy: the value is bound to the other key, read when the node runs.
+        d.params = vec![
+            ("key".into(), PVal::Key(key)),
+            ("value".into(), PVal::Bind(other.to_owned())),
+        ];
+        return Ok(d);
+    }
     d.params = vec![
         ("key".into(), PVal::Key(key.clone())),
         (
