@@ -251,6 +251,8 @@ pub(crate) fn import_params(
             }
         }
         Conv::Count { port, param } => {
+            // BT.CPP 4.8 ends the tick after a run that completed at once (rule 47).
+            params.insert("yield".into(), json!(true));
             let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
             if let Some(key) = super::import::blackboard_ref(&text) {
                 // Read when the node starts, as BT.CPP reads it (docs/interop.md).

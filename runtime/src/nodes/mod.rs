@@ -44,9 +44,11 @@ pub(crate) enum Kind {
     ForceFailure,
     Repeat {
         count: InPort<i64>,
+        yields: bool,
     },
     Retry {
         attempts: InPort<i64>,
+        yields: bool,
     },
     Limiter {
         max: u32,
@@ -115,7 +117,9 @@ impl Kind {
                 value.map_key(map);
             }
             Kind::Switch { variable: key, .. } => *key = map(*key),
-            Kind::Repeat { count: port } | Kind::Retry { attempts: port } => port.map_key(map),
+            Kind::Repeat { count: port, .. } | Kind::Retry { attempts: port, .. } => {
+                port.map_key(map)
+            }
             Kind::Timeout { seconds } | Kind::Delay { seconds } | Kind::Wait { seconds } => {
                 seconds.port.map_key(map)
             }

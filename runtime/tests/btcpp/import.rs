@@ -244,7 +244,7 @@ fn standard_library_maps_to_arbor_nodes() {
         json!({"variable": "mode", "case_1": "patrol", "case_2": "guard", "case_3": "sleep"})
     );
     assert_eq!(params("count_shift"), json!({"key": "shifts", "by": 1}));
-    assert_eq!(params("Repeat"), json!({"count": 3}));
+    assert_eq!(params("Repeat"), json!({"count": 3, "yield": true}));
     assert_eq!(params("Delay"), json!({"seconds": 1.5}));
     assert_eq!(params("AlwaysFailure"), json!({"returns": ["failure"]}));
     assert_eq!(params("Parallel"), json!({"need": 1}));

@@ -36,10 +36,11 @@ fn crossdoor_picks_the_lock_on_the_third_try() {
         ],
     );
     let mut agent = Agent::new(tree, 1);
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, ticks) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
-    // RetryUntilSuccessful retries within the tick; SmashDoor is never needed.
-    assert_eq!(count(&ticked, "PickLock"), 3);
+    // RetryUntilSuccessful yields between attempts, as in BT.CPP 4.8 (rule 47): one pick
+    // per tick; SmashDoor is never needed.
+    assert_eq!((count(&ticked, "PickLock"), ticks), (3, 3));
     assert_eq!(count(&ticked, "SmashDoor"), 0);
     assert_eq!(count(&ticked, "PassThroughDoor"), 1);
     assert_eq!(bb(&agent, "door_open"), json!(false), "the Script ran");
@@ -59,9 +60,15 @@ fn crossdoor_smashes_the_door_after_five_failed_picks() {
         ],
     );
     let mut agent = Agent::new(tree.clone(), 1);
+    // One failed pick per tick (rule 47); the fifth failure moves on to SmashDoor.
+    for _ in 0..4 {
+        let (status, ticked) = tick(&mut agent, &mut data);
+        assert_eq!((status, count(&ticked, "PickLock")), (Status::Running, 1));
+    }
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!(status, Status::Running);
-    assert_eq!(count(&ticked, "PickLock"), 5);
+    assert_eq!(count(&ticked, "PickLock"), 1);
+    assert_eq!(count(&ticked, "SmashDoor"), 1);
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!(status, Status::Success);
     assert_eq!(ticked.first().map(String::as_str), Some("SmashDoor"));
@@ -163,7 +170,7 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("mode", &json!("patrol"), None)
         .unwrap();
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     assert_eq!(count(&ticked, "Walk"), 3);
     assert_eq!(count(&ticked, "Report"), 1);
@@ -181,7 +188,7 @@ fn a_v3_subtree_writes_its_parent_key() {
         ],
     );
     let mut agent = Agent::new(tree, 1);
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     assert_eq!(count(&ticked, "OpenDoor"), 3);
     assert_eq!(count(&ticked, "PassThroughWindow"), 0);
@@ -234,19 +241,18 @@ fn built_in_ports_bound_to_keys_run_and_export_as_keys() {
     let tree = load(&imported, &dir);
     let mut data = scripts(&tree, &[("Work", &["running"])]);
     let mut agent = Agent::new(tree, 1);
-    let (status, ticked) = tick(&mut agent, &mut data);
-    assert_eq!(status, Status::Running);
-    assert_eq!(
-        count(&ticked, "Beep"),
-        3,
-        "Repeat num_cycles=\"{{n}}\" with n = 3"
-    );
+    // Repeat num_cycles="{n}" with n = 3: one Beep per tick (rule 47); the third ends it
+    // and Sleep msec="{t}" (t = 2000 ms) enters at now = 3.
+    for _ in 0..3 {
+        let (status, ticked) = tick(&mut agent, &mut data);
+        assert_eq!((status, count(&ticked, "Beep")), (Status::Running, 1));
+    }
     assert_eq!(
         bb(&agent, "copy"),
         json!(3),
         "SetBlackboard value=\"{{n}}\" copies"
     );
-    // Sleep msec="{t}" with t = 2000 ms: two seconds at dt = 1.
+    // Two seconds at dt = 1: Work starts at now = 5.
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!((status, count(&ticked, "Work")), (Status::Running, 0));
     let (status, ticked) = tick(&mut agent, &mut data);
