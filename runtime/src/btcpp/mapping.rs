@@ -19,8 +19,10 @@ use crate::status::Status;
 pub(crate) enum Conv {
     /// No ports, no parameters.
     Plain,
-    /// Sequence/Selector: no ports; the Arbor `dynamic` flag is fixed.
+    /// Sequence/Selector: no ports; the Arbor `dynamic` flag is fixed (and `memory` off).
     Dynamic(bool),
+    /// SequenceWithMemory: a Sequence with `memory: true` (rule 48).
+    Memory,
     /// An integer port to an integer parameter; -1 means forever on both sides, 0 and
     /// other negative values have no Arbor equivalent (Repeat, RetryUntilSuccessful).
     Count {
@@ -86,7 +88,7 @@ pub(crate) const TABLE: &[Entry] = &[
         id: "SequenceWithMemory",
         aliases: &["SequenceStar"],
         arbor: "Sequence",
-        conv: Conv::Dynamic(false),
+        conv: Conv::Memory,
     },
     entry("Precondition", "Sequence", Conv::Precondition),
     entry("Fallback", "Selector", Conv::Dynamic(false)),
@@ -250,6 +252,9 @@ pub(crate) fn import_params(
                 params.insert("dynamic".into(), json!(true));
             }
         }
+        Conv::Memory => {
+            params.insert("memory".into(), json!(true));
+        }
         Conv::Count { port, param } => {
             // BT.CPP 4.8 ends the tick after a run that completed at once (rule 47).
             params.insert("yield".into(), json!(true));
@@ -392,7 +397,13 @@ pub(crate) fn export_attrs(
         }
         Conv::Dynamic(dynamic) => {
             let is = p.get("dynamic").and_then(Json::as_bool).unwrap_or(false);
-            if is != dynamic {
+            let memory = p.get("memory").and_then(Json::as_bool).unwrap_or(false);
+            if is != dynamic || memory {
+                return Err(String::new());
+            }
+        }
+        Conv::Memory => {
+            if p.get("memory").and_then(Json::as_bool) != Some(true) {
                 return Err(String::new());
             }
         }

@@ -338,7 +338,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     fn body(&mut self, i: u32, node: &'a Node, cursor: u32) -> Status {
         let tree = self.tree;
         match &node.kind {
-            Kind::Sequence { dynamic } => control::sequence::tick(self, i, node, cursor, *dynamic),
+            Kind::Sequence { dynamic, memory } => {
+                control::sequence::tick(self, i, node, cursor, *dynamic, *memory)
+            }
             Kind::Selector { dynamic } => control::selector::tick(self, i, node, cursor, *dynamic),
             Kind::Parallel { need } => control::parallel::tick(self, i, *need),
             Kind::IfThenElse => control::if_then_else::tick(self, i),

@@ -25,6 +25,8 @@ use crate::value::{Value, ValueType};
 pub(crate) enum Kind {
     Sequence {
         dynamic: bool,
+        /// BT.CPP's SequenceWithMemory (rule 48).
+        memory: bool,
     },
     Selector {
         dynamic: bool,

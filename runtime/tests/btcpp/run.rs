@@ -144,7 +144,8 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("mode", &json!("guard"), None)
         .unwrap();
-    let (status, ticked) = tick(&mut agent, &mut data);
+    // SequenceWithMemory runs one instantly succeeding child per tick (rule 48).
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     // No alarm: IfThenElse takes the else branch (Look); the radio report is skipped
     // (`_skipIf="!alarm"`), the Precondition lets the log report run.
@@ -159,7 +160,7 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("alarm", &json!(true), None)
         .unwrap();
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(count(&ticked, "init"), 0);
     assert_eq!(bb(&agent, "shifts"), json!(2));
     // The alarm is up: Shout (under ForceFailure) makes the shift fail.
@@ -173,6 +174,8 @@ fn the_guard_library_tree_runs() {
     let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     assert_eq!(count(&ticked, "Walk"), 3);
+    // The shift resumed at the Switch that failed: the counter did not run again.
+    assert_eq!(bb(&agent, "shifts"), json!(2));
     assert_eq!(count(&ticked, "Report"), 1);
 }
 
