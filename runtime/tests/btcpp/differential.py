@@ -18,6 +18,7 @@ stripping), each file once.
 
 import json
 import os
+import re
 import sys
 import time
 import xml.etree.ElementTree as ET
@@ -52,10 +53,58 @@ def strip_ports(el, custom):
         strip_ports(child, custom)
 
 
+ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
+
+
+def tolerate(text):
+    """What BT.CPP's TinyXML2 accepts and Python's parser does not (as Arbor's import
+    repairs it): text before the first tag, raw `&` and `<` in attribute values."""
+    start = 0
+    while True:
+        m = re.compile(r"\s*(<\?.*?\?>|<!--.*?-->)", re.S).match(text, start)
+        if not m or m.end() == start:
+            break
+        start = m.end()
+    lt = text.find("<", start)
+    if lt > start and text[start:lt].strip():
+        text = text[:start] + re.sub(r"[^\n]", " ", text[start:lt]) + text[lt:]
+    out, i, in_tag, quote = [], 0, False, None
+    while i < len(text):
+        c = text[i]
+        if not in_tag:
+            for begin, end in (("<!--", "-->"), ("<![CDATA[", "]]>"), ("<?", "?>")):
+                if text.startswith(begin, i):
+                    j = text.find(end, i)
+                    j = len(text) if j < 0 else j + len(end)
+                    out.append(text[i:j])
+                    i = j
+                    break
+            else:
+                in_tag = c == "<"
+                out.append(c)
+                i += 1
+            continue
+        if quote is None:
+            if c in "\"'":
+                quote = c
+            elif c == ">":
+                in_tag = False
+        elif c == quote:
+            quote = None
+        elif c == "&" and not ENTITY.match(text, i):
+            c = "&amp;"
+        elif c == "<":
+            c = "&lt;"
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
 def load_document(path, custom, seen):
     """The <root> of `path` with its includes inlined."""
     seen.add(os.path.realpath(path))
-    root = ET.parse(path).getroot()
+    with open(path, encoding="utf-8") as f:
+        root = ET.fromstring(tolerate(f.read()))
     for inc in [c for c in root if c.tag == "include"]:
         root.remove(inc)
         target = os.path.join(os.path.dirname(path), inc.get("path", ""))
@@ -88,6 +137,7 @@ def value_of(board, key):
     except Exception:
         pass
     try:
+        float(text)  # BT.CPP's get_double reads a prefix: "1,2,3" would be 1.0
         return board.get_double(key)
     except Exception:
         return text

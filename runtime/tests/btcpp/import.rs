@@ -691,3 +691,26 @@ fn uses_win_over_declarations_that_do_not_fit() {
         .load_str(&text, Some(std::path::Path::new("t.json")))
         .expect("the imported tree loads");
 }
+
+#[test]
+fn tinyxml_tolerance_raw_ampersands_and_text_before_root_import_with_warnings() {
+    // BT.CPP's own examples have both (t09_scripting: `if="A>-B && color != BLUE"`;
+    // plugin_executor: `// clang-format off` above `<root>`); TinyXML2 accepts them.
+    let xml = "// clang-format off\n<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\">\
+               <Precondition if=\"a && b\" else=\"FAILURE\"><Go/></Precondition>\
+               </BehaviorTree></root>";
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("accepted");
+    let messages: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("text before the document element")),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("raw `&`")),
+        "{messages:#?}"
+    );
+    let t = imported.main();
+    assert_eq!(t.nodes[0].decorators.len(), 2, "a && b: two Conditions");
+}

@@ -424,8 +424,11 @@ impl<'o> Cx<'o> {
         trees: &mut Vec<TreeSrc>,
         seen: &mut HashSet<PathBuf>,
     ) {
-        let root = match xml::parse(text, origin) {
-            Ok(root) => root,
+        let root = match xml::parse_tolerant(text, origin) {
+            Ok((root, warnings)) => {
+                self.warnings.extend(warnings);
+                root
+            }
             Err(p) => return self.errors.push(p),
         };
         if root.tag != "root" {
