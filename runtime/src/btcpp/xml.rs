@@ -15,6 +15,26 @@ pub(crate) const MAX_DEPTH: usize = 256;
 /// Most elements accepted in one document.
 const MAX_NODES: u32 = 1_000_000;
 
+/// Largest XML file read (an import, an `<include>`): BT.CPP files are kilobytes, and
+/// `/dev/zero` or a huge file must end in an error, not in unbounded memory.
+pub(crate) const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// Reads a file as text, refusing more than [`MAX_FILE_BYTES`].
+pub(crate) fn read_limited(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB; not a BT.CPP tree",
+            MAX_FILE_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
 /// One XML element: its name, attributes in document order, child elements and the text
 /// directly inside it (used for port descriptions in `<TreeNodesModel>`).
 #[derive(Clone, Debug)]

@@ -714,3 +714,21 @@ fn tinyxml_tolerance_raw_ampersands_and_text_before_root_import_with_warnings() 
     let t = imported.main();
     assert_eq!(t.nodes[0].decorators.len(), 2, "a && b: two Conditions");
 }
+
+#[test]
+#[cfg(unix)]
+fn dev_zero_is_refused_with_bounded_memory() {
+    // `arbor import /dev/zero` and `<include path="/dev/zero"/>` used to grow memory
+    // until killed (issue 16); reads stop after 32 MiB.
+    let e = arbor_runtime::btcpp::import_file(std::path::Path::new("/dev/zero"), "z")
+        .expect_err("refused");
+    assert!(e.to_string().contains("larger than 32 MiB"), "{e}");
+    let dir = tempdir("dev-zero");
+    let main = dir.join("main.xml");
+    std::fs::write(
+        &main,
+        r#"<root BTCPP_format="4"><include path="/dev/zero"/><BehaviorTree ID="T"><A/></BehaviorTree></root>"#,
+    )
+    .unwrap();
+    assert!(arbor_runtime::btcpp::import_file(&main, "m").is_err());
+}

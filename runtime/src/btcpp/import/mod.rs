@@ -144,7 +144,7 @@ pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, Impor
 /// Imports a file; `<include>` paths are relative to its folder.
 pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ImportError {
+    let text = xml::read_limited(path).map_err(|e| ImportError {
         problems: vec![XmlProblem {
             origin: origin.clone(),
             line: 1,
@@ -544,7 +544,7 @@ impl<'o> Cx<'o> {
             // Included twice (or a cycle): its trees are already there.
             return;
         }
-        match std::fs::read_to_string(&path) {
+        match xml::read_limited(&path) {
             Ok(text) => {
                 let shown = path.display().to_string();
                 let folder = path.parent().map(Path::to_path_buf);
