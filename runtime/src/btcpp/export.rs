@@ -651,6 +651,15 @@ impl Ex<'_> {
                 i
             }
             None => {
+                // Trees being written enclose this call: bound the nesting (and with it
+                // the recursion) as the loader does.
+                let open = self.trees.iter().filter(|t| t.xml.is_none()).count();
+                if open > 16 {
+                    return Err(format!(
+                        "subtree `{rel}`: subtrees nest more than 16 deep (Arbor's loader \
+                         refuses such trees)"
+                    ));
+                }
                 let file = (self.load)(&target).map_err(|e| format!("subtree `{rel}`: {e}"))?;
                 self.merge_manifests(&file, Some(&target));
                 self.tree(file, Some(target))

@@ -732,3 +732,34 @@ fn dev_zero_is_refused_with_bounded_memory() {
     .unwrap();
     assert!(arbor_runtime::btcpp::import_file(&main, "m").is_err());
 }
+
+fn subtree_chain(n: usize) -> String {
+    let mut xml = String::from(r#"<root BTCPP_format="4" main_tree_to_execute="T0">"#);
+    for i in 0..n {
+        xml.push_str(&format!(
+            r#"<BehaviorTree ID="T{i}"><SubTree ID="T{}"/></BehaviorTree>"#,
+            i + 1
+        ));
+    }
+    xml.push_str(&format!(
+        r#"<BehaviorTree ID="T{n}"><A/></BehaviorTree></root>"#
+    ));
+    xml
+}
+
+#[test]
+fn a_chain_of_4000_subtrees_is_refused_with_a_located_error() {
+    // Issue 16: import accepted chains the loader refuses past 16, and `arbor export`
+    // of the result overflowed its stack.
+    let found = errors(&subtree_chain(4000));
+    assert!(
+        found[0].contains("SubTrees nest more than 16 deep"),
+        "{found:?}"
+    );
+    let imported = import_str(&subtree_chain(12), &ImportOptions::new("c")).expect("12 deep");
+    let dir = tempdir("chain12");
+    imported.write_to(&dir).expect("written");
+    let out = arbor_runtime::btcpp::export_file(&dir.join("c.json"), &imported.node_types())
+        .expect("a chain the loader accepts exports");
+    assert!(out.xml.contains(r#"<SubTree ID="T12"/>"#));
+}

@@ -175,6 +175,8 @@ const PRE_CONDITIONS: [&str; 4] = ["_failureIf", "_successIf", "_skipIf", "_whil
 const POST_CONDITIONS: [&str; 4] = ["_onSuccess", "_onFailure", "_post", "_onHalted"];
 /// Elements of the explicit form `<Action ID="X"/>`.
 const EXPLICIT: [&str; 4] = ["Action", "Condition", "Decorator", "Control"];
+/// Most SubTrees nested inside one another (the loader's default `max_subtree_depth`).
+const MAX_SUBTREE_NESTING: usize = 16;
 /// Most nested `<include>` levels followed.
 const MAX_INCLUDE_DEPTH: usize = 8;
 
@@ -1073,16 +1075,23 @@ impl<'o> Cx<'o> {
             state: &mut [u8],
             order: &mut Vec<usize>,
             path: &mut Vec<usize>,
-        ) -> Result<(), Vec<usize>> {
+        ) -> Result<(), (Vec<usize>, bool)> {
             match state[t] {
                 2 => return Ok(()),
                 1 => {
                     let start = path.iter().position(|&p| p == t).unwrap_or(0);
                     let mut cycle = path[start..].to_vec();
                     cycle.push(t);
-                    return Err(cycle);
+                    return Err((cycle, true));
                 }
                 _ => {}
+            }
+            // Arbor's loader refuses deeper subtree nesting; stopping here also bounds
+            // this recursion (a chain of 4,000 SubTrees overflowed the stack of export).
+            if path.len() > MAX_SUBTREE_NESTING {
+                let mut chain = path.clone();
+                chain.push(t);
+                return Err((chain, false));
             }
             state[t] = 1;
             path.push(t);
@@ -1097,14 +1106,35 @@ impl<'o> Cx<'o> {
         let roots = std::iter::once(doc.main).chain(0..drafts.len());
         for root in roots {
             let before = order.len();
-            if let Err(cycle) = visit(root, &uses, &mut state, &mut order, &mut Vec::new()) {
-                let names: Vec<&str> = cycle.iter().map(|&t| doc.trees[t].id.as_str()).collect();
-                let t = &doc.trees[cycle[0]];
-                return Err(ImportError {
-                    problems: vec![t.root.problem(
-                        &t.origin,
+            if let Err((chain, cycle)) = visit(root, &uses, &mut state, &mut order, &mut Vec::new())
+            {
+                let names: Vec<&str> = chain.iter().map(|&t| doc.trees[t].id.as_str()).collect();
+                let (t, message) = if cycle {
+                    (
+                        &doc.trees[chain[0]],
                         format!("recursive subtrees: {}", names.join(" -> ")),
-                    )],
+                    )
+                } else {
+                    let last = &doc.trees[*chain.last().expect("a chain")];
+                    let shown = if names.len() > 6 {
+                        format!(
+                            "{} -> … -> {}",
+                            names[..3].join(" -> "),
+                            names[names.len() - 2..].join(" -> ")
+                        )
+                    } else {
+                        names.join(" -> ")
+                    };
+                    (
+                        last,
+                        format!(
+                            "SubTrees nest more than {MAX_SUBTREE_NESTING} deep ({shown}); Arbor's \
+                             loader refuses such trees"
+                        ),
+                    )
+                };
+                return Err(ImportError {
+                    problems: vec![t.root.problem(&t.origin, message)],
                 });
             }
             if root != doc.main && order.len() > before {
