@@ -482,7 +482,9 @@ impl Ex<'_> {
                     return Err("`ttl`: BT.CPP blackboard values do not expire".to_owned());
                 }
                 out.push_attr("value", text(p.get("value").unwrap_or(&Json::Null)));
-                out.push_attr("output_key", format!("{{{}}}", str_param("key")));
+                // A plain key name: BT.CPP 4.8 reads `output_key="{k}"` as the key whose
+                // *value* names the target, and throws "missing port" when `k` is unset.
+                out.push_attr("output_key", str_param("key"));
             }
             Conv::Script => {
                 let key = str_param("key");

@@ -81,7 +81,8 @@ fn library_round_trips() {
     for expected in [
         "<SequenceWithMemory name=\"shift\">",
         "<RunOnce>",
-        "<SetBlackboard name=\"init\" value=\"false\" output_key=\"{alarm}\"/>",
+        // A plain key name (BT.CPP 4.8 reads `{alarm}` as an indirection).
+        "<SetBlackboard name=\"init\" value=\"false\" output_key=\"alarm\"/>",
         "<Script name=\"count_shift\" code=\"shifts += 1\"/>",
         "<Switch3 name=\"by_mode\" variable=\"{mode}\" case_1=\"patrol\" case_2=\"guard\" case_3=\"sleep\">",
         "<Repeat num_cycles=\"3\">",
