@@ -763,3 +763,19 @@ fn a_chain_of_4000_subtrees_is_refused_with_a_located_error() {
         .expect("a chain the loader accepts exports");
     assert!(out.xml.contains(r#"<SubTree ID="T12"/>"#));
 }
+
+#[test]
+fn one_id_as_action_and_condition_is_reported() {
+    // Issue 16: `<Action ID="X">` and `<Condition ID="X">` were silently merged.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
+        <Action ID="Check"/>
+        <Condition ID="Check"/>
+      </Sequence></BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let w: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter()
+            .any(|m| m.contains(":3:9:") && m.contains("used as <Condition> here and as <Action>")),
+        "{w:#?}"
+    );
+}

@@ -827,8 +827,15 @@ impl<'o> Cx<'o> {
         });
         usage.builtin |= builtin || mapping::is_btcpp_builtin(id);
         usage.child_counts.push(el.children.len());
+        let mut clash = None;
         if let Some(kind) = model::ModelKind::parse(&el.tag).filter(|_| el.tag != "SubTree") {
-            usage.explicit = Some(kind);
+            match usage.explicit {
+                // One ID is one registered type in BT.CPP: `<Action ID="X">` and
+                // `<Condition ID="X">` in one document cannot both be right.
+                Some(first) if first != kind => clash = Some(first),
+                Some(_) => {}
+                None => usage.explicit = Some(kind),
+            }
         }
         let mut draft = Draft::new("", name, el);
         draft.host = Some(id.to_owned());
@@ -838,6 +845,19 @@ impl<'o> Cx<'o> {
             }
             usage.ports.entry(k.clone()).or_default().push(v.clone());
             draft.params.push((k.clone(), PVal::Port(v.clone())));
+        }
+        if let Some(first) = clash {
+            self.warn(
+                origin,
+                el,
+                format!(
+                    "`{id}` is used as <{}> here and as <{}> before; one BT.CPP ID is one node \
+                     type, imported as {}",
+                    el.tag,
+                    first.tag(),
+                    first.tag()
+                ),
+            );
         }
         draft
     }
