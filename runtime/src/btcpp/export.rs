@@ -98,6 +98,9 @@ pub fn export(
     root.push_attr("main_tree_to_execute", ex.trees[main_index].id.clone());
     for t in &ex.trees {
         let mut bt = Out::new("BehaviorTree").attr("ID", &t.id);
+        for (k, v) in &super::meta::Meta::read(&t.file).tree_attributes {
+            bt.push_attr(k, v.clone());
+        }
         if let Some(x) = &t.xml {
             bt.children.push(x.clone());
         }

@@ -43,6 +43,10 @@ pub(crate) struct Meta {
     /// Attached decorator GUID -> the attribute it was imported from.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub decorators: BTreeMap<String, String>,
+    /// Attributes of the `<BehaviorTree>` element other than `ID` (`_description`, …),
+    /// written back on export.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tree_attributes: BTreeMap<String, String>,
     /// Host node type -> its BT.CPP model (element and ports).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, NodeModel>,

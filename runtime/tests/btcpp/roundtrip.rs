@@ -360,3 +360,23 @@ fn host_nodes_need_their_declaration() {
     ), "{xml}");
     assert!(btcpp_violations(&xml).is_empty(), "{xml}");
 }
+
+#[test]
+fn behavior_tree_attributes_survive_the_round_trip() {
+    // Issue 16: `<BehaviorTree _description=…>` was dropped on export.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T" _description="Patrols the yard">
+        <Go/></BehaviorTree></root>"#;
+    let imported =
+        arbor_runtime::btcpp::import_str(xml, &arbor_runtime::btcpp::ImportOptions::new("t"))
+            .expect("imports");
+    let dir = super::support::tempdir("tree-attrs");
+    imported.write_to(&dir).expect("written");
+    let out = arbor_runtime::btcpp::export_file(&dir.join("t.json"), &imported.node_types())
+        .expect("exports");
+    assert!(
+        out.xml
+            .contains(r#"<BehaviorTree ID="T" _description="Patrols the yard">"#),
+        "{}",
+        out.xml
+    );
+}

@@ -183,6 +183,8 @@ const MAX_INCLUDE_DEPTH: usize = 8;
 /// One `<BehaviorTree>`.
 struct TreeSrc {
     id: String,
+    /// The `<BehaviorTree>` attributes other than `ID`.
+    attrs: BTreeMap<String, String>,
     root: Element,
     origin: String,
 }
@@ -481,6 +483,12 @@ impl<'o> Cx<'o> {
                     match (elements.next(), elements.next()) {
                         (Some(first), None) => trees.push(TreeSrc {
                             id,
+                            attrs: child
+                                .attrs
+                                .iter()
+                                .filter(|(k, _)| k != "ID")
+                                .cloned()
+                                .collect(),
                             root: first.clone(),
                             origin: origin.to_owned(),
                         }),
@@ -1213,6 +1221,7 @@ impl<'o> Cx<'o> {
         file.blackboard = keys.to_vec();
         let mut meta = Meta {
             id: src.id.clone(),
+            tree_attributes: src.attrs.clone(),
             ..Meta::default()
         };
         let key_type = |k: &str| {
