@@ -779,3 +779,21 @@ fn one_id_as_action_and_condition_is_reported() {
         "{w:#?}"
     );
 }
+
+#[test]
+fn an_empty_output_key_imports_into_a_file_that_loads() {
+    // Issue 16: `output_key=""` became a SetBlackboard of the key "", which `check` refuses.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <SetBlackboard value="1" output_key=""/></BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    assert!(imported
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("`output_key` is empty")));
+    let registry = arbor_runtime::btcpp::stand_in_registry(&imported.node_types());
+    let text = serde_json::to_string(imported.main()).expect("serialises");
+    registry
+        .loader()
+        .load_str(&text, Some(std::path::Path::new("t.json")))
+        .expect("the imported tree loads");
+}

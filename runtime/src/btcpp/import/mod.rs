@@ -1370,6 +1370,10 @@ fn map_set_blackboard(
     let key = blackboard_ref(&key_text)
         .unwrap_or(key_text.trim())
         .to_owned();
+    if key.is_empty() {
+        // An Arbor key needs a name; the loader would refuse the file.
+        return Err("`output_key` is empty".into());
+    }
     let value = take("value").ok_or("`value` is missing")?;
     let mut d = Draft::new("SetBlackboard", name, el);
     if let Some(other) = blackboard_ref(&value) {
