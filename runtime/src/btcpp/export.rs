@@ -600,7 +600,23 @@ impl Ex<'_> {
 
     fn host(&mut self, at: &At<'_>, node: &NodeDef, ty: &NodeType) -> Element {
         let id = btcpp_id(&ty.name);
-        let mut out = Out::new(&id);
+        // BT.CPP 4 reads `<Foo.Bar/>` as the node `Foo`; an ID that is not a plain element
+        // name is written in the explicit form `<Action ID="Foo.Bar"/>`, which it reads.
+        let plain = id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && !id.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+        let mut out = if plain {
+            Out::new(&id)
+        } else {
+            let tag = match ty.category {
+                crate::spec::Category::Condition => "Condition",
+                crate::spec::Category::Decorator => "Decorator",
+                crate::spec::Category::Composite => "Control",
+                _ => "Action",
+            };
+            Out::new(tag).attr("ID", &id)
+        };
         for spec in &ty.params {
             let Some(value) = node.params.get(&spec.name) else {
                 continue;

@@ -380,3 +380,25 @@ fn behavior_tree_attributes_survive_the_round_trip() {
         out.xml
     );
 }
+
+#[test]
+fn an_id_that_is_not_an_element_name_exports_in_the_explicit_form() {
+    // Issue 16: `Foo.Bar` was exported as `<Foo.Bar/>`, which BT.CPP 4.8 reads as the
+    // node `Foo` ("Node not recognized: Foo", checked with behaviortreepy); the explicit
+    // form `<Condition ID="Foo.Bar"/>` loads and ticks there.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <Condition ID="Foo.Bar"/></BehaviorTree></root>"#;
+    let imported =
+        arbor_runtime::btcpp::import_str(xml, &arbor_runtime::btcpp::ImportOptions::new("t"))
+            .expect("imports");
+    let dir = super::support::tempdir("dotted-id");
+    imported.write_to(&dir).expect("written");
+    let out = arbor_runtime::btcpp::export_file(&dir.join("t.json"), &imported.node_types())
+        .expect("exports");
+    assert!(
+        out.xml.contains(r#"<Condition ID="Foo.Bar""#),
+        "{}",
+        out.xml
+    );
+    assert!(!out.xml.contains("<Foo.Bar"), "{}", out.xml);
+}
