@@ -797,3 +797,25 @@ fn an_empty_output_key_imports_into_a_file_that_loads() {
         .load_str(&text, Some(std::path::Path::new("t.json")))
         .expect("the imported tree loads");
 }
+
+#[test]
+fn a_literal_subtree_port_wins_over_autoremap() {
+    // Issue 16 (BT.CPP's SetBlackboard_WithPortRemapping test): with `_autoremap`, a port
+    // the call sets to a literal was remapped to the parent's (unset) key of the same name,
+    // so the subtree read nothing; BT.CPP gives it the literal.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="M">
+      <BehaviorTree ID="M"><SubTree ID="S" _autoremap="true" new_pos="2.2;2.4"/></BehaviorTree>
+      <BehaviorTree ID="S"><SetBlackboard value="{new_pos}" output_key="pos"/></BehaviorTree>
+    </root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let call = imported
+        .main()
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Subtree")
+        .unwrap();
+    assert_eq!(call.params["remap"], json!({"pos": "pos"}));
+    let sub = &imported.file("S").unwrap().tree;
+    let new_pos = sub.blackboard.iter().find(|k| k.key == "new_pos").unwrap();
+    assert_eq!(new_pos.default, Some(json!("2.2;2.4")));
+}

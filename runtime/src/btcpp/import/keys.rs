@@ -202,7 +202,9 @@ impl Cx<'_> {
                 for (n, p) in &mut d.params {
                     if let (true, PVal::Remap(remap)) = (n == "remap", p) {
                         for key in sub_keys {
-                            if !remap.iter().any(|(s, _)| s == key) {
+                            if !remap.iter().any(|(s, _)| s == key)
+                                && !d.literal_ports.contains(key)
+                            {
                                 remap.push((key.clone(), key.clone()));
                             }
                         }

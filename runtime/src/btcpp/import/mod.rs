@@ -253,6 +253,9 @@ struct Draft {
     kept: BTreeMap<String, String>,
     /// For Increment: the original code, in case the key's type rules Increment out.
     code: Option<String>,
+    /// For Subtree: ports the call sets to a literal, which `_autoremap` must not remap
+    /// (BT.CPP: the literal wins over the parent's key of the same name).
+    literal_ports: Vec<String>,
     line: u32,
     column: u32,
 }
@@ -269,6 +272,7 @@ impl Draft {
             origin: None,
             kept: BTreeMap::new(),
             code: None,
+            literal_ports: Vec::new(),
             line: el.line,
             column: el.column,
         }
@@ -913,6 +917,7 @@ impl<'o> Cx<'o> {
         // In v3 a <SubTree>'s ports name parent keys without braces (SubTreePlus, like v4,
         // takes `{key}` or a literal).
         let bare_keys = self.v3 && el.tag == "SubTree";
+        let mut literal_ports = Vec::new();
         for (port, value) in std::mem::take(ports) {
             if value.trim() == "{=}" {
                 remap.push((port.clone(), port));
@@ -922,8 +927,10 @@ impl<'o> Cx<'o> {
                 remap.push((port, value.trim().to_owned()));
             } else {
                 literal(self, &port, &value);
+                literal_ports.push(port);
             }
         }
+        draft.literal_ports = literal_ports;
         // v2/v3: <remap internal="…" external="…"/> children.
         for child in &el.children {
             match (
