@@ -111,6 +111,9 @@ pub fn export(
     root.push_attr("main_tree_to_execute", ex.trees[main_index].id.clone());
     for t in &ex.trees {
         let mut bt = Out::new("BehaviorTree").attr("ID", &t.id);
+        for (k, v) in &super::meta::Meta::read(&t.file).tree_attributes {
+            bt.push_attr(k, v.clone());
+        }
         if let Some(x) = &t.xml {
             bt.children.push(x.clone());
         }
@@ -531,7 +534,9 @@ impl Ex<'_> {
                     return Err("`ttl`: BT.CPP blackboard values do not expire".to_owned());
                 }
                 out.push_attr("value", text(p.get("value").unwrap_or(&Json::Null)));
-                out.push_attr("output_key", format!("{{{}}}", str_param("key")));
+                // A plain key name: BT.CPP 4.8 reads `output_key="{k}"` as the key whose
+                // *value* names the target, and throws "missing port" when `k` is unset.
+                out.push_attr("output_key", str_param("key"));
             }
             Conv::Script => {
                 let key = str_param("key");
@@ -644,7 +649,23 @@ impl Ex<'_> {
 
     fn host(&mut self, at: &At<'_>, node: &NodeDef, ty: &NodeType) -> Element {
         let id = btcpp_id(&ty.name);
-        let mut out = Out::new(&id);
+        // BT.CPP 4 reads `<Foo.Bar/>` as the node `Foo`; an ID that is not a plain element
+        // name is written in the explicit form `<Action ID="Foo.Bar"/>`, which it reads.
+        let plain = id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            && !id.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+        let mut out = if plain {
+            Out::new(&id)
+        } else {
+            let tag = match ty.category {
+                crate::spec::Category::Condition => "Condition",
+                crate::spec::Category::Decorator => "Decorator",
+                crate::spec::Category::Composite => "Control",
+                _ => "Action",
+            };
+            Out::new(tag).attr("ID", &id)
+        };
         for spec in &ty.params {
             let Some(value) = node.params.get(&spec.name) else {
                 continue;
@@ -700,6 +721,15 @@ impl Ex<'_> {
                 i
             }
             None => {
+                // Trees being written enclose this call: bound the nesting (and with it
+                // the recursion) as the loader does.
+                let open = self.trees.iter().filter(|t| t.xml.is_none()).count();
+                if open > 16 {
+                    return Err(format!(
+                        "subtree `{rel}`: subtrees nest more than 16 deep (Arbor's loader \
+                         refuses such trees)"
+                    ));
+                }
                 let file = (self.load)(&target).map_err(|e| format!("subtree `{rel}`: {e}"))?;
                 self.merge_manifests(&file, Some(&target));
                 self.tree(file, Some(target))
@@ -848,7 +878,11 @@ fn model_of(ty: &NodeType) -> NodeModel {
 }
 
 /// A JSON value as an attribute: strings as they are, other scalars as JSON text.
+/// A parameter value as attribute text; a binding (`{"$key": "k"}`) is BT.CPP's `{k}`.
 fn text(value: &Json) -> String {
+    if let Ok(Some(key)) = crate::port::binding(value) {
+        return format!("{{{key}}}");
+    }
     match value {
         Json::String(s) => s.clone(),
         Json::Number(n) => match (n.as_i64(), n.as_f64()) {

@@ -19,8 +19,10 @@ use crate::status::Status;
 pub(crate) enum Conv {
     /// No ports, no parameters.
     Plain,
-    /// Sequence/Selector: no ports; the Arbor `dynamic` flag is fixed.
+    /// Sequence/Selector: no ports; the Arbor `dynamic` flag is fixed (and `memory` off).
     Dynamic(bool),
+    /// SequenceWithMemory: a Sequence with `memory: true` (rule 50).
+    Memory,
     /// An integer port to an integer parameter; -1 means forever on both sides, 0 and
     /// other negative values have no Arbor equivalent (Repeat, RetryUntilSuccessful).
     Count {
@@ -86,7 +88,7 @@ pub(crate) const TABLE: &[Entry] = &[
         id: "SequenceWithMemory",
         aliases: &["SequenceStar"],
         arbor: "Sequence",
-        conv: Conv::Dynamic(false),
+        conv: Conv::Memory,
     },
     entry("Precondition", "Sequence", Conv::Precondition),
     entry("Fallback", "Selector", Conv::Dynamic(false)),
@@ -250,8 +252,18 @@ pub(crate) fn import_params(
                 params.insert("dynamic".into(), json!(true));
             }
         }
+        Conv::Memory => {
+            params.insert("memory".into(), json!(true));
+        }
         Conv::Count { port, param } => {
+            // BT.CPP 4.8 ends the tick after a run that completed at once (rule 49).
+            params.insert("yield".into(), json!(true));
             let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
+            if let Some(key) = super::import::blackboard_ref(&text) {
+                // Read when the node starts, as BT.CPP reads it (docs/interop.md).
+                params.insert(param.into(), crate::port::binding_json(key));
+                return Ok(params);
+            }
             let n = int_port(port, &text)?;
             if n == 0 || n < -1 {
                 return Err(format!(
@@ -262,6 +274,12 @@ pub(crate) fn import_params(
         }
         Conv::Msec { port, param } => {
             let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
+            if let Some(key) = super::import::blackboard_ref(&text) {
+                // The key holds milliseconds: the node reads it with `unit: "ms"`.
+                params.insert(param.into(), crate::port::binding_json(key));
+                params.insert("unit".into(), json!("ms"));
+                return Ok(params);
+            }
             let ms = int_port(port, &text)?;
             if ms < 0 {
                 return Err(format!("`{port}` must not be negative"));
@@ -379,18 +397,46 @@ pub(crate) fn export_attrs(
         }
         Conv::Dynamic(dynamic) => {
             let is = p.get("dynamic").and_then(Json::as_bool).unwrap_or(false);
-            if is != dynamic {
+            let memory = p.get("memory").and_then(Json::as_bool).unwrap_or(false);
+            if is != dynamic || memory {
+                return Err(String::new());
+            }
+        }
+        Conv::Memory => {
+            if p.get("memory").and_then(Json::as_bool) != Some(true) {
                 return Err(String::new());
             }
         }
         Conv::Count { port, param } => {
+            if let Some(key) = p
+                .get(param)
+                .and_then(|v| crate::port::binding(v).ok().flatten())
+            {
+                attrs.push((port.to_owned(), format!("{{{key}}}")));
+                return Ok(attrs);
+            }
             let n = p.get(param).and_then(Json::as_i64).unwrap_or(0);
             // Arbor: count <= 0 repeats forever, attempts -1 retries forever.
             let n = if n <= 0 { -1 } else { n };
             attrs.push((port.to_owned(), n.to_string()));
         }
         Conv::Msec { port, param } => {
+            let ms_unit = p.get("unit").and_then(Json::as_str) == Some("ms");
+            if let Some(key) = p
+                .get(param)
+                .and_then(|v| crate::port::binding(v).ok().flatten())
+            {
+                if !ms_unit {
+                    return Err(format!(
+                        "`{param}` is bound to `{key}` in seconds; BT.CPP reads milliseconds \
+                         (use `unit: \"ms\"`)"
+                    ));
+                }
+                attrs.push((port.to_owned(), format!("{{{key}}}")));
+                return Ok(attrs);
+            }
             let seconds = p.get(param).and_then(Json::as_f64).unwrap_or(0.0);
+            let seconds = if ms_unit { seconds / 1000.0 } else { seconds };
             let ms = (seconds * 1000.0).round();
             if (ms / 1000.0 - seconds).abs() > 1e-9 {
                 return Err(format!(

@@ -4,7 +4,7 @@
 //! ```json
 //! "editor": {"btcpp": {
 //!   "id": "DoorClosed",
-//!   "origins": {"<node guid>": "SequenceWithMemory"},
+//!   "origins": {"<node guid>": "Precondition"},
 //!   "attributes": {"<node guid>": {"_onSuccess": "door_open := true"}},
 //!   "decorators": {"<decorator guid>": "_skipIf"},
 //!   "models": {"OpenDoor": {"kind": "Action", "ports": []}}
@@ -32,7 +32,7 @@ pub(crate) struct Meta {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub id: String,
     /// Node GUID -> the BT.CPP node ID it was imported from, where that is not the
-    /// canonical export of its Arbor type (SequenceWithMemory, Precondition, Script,
+    /// canonical export of its Arbor type (Precondition, Script,
     /// ScriptCondition).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub origins: BTreeMap<String, String>,
@@ -43,6 +43,10 @@ pub(crate) struct Meta {
     /// Attached decorator GUID -> the attribute it was imported from.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub decorators: BTreeMap<String, String>,
+    /// Attributes of the `<BehaviorTree>` element other than `ID` (`_description`, …),
+    /// written back on export.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tree_attributes: BTreeMap<String, String>,
     /// Host node type -> its BT.CPP model (element and ports).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, NodeModel>,

@@ -28,6 +28,8 @@
 //!     (node.kind == "OpenDoor").then(|| vec![Status::Failure, Status::Success])
 //! });
 //! let mut agent = Agent::new(tree, 1);
+//! // As in BT.CPP 4.8, the retry waits for the next tick (rule 49).
+//! assert_eq!(agent.tick(&mut scripts, 1.0), Status::Running);
 //! assert_eq!(agent.tick(&mut scripts, 1.0), Status::Success);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -46,6 +46,138 @@ impl Element {
     }
 }
 
+/// As [`parse`], but first repairs what BT.CPP's XML library (TinyXML2) accepts and strict
+/// XML does not, each with a located warning: text before the document element
+/// (`// clang-format off` above `<root>`) is blanked out, and a raw `&` or `<` inside an
+/// attribute value (`if="A && B"`, `code="a<b"`) is escaped. Blanking keeps every position;
+/// an escape shifts later columns of its line.
+pub(crate) fn parse_tolerant(
+    text: &str,
+    origin: &str,
+) -> Result<(Element, Vec<XmlProblem>), XmlProblem> {
+    let (fixed, notes) = tolerate(text);
+    let warnings = notes
+        .into_iter()
+        .map(|(at, message)| {
+            let (line, column) = line_column(text, at);
+            XmlProblem {
+                origin: origin.to_owned(),
+                line,
+                column,
+                message,
+            }
+        })
+        .collect();
+    parse(&fixed, origin).map(|root| (root, warnings))
+}
+
+/// The repairs of [`parse_tolerant`]: the repaired text and (byte offset, warning) pairs.
+/// One linear pass; quoted values are only looked at inside tags.
+fn tolerate(text: &str) -> (String, Vec<(usize, String)>) {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut notes = Vec::new();
+    let mut i = 0;
+    // Prolog: declarations, comments and whitespace are fine; other text is blanked.
+    while i < bytes.len() {
+        let rest = &text[i..];
+        if rest.starts_with("<?") || rest.starts_with("<!--") {
+            let end = if rest.starts_with("<?") { "?>" } else { "-->" };
+            let len = rest.find(end).map_or(rest.len(), |e| e + end.len());
+            out.push_str(&rest[..len]);
+            i += len;
+        } else if rest.starts_with('<') {
+            break;
+        } else if bytes[i].is_ascii_whitespace() || rest.starts_with('\u{feff}') {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            i += c.len_utf8();
+        } else {
+            let len = rest.find('<').unwrap_or(rest.len());
+            notes.push((
+                i,
+                "text before the document element ignored (BT.CPP accepts it)".to_owned(),
+            ));
+            out.extend(
+                rest[..len]
+                    .chars()
+                    .map(|c| if c == '\n' { '\n' } else { ' ' }),
+            );
+            i += len;
+        }
+    }
+    // Body: inside a tag, escape raw `&` and `<` in quoted values.
+    let mut in_tag = false;
+    let mut quote: Option<u8> = None;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let rest = &text[i..];
+        match (in_tag, quote) {
+            (false, _) => {
+                if rest.starts_with("<!--")
+                    || rest.starts_with("<![CDATA[")
+                    || rest.starts_with("<?")
+                {
+                    let end = if rest.starts_with("<!--") {
+                        "-->"
+                    } else if rest.starts_with("<?") {
+                        "?>"
+                    } else {
+                        "]]>"
+                    };
+                    let len = rest.find(end).map_or(rest.len(), |e| e + end.len());
+                    out.push_str(&rest[..len]);
+                    i += len;
+                    continue;
+                }
+                in_tag = b == b'<';
+            }
+            (true, None) => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'>' => in_tag = false,
+                _ => {}
+            },
+            (true, Some(q)) => {
+                if b == q {
+                    quote = None;
+                } else if b == b'&' && !is_entity(&rest[1..]) {
+                    notes.push((
+                        i,
+                        "raw `&` in an attribute value read as `&amp;`".to_owned(),
+                    ));
+                    out.push_str("&amp;");
+                    i += 1;
+                    continue;
+                } else if b == b'<' {
+                    notes.push((i, "raw `<` in an attribute value read as `&lt;`".to_owned()));
+                    out.push_str("&lt;");
+                    i += 1;
+                    continue;
+                }
+            }
+        }
+        let c = rest.chars().next().expect("not empty");
+        out.push(c);
+        i += c.len_utf8();
+    }
+    (out, notes)
+}
+
+/// Whether `rest` (after an `&`) starts an entity or character reference.
+fn is_entity(rest: &str) -> bool {
+    let Some(end) = rest.get(..rest.len().min(12)).and_then(|r| r.find(';')) else {
+        return false;
+    };
+    let name = &rest[..end];
+    matches!(name, "amp" | "lt" | "gt" | "quot" | "apos")
+        || name
+            .strip_prefix("#x")
+            .is_some_and(|h| !h.is_empty() && h.bytes().all(|c| c.is_ascii_hexdigit()))
+        || name
+            .strip_prefix('#')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()))
+}
+
 /// Parses a document and returns its root element.
 pub(crate) fn parse(text: &str, origin: &str) -> Result<Element, XmlProblem> {
     // roxmltree parses nested elements recursively: refuse deep nesting before it does.
@@ -356,5 +488,30 @@ mod tests {
         let back = parse(&out, "t.xml").unwrap();
         assert_eq!(back.attr("v"), Some(value));
         assert_eq!((back.line, back.column), (1, 1));
+    }
+
+    #[test]
+    fn raw_ampersand_and_less_than_in_attributes_are_accepted_with_a_warning() {
+        // As in BT.CPP's t09_scripting example: `if="A>-B && color != BLUE"`.
+        let text = "<root>\n  <P if=\"A>-B && c<3\" ok=\"&amp;&#38;\"/>\n</root>";
+        let (root, warnings) = parse_tolerant(text, "t.xml").unwrap();
+        let p = &root.children[0];
+        assert_eq!(p.attr("if"), Some("A>-B && c<3"));
+        assert_eq!(p.attr("ok"), Some("&&"));
+        let at: Vec<(u32, u32)> = warnings.iter().map(|w| (w.line, w.column)).collect();
+        assert_eq!(at, [(2, 15), (2, 16), (2, 19)]);
+        assert!(parse(text, "t.xml").is_err(), "strict XML refuses it");
+    }
+
+    #[test]
+    fn text_before_the_root_is_ignored_with_a_warning() {
+        // As in BT.CPP's plugin example: `// clang-format off` above `<root>`.
+        let text = "// clang-format off\n <root><!-- a > b & c --><A/></root>";
+        let (root, warnings) = parse_tolerant(text, "t.xml").unwrap();
+        assert_eq!(root.tag, "root");
+        assert_eq!((root.line, root.column), (2, 2), "positions are kept");
+        assert_eq!(warnings.len(), 1);
+        assert_eq!((warnings[0].line, warnings[0].column), (1, 1));
+        assert!(warnings[0].message.contains("text before"));
     }
 }

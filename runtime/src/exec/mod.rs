@@ -338,7 +338,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     fn body(&mut self, i: u32, node: &'a Node, cursor: u32) -> Status {
         let tree = self.tree;
         match &node.kind {
-            Kind::Sequence { dynamic } => control::sequence::tick(self, i, node, cursor, *dynamic),
+            Kind::Sequence { dynamic, memory } => {
+                control::sequence::tick(self, i, node, cursor, *dynamic, *memory)
+            }
             Kind::Selector { dynamic } => control::selector::tick(self, i, node, cursor, *dynamic),
             Kind::Parallel { need } => control::parallel::tick(self, i, *need),
             Kind::IfThenElse => control::if_then_else::tick(self, i),
@@ -347,8 +349,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::Inverter => decorator::inverter::tick(self, i),
             Kind::Succeeder => decorator::succeeder::tick(self, i),
             Kind::ForceFailure => decorator::force_failure::tick(self, i),
-            Kind::Repeat { count } => decorator::repeat::tick(self, i, count),
-            Kind::Retry { attempts } => decorator::retry::tick(self, i, attempts),
+            Kind::Repeat { count, yields } => decorator::repeat::tick(self, i, count, *yields),
+            Kind::Retry { attempts, yields } => decorator::retry::tick(self, i, attempts, *yields),
             Kind::Limiter { max } => decorator::limiter::tick(self, i, *max),
             Kind::Timeout { seconds } => decorator::timeout::tick(self, i, seconds),
             Kind::KeepRunningUntilFailure => decorator::keep_running_until_failure::tick(self, i),

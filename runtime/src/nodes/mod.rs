@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::args::Args;
 use crate::blackboard::Key;
 use crate::port::InPort;
-use crate::spec::{Category, NodeType};
+use crate::spec::{Category, NodeType, ParamSpec};
 use crate::status::Status;
 use crate::value::{Value, ValueType};
 
@@ -25,6 +25,8 @@ use crate::value::{Value, ValueType};
 pub(crate) enum Kind {
     Sequence {
         dynamic: bool,
+        /// BT.CPP's SequenceWithMemory (rule 50).
+        memory: bool,
     },
     Selector {
         dynamic: bool,
@@ -44,19 +46,21 @@ pub(crate) enum Kind {
     ForceFailure,
     Repeat {
         count: InPort<i64>,
+        yields: bool,
     },
     Retry {
         attempts: InPort<i64>,
+        yields: bool,
     },
     Limiter {
         max: u32,
     },
     Timeout {
-        seconds: InPort<f64>,
+        seconds: Duration,
     },
     KeepRunningUntilFailure,
     Delay {
-        seconds: InPort<f64>,
+        seconds: Duration,
     },
     RunOnce {
         then_skip: bool,
@@ -64,7 +68,7 @@ pub(crate) enum Kind {
     /// Ticks its one child: the referenced tree's root, spliced in at load.
     Subtree,
     Wait {
-        seconds: InPort<f64>,
+        seconds: Duration,
     },
     Scripted {
         returns: Arc<[Status]>,
@@ -115,9 +119,11 @@ impl Kind {
                 value.map_key(map);
             }
             Kind::Switch { variable: key, .. } => *key = map(*key),
-            Kind::Repeat { count: port } | Kind::Retry { attempts: port } => port.map_key(map),
+            Kind::Repeat { count: port, .. } | Kind::Retry { attempts: port, .. } => {
+                port.map_key(map)
+            }
             Kind::Timeout { seconds } | Kind::Delay { seconds } | Kind::Wait { seconds } => {
-                seconds.map_key(map)
+                seconds.port.map_key(map)
             }
             Kind::Random { probability } => probability.map_key(map),
             Kind::Log { message } => message.map_key(map),
@@ -218,10 +224,32 @@ impl ParamError {
     }
 }
 
-/// The `seconds` parameter of the timed nodes (Wait, Timeout, Delay): a literal must be
-/// finite and not negative, so that `now >= start + seconds` is a meaningful test; a bound
-/// one is checked when it is read (see [`deadline`]).
-pub(crate) fn seconds_param(args: &Args) -> Result<InPort<f64>, ParamError> {
+/// The duration of a timed node (Wait, Timeout, Delay): its `seconds` parameter, literal or
+/// bound, and the factor that turns it into seconds (`unit: "ms"` reads it as
+/// milliseconds, so a BT.CPP `msec="{t}"` port can stay bound to its key; rule 9).
+#[derive(Clone, Debug)]
+pub(crate) struct Duration {
+    pub port: InPort<f64>,
+    pub scale: f64,
+}
+
+/// The `unit` parameter of the timed nodes.
+pub(crate) fn unit_param() -> ParamSpec {
+    ParamSpec::new(
+        "unit",
+        crate::spec::ParamKind::Enum,
+        "The unit of `seconds`: s (default) or ms (milliseconds, as BehaviorTree.CPP's \
+         `msec` ports; a bound key then holds milliseconds).",
+    )
+    .literal()
+    .values(&["s", "ms"])
+    .default("s".into())
+}
+
+/// The `seconds` parameter of the timed nodes (Wait, Timeout, Delay) with its `unit`: a
+/// literal must be finite and not negative, so that `now >= start + seconds` is a
+/// meaningful test; a bound one is checked when it is read (see [`deadline`]).
+pub(crate) fn seconds_param(args: &Args) -> Result<Duration, ParamError> {
     let seconds = args
         .port::<f64>("seconds")
         .map_err(|m| ParamError::new("seconds", m))?;
@@ -233,7 +261,14 @@ pub(crate) fn seconds_param(args: &Args) -> Result<InPort<f64>, ParamError> {
             ));
         }
     }
-    Ok(seconds)
+    let scale = match args.str("unit") {
+        Ok("ms") => 0.001,
+        _ => 1.0,
+    };
+    Ok(Duration {
+        port: seconds,
+        scale,
+    })
 }
 
 fn valid_seconds(s: f64) -> bool {
@@ -248,13 +283,13 @@ fn valid_seconds(s: f64) -> bool {
 pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
     x: &mut crate::exec::Exec<'_, C, O>,
     i: u32,
-    seconds: &InPort<f64>,
+    seconds: &Duration,
 ) -> Option<f64> {
     let st = &mut *x.st;
     let slot = &mut st.slots[i as usize];
     if slot.cursor == 0 {
-        let s = seconds.read(&st.bb).filter(|s| valid_seconds(*s))?;
-        slot.start += s;
+        let s = seconds.port.read(&st.bb).filter(|s| valid_seconds(*s))?;
+        slot.start += s * seconds.scale;
         slot.cursor = 1;
     }
     Some(slot.start)

@@ -3,6 +3,7 @@
 #![cfg(feature = "btcpp")]
 
 mod cli;
+mod differential;
 mod import;
 mod roundtrip;
 mod run;

@@ -81,7 +81,8 @@ fn library_round_trips() {
     for expected in [
         "<SequenceWithMemory name=\"shift\">",
         "<RunOnce>",
-        "<SetBlackboard name=\"init\" value=\"false\" output_key=\"{alarm}\"/>",
+        // A plain key name (BT.CPP 4.8 reads `{alarm}` as an indirection).
+        "<SetBlackboard name=\"init\" value=\"false\" output_key=\"alarm\"/>",
         "<Script name=\"count_shift\" code=\"shifts += 1\"/>",
         "<Switch3 name=\"by_mode\" variable=\"{mode}\" case_1=\"patrol\" case_2=\"guard\" case_3=\"sleep\">",
         "<Repeat num_cycles=\"3\">",
@@ -358,4 +359,46 @@ fn host_nodes_need_their_declaration() {
         "<Action ID=\"Fly\">\n      <input_port name=\"altitude\" type=\"int\"/>\n      <description>Takes off.</description>\n    </Action>"
     ), "{xml}");
     assert!(btcpp_violations(&xml).is_empty(), "{xml}");
+}
+
+#[test]
+fn behavior_tree_attributes_survive_the_round_trip() {
+    // Issue 16: `<BehaviorTree _description=…>` was dropped on export.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T" _description="Patrols the yard">
+        <Go/></BehaviorTree></root>"#;
+    let imported =
+        arbor_runtime::btcpp::import_str(xml, &arbor_runtime::btcpp::ImportOptions::new("t"))
+            .expect("imports");
+    let dir = super::support::tempdir("tree-attrs");
+    imported.write_to(&dir).expect("written");
+    let out = arbor_runtime::btcpp::export_file(&dir.join("t.json"), &imported.node_types())
+        .expect("exports");
+    assert!(
+        out.xml
+            .contains(r#"<BehaviorTree ID="T" _description="Patrols the yard">"#),
+        "{}",
+        out.xml
+    );
+}
+
+#[test]
+fn an_id_that_is_not_an_element_name_exports_in_the_explicit_form() {
+    // Issue 16: `Foo.Bar` was exported as `<Foo.Bar/>`, which BT.CPP 4.8 reads as the
+    // node `Foo` ("Node not recognized: Foo", checked with behaviortreepy); the explicit
+    // form `<Condition ID="Foo.Bar"/>` loads and ticks there.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <Condition ID="Foo.Bar"/></BehaviorTree></root>"#;
+    let imported =
+        arbor_runtime::btcpp::import_str(xml, &arbor_runtime::btcpp::ImportOptions::new("t"))
+            .expect("imports");
+    let dir = super::support::tempdir("dotted-id");
+    imported.write_to(&dir).expect("written");
+    let out = arbor_runtime::btcpp::export_file(&dir.join("t.json"), &imported.node_types())
+        .expect("exports");
+    assert!(
+        out.xml.contains(r#"<Condition ID="Foo.Bar""#),
+        "{}",
+        out.xml
+    );
+    assert!(!out.xml.contains("<Foo.Bar"), "{}", out.xml);
 }

@@ -36,10 +36,11 @@ fn crossdoor_picks_the_lock_on_the_third_try() {
         ],
     );
     let mut agent = Agent::new(tree, 1);
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, ticks) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
-    // RetryUntilSuccessful retries within the tick; SmashDoor is never needed.
-    assert_eq!(count(&ticked, "PickLock"), 3);
+    // RetryUntilSuccessful yields between attempts, as in BT.CPP 4.8 (rule 49): one pick
+    // per tick; SmashDoor is never needed.
+    assert_eq!((count(&ticked, "PickLock"), ticks), (3, 3));
     assert_eq!(count(&ticked, "SmashDoor"), 0);
     assert_eq!(count(&ticked, "PassThroughDoor"), 1);
     assert_eq!(bb(&agent, "door_open"), json!(false), "the Script ran");
@@ -59,9 +60,15 @@ fn crossdoor_smashes_the_door_after_five_failed_picks() {
         ],
     );
     let mut agent = Agent::new(tree.clone(), 1);
+    // One failed pick per tick (rule 49); the fifth failure moves on to SmashDoor.
+    for _ in 0..4 {
+        let (status, ticked) = tick(&mut agent, &mut data);
+        assert_eq!((status, count(&ticked, "PickLock")), (Status::Running, 1));
+    }
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!(status, Status::Running);
-    assert_eq!(count(&ticked, "PickLock"), 5);
+    assert_eq!(count(&ticked, "PickLock"), 1);
+    assert_eq!(count(&ticked, "SmashDoor"), 1);
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!(status, Status::Success);
     assert_eq!(ticked.first().map(String::as_str), Some("SmashDoor"));
@@ -137,7 +144,8 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("mode", &json!("guard"), None)
         .unwrap();
-    let (status, ticked) = tick(&mut agent, &mut data);
+    // SequenceWithMemory runs one instantly succeeding child per tick (rule 50).
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     // No alarm: IfThenElse takes the else branch (Look); the radio report is skipped
     // (`_skipIf="!alarm"`), the Precondition lets the log report run.
@@ -152,7 +160,7 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("alarm", &json!(true), None)
         .unwrap();
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(count(&ticked, "init"), 0);
     assert_eq!(bb(&agent, "shifts"), json!(2));
     // The alarm is up: Shout (under ForceFailure) makes the shift fail.
@@ -163,9 +171,11 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("mode", &json!("patrol"), None)
         .unwrap();
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     assert_eq!(count(&ticked, "Walk"), 3);
+    // The shift resumed at the Switch that failed: the counter did not run again.
+    assert_eq!(bb(&agent, "shifts"), json!(2));
     assert_eq!(count(&ticked, "Report"), 1);
 }
 
@@ -181,7 +191,7 @@ fn a_v3_subtree_writes_its_parent_key() {
         ],
     );
     let mut agent = Agent::new(tree, 1);
-    let (status, ticked) = tick(&mut agent, &mut data);
+    let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
     assert_eq!(count(&ticked, "OpenDoor"), 3);
     assert_eq!(count(&ticked, "PassThroughWindow"), 0);
@@ -221,4 +231,57 @@ fn an_in_memory_import_runs_without_files() {
     let (status, ticked) = tick(&mut agent, &mut StandIns::new());
     assert_eq!(status, Status::Success);
     assert!(ticked.contains(&"Go".to_owned()));
+}
+
+#[test]
+fn built_in_ports_bound_to_keys_run_and_export_as_keys() {
+    let (imported, dir) = import_to("bound_ports.xml", "bound", "run-bound");
+    assert!(
+        imported.warnings.is_empty(),
+        "nothing is a stand-in: {:#?}",
+        imported.warnings
+    );
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[("Work", &["running"])]);
+    let mut agent = Agent::new(tree, 1);
+    // Repeat num_cycles="{n}" with n = 3: one Beep per tick (rule 49); the third ends it
+    // and Sleep msec="{t}" (t = 2000 ms) enters at now = 3.
+    for _ in 0..3 {
+        let (status, ticked) = tick(&mut agent, &mut data);
+        assert_eq!((status, count(&ticked, "Beep")), (Status::Running, 1));
+    }
+    assert_eq!(
+        bb(&agent, "copy"),
+        json!(3),
+        "SetBlackboard value=\"{{n}}\" copies"
+    );
+    // Two seconds at dt = 1: Work starts at now = 5.
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!((status, count(&ticked, "Work")), (Status::Running, 0));
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!((status, count(&ticked, "Work")), (Status::Running, 1));
+    // Timeout msec="{t}": Work runs for two seconds, then the Timeout fails.
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Failure);
+
+    let out = arbor_runtime::btcpp::export_file(
+        &dir.join(&imported.files[0].file_name),
+        &imported.node_types(),
+    )
+    .expect("exports");
+    for attr in [
+        r#"<Sleep msec="{t}"/>"#,
+        r#"<Timeout msec="{t}">"#,
+        r#"<Repeat num_cycles="{n}">"#,
+        r#"value="{n}""#,
+    ] {
+        assert!(out.xml.contains(attr), "{attr} in\n{}", out.xml);
+    }
+    assert!(
+        btcpp_violations(&out.xml).is_empty(),
+        "{:?}",
+        btcpp_violations(&out.xml)
+    );
 }

@@ -361,3 +361,21 @@ pub fn btcpp_violations(xml: &str) -> Vec<String> {
     }
     out
 }
+
+/// Ticks (dt = 1) until the root is not running, at most `max` ticks; the last status, the
+/// names of the nodes whose body ran over all those ticks, and the number of ticks.
+pub fn tick_to_end(
+    agent: &mut Agent<StandIns>,
+    data: &mut StandIns,
+    max: usize,
+) -> (Status, Vec<String>, usize) {
+    let mut all = Vec::new();
+    for n in 1..=max {
+        let (status, ticked) = tick(agent, data);
+        all.extend(ticked);
+        if status != Status::Running {
+            return (status, all, n);
+        }
+    }
+    (Status::Running, all, max)
+}

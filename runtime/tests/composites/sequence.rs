@@ -173,3 +173,66 @@ fn rule10_nested_sequences_resume_at_the_deepest_running_child() {
     assert_eq!(status, Status::Success);
     assert_eq!(ticked(&events), strs(&["C", "Inner", "D", "Outer"]));
 }
+
+fn memory_seq(children: Vec<serde_json::Value>) -> serde_json::Value {
+    json!({"type": "Sequence", "name": "S", "params": {"memory": true}, "children": children})
+}
+
+#[test]
+fn rule50_memory_sequence_runs_one_instant_child_per_tick() {
+    // Observed in BT.CPP 4.8 (behaviortreepy 0.1.4, tickExactlyOnce): SequenceWithMemory
+    // over three actions that succeed at once returns RUNNING [A], RUNNING [B],
+    // SUCCESS [C], then starts again at A.
+    let mut a = agent(
+        memory_seq(vec![
+            scripted("A", &["success"]),
+            scripted("B", &["success"]),
+            scripted("C", &["success"]),
+        ]),
+        json!([]),
+    );
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        let (status, events) = step(&mut a);
+        let leaves: Vec<String> = ticked(&events).into_iter().filter(|n| n != "S").collect();
+        seen.push((status, leaves));
+    }
+    assert_eq!(
+        seen,
+        [
+            (Status::Running, strs(&["A"])),
+            (Status::Running, strs(&["B"])),
+            (Status::Success, strs(&["C"])),
+            (Status::Running, strs(&["A"])),
+        ]
+    );
+}
+
+#[test]
+fn rule50_memory_sequence_resumes_at_the_failed_child() {
+    // Observed in BT.CPP 4.8: with B failing once, RUNNING [A], FAILURE [B], then the next
+    // tick resumes at B (A is not run again): RUNNING [B], SUCCESS [C].
+    let mut a = agent(
+        memory_seq(vec![
+            scripted("A", &["success"]),
+            scripted("B", &["failure", "success"]),
+            scripted("C", &["success"]),
+        ]),
+        json!([]),
+    );
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        let (status, events) = step(&mut a);
+        let leaves: Vec<String> = ticked(&events).into_iter().filter(|n| n != "S").collect();
+        seen.push((status, leaves));
+    }
+    assert_eq!(
+        seen,
+        [
+            (Status::Running, strs(&["A"])),
+            (Status::Failure, strs(&["B"])),
+            (Status::Running, strs(&["B"])),
+            (Status::Success, strs(&["C"])),
+        ]
+    );
+}

@@ -167,3 +167,44 @@ fn rule17_count_one_runs_child_once() {
     assert_eq!(status, Status::Success);
     assert_eq!(ticked(&events), strs(&["A", "R"]));
 }
+
+fn yielding_repeat(count: i64, child: Value) -> Value {
+    json!({"type": "Repeat", "name": "R", "params": {"count": count, "yield": true},
+           "children": [child]})
+}
+
+#[test]
+fn rule49_yielding_repeat_runs_one_instant_cycle_per_tick() {
+    // Observed in BT.CPP 4.8 (behaviortreepy 0.1.4, tickExactlyOnce): `Repeat
+    // num_cycles="3"` over an action that succeeds at once returns RUNNING, RUNNING, SUCCESS
+    // with one call per tick.
+    let mut a = agent(yielding_repeat(3, scripted("A", &["success"])), json!([]));
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let (status, events) = step(&mut a);
+        seen.push((status, count_ticks(&events, "A")));
+    }
+    assert_eq!(
+        seen,
+        [
+            (Status::Running, 1),
+            (Status::Running, 1),
+            (Status::Success, 1)
+        ]
+    );
+}
+
+#[test]
+fn rule49_a_resumed_run_that_completes_goes_on_in_the_same_tick() {
+    // Observed in BT.CPP 4.8: `Repeat num_cycles="2"` over running, success, success…:
+    // tick 1 RUNNING [A]; tick 2 SUCCESS [A, A] (the resumed run completes, the next one
+    // starts and completes in the same tick, and it is the last).
+    let mut a = agent(
+        yielding_repeat(2, scripted("A", &["running", "success"])),
+        json!([]),
+    );
+    let (status, events) = step(&mut a);
+    assert_eq!((status, count_ticks(&events, "A")), (Status::Running, 1));
+    let (status, events) = step(&mut a);
+    assert_eq!((status, count_ticks(&events, "A")), (Status::Success, 2));
+}

@@ -153,3 +153,33 @@ fn rule18_attempts_is_required() {
     )
     .is_err());
 }
+
+#[test]
+fn rule49_yielding_retry_makes_one_instant_attempt_per_tick() {
+    // Observed in BT.CPP 4.8 (behaviortreepy 0.1.4, tickExactlyOnce):
+    // `RetryUntilSuccessful num_attempts="3"` over failure, failure, success returns
+    // RUNNING, RUNNING, SUCCESS with one call per tick; with `num_attempts="2"` and a child
+    // that always fails: RUNNING, FAILURE.
+    let yielding = |attempts: i64, script: &[&str]| {
+        json!({"type": "Retry", "name": "R", "params": {"attempts": attempts, "yield": true},
+               "children": [scripted("A", script)]})
+    };
+    let mut a = agent(yielding(3, &["failure", "failure", "success"]), json!([]));
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let (status, events) = step(&mut a);
+        let calls = ticked(&events).iter().filter(|n| *n == "A").count();
+        seen.push((status, calls));
+    }
+    assert_eq!(
+        seen,
+        [
+            (Status::Running, 1),
+            (Status::Running, 1),
+            (Status::Success, 1)
+        ]
+    );
+    let mut a = agent(yielding(2, &["failure"]), json!([]));
+    assert_eq!(step(&mut a).0, Status::Running);
+    assert_eq!(step(&mut a).0, Status::Failure);
+}

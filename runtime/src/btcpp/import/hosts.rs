@@ -48,18 +48,9 @@ impl Cx<'_> {
             for port in ports {
                 let pm = model.as_ref().and_then(|m| m.port(&port));
                 let values = usage.ports.get(&port).map(Vec::as_slice).unwrap_or(&[]);
-                let (kind, mixed) = port_kind(pm, values);
-                if mixed {
-                    self.warnings.push(XmlProblem {
-                        origin: usage.origin.clone(),
-                        line: usage.line,
-                        column: usage.column,
-                        message: format!(
-                            "port `{port}` of `{id}` is given both literals and blackboard keys; \
-                             the parameter keeps the text (`{{key}}` included)"
-                        ),
-                    });
-                }
+                // A port given literals in some places and `{key}` in others is a typed
+                // parameter; the `{key}` uses become bindings (format version 2).
+                let (kind, _mixed) = port_kind(pm, values);
                 let mut description = pm.map(|p| p.description.clone()).unwrap_or_default();
                 if let Some(p) = pm {
                     let cpp =
@@ -180,22 +171,25 @@ fn port_kind(model: Option<&model::PortModel>, values: &[String]) -> (ParamKind,
         .iter()
         .filter(|v| blackboard_ref(v).is_none())
         .collect();
-    if refs > 0 && !literals.is_empty() {
-        return (ParamKind::String, true);
-    }
-    if refs > 0 || (values.is_empty() && model.is_some_and(|m| m.direction.writes())) {
+    let mixed = refs > 0 && !literals.is_empty();
+    if !mixed && refs > 0 || (values.is_empty() && model.is_some_and(|m| m.direction.writes())) {
         return (ParamKind::Key, false);
     }
     let by_type = match model.and_then(|m| m.ty.as_deref()).map(cpp_type) {
         Some(ValueType::Int) => ParamKind::Int,
         Some(ValueType::Float) => ParamKind::Float,
         Some(ValueType::Bool) => ParamKind::Bool,
+        Some(ValueType::String) => ParamKind::String,
+        // A bound use needs a parameter any key type can be bound to.
+        _ if mixed => ParamKind::Json,
         _ => ParamKind::String,
     };
     if literals.iter().all(|v| typed_port(by_type, v).is_some()) {
-        (by_type, false)
+        (by_type, mixed)
+    } else if mixed {
+        (ParamKind::Json, mixed)
     } else {
-        (ParamKind::String, false)
+        (ParamKind::String, mixed)
     }
 }
 

@@ -132,6 +132,12 @@ impl Cx<'_> {
                     add(parent_key, None);
                 }
             }
+            PVal::Bind(k) => {
+                // Counts and BT.CPP's milliseconds are integers (a json key could not be
+                // bound to them); a copied value takes the key's other uses.
+                let ty = matches!(name, "count" | "attempts" | "seconds").then_some(ValueType::Int);
+                add(k, ty)
+            }
             PVal::Json(_) | PVal::Path(_) => {}
         }
     }
@@ -196,7 +202,9 @@ impl Cx<'_> {
                 for (n, p) in &mut d.params {
                     if let (true, PVal::Remap(remap)) = (n == "remap", p) {
                         for key in sub_keys {
-                            if !remap.iter().any(|(s, _)| s == key) {
+                            if !remap.iter().any(|(s, _)| s == key)
+                                && !d.literal_ports.contains(key)
+                            {
                                 remap.push((key.clone(), key.clone()));
                             }
                         }

@@ -189,12 +189,16 @@ const PRE_CONDITIONS: [&str; 4] = ["_failureIf", "_successIf", "_skipIf", "_whil
 const POST_CONDITIONS: [&str; 4] = ["_onSuccess", "_onFailure", "_post", "_onHalted"];
 /// Elements of the explicit form `<Action ID="X"/>`.
 const EXPLICIT: [&str; 4] = ["Action", "Condition", "Decorator", "Control"];
+/// Most SubTrees nested inside one another (the loader's default `max_subtree_depth`).
+const MAX_SUBTREE_NESTING: usize = 16;
 /// Most nested `<include>` levels followed.
 const MAX_INCLUDE_DEPTH: usize = 8;
 
 /// One `<BehaviorTree>`.
 struct TreeSrc {
     id: String,
+    /// The `<BehaviorTree>` attributes other than `ID`.
+    attrs: BTreeMap<String, String>,
     root: Element,
     origin: String,
 }
@@ -227,6 +231,8 @@ enum PVal {
     },
     /// A host node's port value: typed by the parameter kind chosen for the port.
     Port(String),
+    /// A binding of a built-in's parameter to a key (`msec="{t}"`): `{"$key": key}`.
+    Bind(String),
     /// A Subtree's path: the tree ID, resolved to its file name.
     Path(String),
     /// A Subtree's remapping, subtree key -> key of this tree.
@@ -261,6 +267,9 @@ struct Draft {
     kept: BTreeMap<String, String>,
     /// For Increment: the original code, in case the key's type rules Increment out.
     code: Option<String>,
+    /// For Subtree: ports the call sets to a literal, which `_autoremap` must not remap
+    /// (BT.CPP: the literal wins over the parent's key of the same name).
+    literal_ports: Vec<String>,
     line: u32,
     column: u32,
 }
@@ -277,6 +286,7 @@ impl Draft {
             origin: None,
             kept: BTreeMap::new(),
             code: None,
+            literal_ports: Vec::new(),
             line: el.line,
             column: el.column,
         }
@@ -452,8 +462,11 @@ impl<'o> Cx<'o> {
         trees: &mut Vec<TreeSrc>,
         seen: &mut HashSet<PathBuf>,
     ) {
-        let root = match xml::parse(text, origin) {
-            Ok(root) => root,
+        let root = match xml::parse_tolerant(text, origin) {
+            Ok((root, warnings)) => {
+                self.warnings.extend(warnings);
+                root
+            }
             Err(p) => return self.errors.push(p),
         };
         if root.tag != "root" {
@@ -504,6 +517,12 @@ impl<'o> Cx<'o> {
                     match (elements.next(), elements.next()) {
                         (Some(first), None) => trees.push(TreeSrc {
                             id,
+                            attrs: child
+                                .attrs
+                                .iter()
+                                .filter(|(k, _)| k != "ID")
+                                .cloned()
+                                .collect(),
                             root: first.clone(),
                             origin: origin.to_owned(),
                         }),
@@ -838,7 +857,10 @@ impl<'o> Cx<'o> {
                 let mut d = Draft::new(entry.arbor, name, el);
                 d.params = params
                     .into_iter()
-                    .map(|(k, v)| (k, PVal::Json(v)))
+                    .map(|(k, v)| match crate::port::binding(&v) {
+                        Ok(Some(key)) => (k, PVal::Bind(key.to_owned())),
+                        _ => (k, PVal::Json(v)),
+                    })
                     .collect();
                 d
             }),
@@ -900,8 +922,15 @@ impl<'o> Cx<'o> {
         });
         usage.builtin |= builtin || mapping::is_btcpp_builtin(id);
         usage.child_counts.push(el.children.len());
+        let mut clash = None;
         if let Some(kind) = model::ModelKind::parse(&el.tag).filter(|_| el.tag != "SubTree") {
-            usage.explicit = Some(kind);
+            match usage.explicit {
+                // One ID is one registered type in BT.CPP: `<Action ID="X">` and
+                // `<Condition ID="X">` in one document cannot both be right.
+                Some(first) if first != kind => clash = Some(first),
+                Some(_) => {}
+                None => usage.explicit = Some(kind),
+            }
         }
         let mut draft = Draft::new("", name, el);
         draft.host = Some(id.to_owned());
@@ -911,6 +940,19 @@ impl<'o> Cx<'o> {
             }
             usage.ports.entry(k.clone()).or_default().push(v.clone());
             draft.params.push((k.clone(), PVal::Port(v.clone())));
+        }
+        if let Some(first) = clash {
+            self.warn(
+                origin,
+                el,
+                format!(
+                    "`{id}` is used as <{}> here and as <{}> before; one BT.CPP ID is one node \
+                     type, imported as {}",
+                    el.tag,
+                    first.tag(),
+                    first.tag()
+                ),
+            );
         }
         draft
     }
@@ -958,6 +1000,7 @@ impl<'o> Cx<'o> {
         // In v3 a <SubTree>'s ports name parent keys without braces (SubTreePlus, like v4,
         // takes `{key}` or a literal).
         let bare_keys = self.v3 && el.tag == "SubTree";
+        let mut literal_ports = Vec::new();
         for (port, value) in std::mem::take(ports) {
             if value.trim() == "{=}" {
                 remap.push((port.clone(), port));
@@ -967,8 +1010,10 @@ impl<'o> Cx<'o> {
                 remap.push((port, value.trim().to_owned()));
             } else {
                 literal(self, &port, &value);
+                literal_ports.push(port);
             }
         }
+        draft.literal_ports = literal_ports;
         // v2/v3: <remap internal="…" external="…"/> children.
         for child in &el.children {
             match (
@@ -1148,16 +1193,23 @@ impl<'o> Cx<'o> {
             state: &mut [u8],
             order: &mut Vec<usize>,
             path: &mut Vec<usize>,
-        ) -> Result<(), Vec<usize>> {
+        ) -> Result<(), (Vec<usize>, bool)> {
             match state[t] {
                 2 => return Ok(()),
                 1 => {
                     let start = path.iter().position(|&p| p == t).unwrap_or(0);
                     let mut cycle = path[start..].to_vec();
                     cycle.push(t);
-                    return Err(cycle);
+                    return Err((cycle, true));
                 }
                 _ => {}
+            }
+            // Arbor's loader refuses deeper subtree nesting; stopping here also bounds
+            // this recursion (a chain of 4,000 SubTrees overflowed the stack of export).
+            if path.len() > MAX_SUBTREE_NESTING {
+                let mut chain = path.clone();
+                chain.push(t);
+                return Err((chain, false));
             }
             state[t] = 1;
             path.push(t);
@@ -1172,14 +1224,35 @@ impl<'o> Cx<'o> {
         let roots = std::iter::once(doc.main).chain(0..drafts.len());
         for root in roots {
             let before = order.len();
-            if let Err(cycle) = visit(root, &uses, &mut state, &mut order, &mut Vec::new()) {
-                let names: Vec<&str> = cycle.iter().map(|&t| doc.trees[t].id.as_str()).collect();
-                let t = &doc.trees[cycle[0]];
-                return Err(ImportError {
-                    problems: vec![t.root.problem(
-                        &t.origin,
+            if let Err((chain, cycle)) = visit(root, &uses, &mut state, &mut order, &mut Vec::new())
+            {
+                let names: Vec<&str> = chain.iter().map(|&t| doc.trees[t].id.as_str()).collect();
+                let (t, message) = if cycle {
+                    (
+                        &doc.trees[chain[0]],
                         format!("recursive subtrees: {}", names.join(" -> ")),
-                    )],
+                    )
+                } else {
+                    let last = &doc.trees[*chain.last().expect("a chain")];
+                    let shown = if names.len() > 6 {
+                        format!(
+                            "{} -> … -> {}",
+                            names[..3].join(" -> "),
+                            names[names.len() - 2..].join(" -> ")
+                        )
+                    } else {
+                        names.join(" -> ")
+                    };
+                    (
+                        last,
+                        format!(
+                            "SubTrees nest more than {MAX_SUBTREE_NESTING} deep ({shown}); Arbor's \
+                             loader refuses such trees"
+                        ),
+                    )
+                };
+                return Err(ImportError {
+                    problems: vec![t.root.problem(&t.origin, message)],
                 });
             }
             if root != doc.main && order.len() > before {
@@ -1238,6 +1311,7 @@ impl<'o> Cx<'o> {
         file.blackboard = keys.to_vec();
         let mut meta = Meta {
             id: src.id.clone(),
+            tree_attributes: src.attrs.clone(),
             ..Meta::default()
         };
         let key_type = |k: &str| {
@@ -1294,6 +1368,7 @@ impl<'o> Cx<'o> {
             let json = match value {
                 PVal::Json(v) => v.clone(),
                 PVal::Key(k) => json!(k),
+                PVal::Bind(k) => crate::port::binding_json(k),
                 PVal::Typed { lit, key } => lit.to_json(key_type(key)),
                 PVal::Port(raw) => {
                     let kind = host
@@ -1301,6 +1376,9 @@ impl<'o> Cx<'o> {
                         .map_or(ParamKind::String, |p| p.kind);
                     match kind {
                         ParamKind::Key => json!(blackboard_ref(raw).unwrap_or(raw)),
+                        _ if blackboard_ref(raw).is_some() => {
+                            crate::port::binding_json(blackboard_ref(raw).unwrap_or(raw))
+                        }
                         other => typed_port(other, raw).unwrap_or_else(|| json!(raw)),
                     }
                 }
@@ -1358,7 +1436,7 @@ fn is_canonical(entry: &Entry) -> bool {
         .is_some_and(|first| std::ptr::eq(first, entry))
         || matches!(
             entry.conv,
-            Conv::Dynamic(true) | Conv::Switch(_) | Conv::Always(_)
+            Conv::Dynamic(true) | Conv::Memory | Conv::Switch(_) | Conv::Always(_)
         )
 }
 
@@ -1379,11 +1457,20 @@ fn map_set_blackboard(
     let key = blackboard_ref(&key_text)
         .unwrap_or(key_text.trim())
         .to_owned();
-    let value = take("value").ok_or("`value` is missing")?;
-    if blackboard_ref(&value).is_some() {
-        return Err("`value` copies another key; Arbor's SetBlackboard writes a constant".into());
+    if key.is_empty() {
+        // An Arbor key needs a name; the loader would refuse the file.
+        return Err("`output_key` is empty".into());
     }
+    let value = take("value").ok_or("`value` is missing")?;
     let mut d = Draft::new("SetBlackboard", name, el);
+    if let Some(other) = blackboard_ref(&value) {
+        // A copy: the value is bound to the other key, read when the node runs.
+        d.params = vec![
+            ("key".into(), PVal::Key(key)),
+            ("value".into(), PVal::Bind(other.to_owned())),
+        ];
+        return Ok(d);
+    }
     d.params = vec![
         ("key".into(), PVal::Key(key.clone())),
         (

@@ -5,8 +5,7 @@
 use crate::args::Args;
 use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
-use crate::nodes::{deadline, seconds_param, ty, Kind, LowerCx, ParamError};
-use crate::port::InPort;
+use crate::nodes::{deadline, seconds_param, ty, unit_param, Duration, Kind, LowerCx, ParamError};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -23,6 +22,7 @@ pub(crate) fn spec() -> NodeType {
         "How long to wait, in seconds of the agent's clock (a bound key is read as the node \
          starts).",
     ))
+    .param(unit_param())
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -34,7 +34,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
-    seconds: &InPort<f64>,
+    seconds: &Duration,
 ) -> Status {
     let Some(deadline) = deadline(x, i, seconds) else {
         return Status::Failure;

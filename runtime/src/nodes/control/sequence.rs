@@ -33,13 +33,33 @@ pub(crate) fn spec() -> NodeType {
         .literal()
         .default(false.into()),
     )
+    .param(
+        ParamSpec::new(
+            "memory",
+            ParamKind::Bool,
+            "BehaviorTree.CPP's SequenceWithMemory: after a failure the next run resumes at the \
+             failed child, and a child that started and succeeded in this tick ends the tick \
+             (rule 50).",
+        )
+        .literal()
+        .default(false.into()),
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let dynamic = args
         .bool("dynamic")
         .map_err(|m| ParamError::new("dynamic", m))?;
-    Ok(Kind::Sequence { dynamic })
+    let memory = args
+        .bool("memory")
+        .map_err(|m| ParamError::new("memory", m))?;
+    if memory && dynamic {
+        return Err(ParamError::new(
+            "memory",
+            "a Sequence cannot be both `dynamic` and `memory`",
+        ));
+    }
+    Ok(Kind::Sequence { dynamic, memory })
 }
 
 /// Inlined into `Exec::tick_node`, so resuming through a composite costs one call, not two.
@@ -50,7 +70,11 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     node: &Node,
     current: u32,
     dynamic: bool,
+    memory: bool,
 ) -> Status {
+    if memory {
+        return tick_with_memory(x, i, node, current);
+    }
     let children = x.tree.children_of(node);
     let current = current as usize;
     // Rules 25 and 27 only concern earlier children: every one with `dynamic`, otherwise
@@ -72,6 +96,46 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                 return Status::Running;
             }
             Status::Failure => return Status::Failure,
+        }
+    }
+    Status::Success
+}
+
+/// Rule 50, BT.CPP 4.8's SequenceWithMemory: `persist` holds 1 + the child that failed
+/// (0: none), where the next execution starts; a child that was not running and succeeds
+/// ends the tick with Running (the next child runs next tick).
+#[inline(never)]
+fn tick_with_memory<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    node: &Node,
+    current: u32,
+) -> Status {
+    let children = x.tree.children_of(node);
+    let mut current = current as usize;
+    let slot = x.slot(i);
+    if slot.persist > 0 {
+        // Entering after a failure: resume at the failed child.
+        current = (slot.persist - 1) as usize;
+        slot.persist = 0;
+    }
+    for (k, &child) in children.iter().enumerate().skip(current) {
+        let resumed = x.is_running(child);
+        match x.tick(child) {
+            Status::Success => {
+                if !resumed && k + 1 < children.len() {
+                    x.slot(i).cursor = k as u32 + 1;
+                    return Status::Running;
+                }
+            }
+            Status::Running => {
+                x.slot(i).cursor = k as u32;
+                return Status::Running;
+            }
+            Status::Failure => {
+                x.slot(i).persist = k as u32 + 1;
+                return Status::Failure;
+            }
         }
     }
     Status::Success

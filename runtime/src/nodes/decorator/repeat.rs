@@ -7,6 +7,8 @@
 //! IMPORTANT: a child that succeeds synchronously would loop forever within one tick. After
 //! `MAX_LOOPS_PER_TICK` child runs in one tick the Repeat returns Running, keeps its count
 //! and continues next tick (Arbor's choice for rule 36).
+//! With `yield: true` (BT.CPP 4.8's Repeat, rule 49) a child run that started and succeeded
+//! in this tick ends the tick: Running, and the next run starts next tick.
 //! JSON: `{"type":"Repeat","params":{"count":3},"children":[child]}`
 
 use crate::args::Args;
@@ -31,23 +33,38 @@ pub(crate) fn spec() -> NodeType {
         )
         .default(0.into()),
     )
+    .param(
+        ParamSpec::new(
+            "yield",
+            ParamKind::Bool,
+            "After a child run that completed in the tick it started, return running and start \
+             the next run next tick (BehaviorTree.CPP 4.8; rule 49).",
+        )
+        .literal()
+        .default(false.into()),
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let count = args
         .port::<i64>("count")
         .map_err(|m| ParamError::new("count", m))?;
-    Ok(Kind::Repeat { count })
+    let yields = args
+        .bool("yield")
+        .map_err(|m| ParamError::new("yield", m))?;
+    Ok(Kind::Repeat { count, yields })
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
     count: &InPort<i64>,
+    yields: bool,
 ) -> Status {
     let child = only_child(x, i);
     let mut restarts = 0;
     loop {
+        let resumed = x.is_running(child);
         match x.tick(child) {
             Status::Running => return Status::Running,
             Status::Failure => return Status::Failure,
@@ -64,7 +81,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                     return Status::Success;
                 }
                 restarts += 1;
-                if restarts >= MAX_LOOPS_PER_TICK {
+                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK {
                     return Status::Running;
                 }
             }

@@ -7,6 +7,9 @@
 //!
 //! Like Repeat, the child runs at most `MAX_LOOPS_PER_TICK` times in one tick; then Running,
 //! keeping the count.
+//! With `yield: true` (BT.CPP 4.8's RetryUntilSuccessful, rule 49) an attempt that started
+//! and failed in this tick ends the tick: Running, and the next attempt starts next tick, so
+//! a reactive parent re-checks its conditions first.
 //! Example: `{"type":"Retry","params":{"attempts":3},"children":[{"type":"OpenDoor"}]}`
 //! tries to open the door up to three times.
 
@@ -29,6 +32,16 @@ pub(crate) fn spec() -> NodeType {
         ParamKind::Int,
         "Failed runs before failing (1 or more); -1 retries forever.",
     ))
+    .param(
+        ParamSpec::new(
+            "yield",
+            ParamKind::Bool,
+            "After a child run that completed in the tick it started, return running and start \
+             the next run next tick (BehaviorTree.CPP 4.8; rule 49).",
+        )
+        .literal()
+        .default(false.into()),
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -43,7 +56,10 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
             ));
         }
     }
-    Ok(Kind::Retry { attempts })
+    let yields = args
+        .bool("yield")
+        .map_err(|m| ParamError::new("yield", m))?;
+    Ok(Kind::Retry { attempts, yields })
 }
 
 fn valid_attempts(n: i64) -> bool {
@@ -54,10 +70,12 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
     attempts: &InPort<i64>,
+    yields: bool,
 ) -> Status {
     let child = only_child(x, i);
     let mut restarts = 0;
     loop {
+        let resumed = x.is_running(child);
         match x.tick(child) {
             Status::Running => return Status::Running,
             Status::Success => return Status::Success,
@@ -74,7 +92,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                     return Status::Failure;
                 }
                 restarts += 1;
-                if restarts >= MAX_LOOPS_PER_TICK {
+                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK {
                     return Status::Running;
                 }
             }

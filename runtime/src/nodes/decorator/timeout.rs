@@ -9,8 +9,10 @@
 use crate::args::Args;
 use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
-use crate::nodes::{deadline, decorator::only_child, seconds_param, ty, Kind, LowerCx, ParamError};
-use crate::port::InPort;
+use crate::nodes::{
+    deadline, decorator::only_child, seconds_param, ty, unit_param, Duration, Kind, LowerCx,
+    ParamError,
+};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
@@ -26,6 +28,7 @@ pub(crate) fn spec() -> NodeType {
         ParamKind::Float,
         "Time allowed, in seconds of the agent's clock.",
     ))
+    .param(unit_param())
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -37,7 +40,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     i: u32,
-    seconds: &InPort<f64>,
+    seconds: &Duration,
 ) -> Status {
     let child = only_child(x, i);
     // Read as the node starts, before its child has run: nothing to abort yet.

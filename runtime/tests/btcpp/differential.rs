@@ -1,0 +1,463 @@
+//! The differential test against BehaviorTree.CPP itself (issue 16): every XML tree is
+//! imported into Arbor and run there with stand-ins, and run in BT.CPP 4 through the PyPI
+//! package `behaviortreepy` (differential.py); both get the same scripted custom leaves and
+//! the same ticks, and per tick the root status, the order of custom-leaf calls and the
+//! blackboard values both expose must agree.
+//!
+//! Setup is part of the test: a virtual environment `target/btcpp-venv` with
+//! `behaviortreepy` is created when missing (PyPI must be reachable; a failed install
+//! fails the test with pip's output). Trees: our own, one per built-in BT.CPP node and
+//! feature (`tests/data/btcpp/diff/`), which must all agree unless listed in
+//! `KNOWN_DIFFERENCES`; and the development corpus of real BT.CPP trees in
+//! `../shared/interop/btcpp/` beside the workspace, skipped with a message when absent.
+//! One line per tree and the totals are printed (`cargo test … differential --
+//! --nocapture`).
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+
+use arbor_runtime::btcpp::{import_file, stand_in_registry, Imported, StandIns};
+use arbor_runtime::{Agent, Category, Recorded, Recorder, Status};
+use serde_json::{json, Value};
+
+/// Ticks per run, and the time between them. BT.CPP's timers (Sleep, Timeout, Delay) run
+/// on the wall clock, so trees that use them wait `DT_MS` between BT.CPP ticks; durations
+/// in our trees sit half a tick away from a tick, so scheduling jitter does not matter.
+/// Ticks are BT.CPP's `tickExactlyOnce` (one root tick; see docs/interop.md).
+const TICKS: usize = 12;
+const DT_MS: u64 = 80;
+
+fn uses_timers(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    ["<Sleep", "<Timeout", "<Delay"]
+        .iter()
+        .any(|t| text.contains(t))
+}
+
+/// Own trees that are expected to differ, with the reason (docs/interop.md lists them).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "parallel_one.xml",
+    "Parallel success_count=1 failure_count=2: Arbor ticks a failed child again",
+)];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the runtime crate sits in the workspace")
+        .to_path_buf()
+}
+
+/// The venv's python with `behaviortreepy` importable; created on first use.
+fn python() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    let venv = target.join("btcpp-venv");
+    let py = venv.join("bin").join("python");
+    let importable = |py: &Path| {
+        Command::new(py)
+            .args(["-c", "import behaviortreepy"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if importable(&py) {
+        return py;
+    }
+    let run = |cmd: &mut Command, what: &str| {
+        let out = cmd
+            .output()
+            .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+        assert!(
+            out.status.success(),
+            "{what} failed (the differential test needs BehaviorTree.CPP from PyPI):\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    if !py.exists() {
+        run(
+            Command::new("python3").arg("-m").arg("venv").arg(&venv),
+            "python3 -m venv target/btcpp-venv",
+        );
+    }
+    run(
+        Command::new(&py).args(["-m", "pip", "install", "--quiet", "behaviortreepy"]),
+        "pip install behaviortreepy",
+    );
+    assert!(
+        importable(&py),
+        "behaviortreepy installed but not importable"
+    );
+    py
+}
+
+/// One tree to compare: its XML file and the custom leaves' scripts of each variant.
+struct Case {
+    name: String,
+    path: PathBuf,
+    imported: Result<Imported, String>,
+}
+
+/// BT.CPP IDs of the host types of an import, with their category.
+fn host_ids(imported: &Imported) -> BTreeMap<String, Category> {
+    imported
+        .types
+        .iter()
+        .map(|t| {
+            let id = t.name.strip_prefix("BTCPP_").unwrap_or(&t.name).to_owned();
+            (id, t.category)
+        })
+        .collect()
+}
+
+/// A small deterministic hash, so that scripts do not depend on the Rust version.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The scripts of variant `v`: 0 lets everything succeed; the others pick per node ID.
+fn scripts(ids: &BTreeMap<String, Category>, v: u64) -> BTreeMap<String, Vec<&'static str>> {
+    const ACTIONS: &[&[&str]] = &[
+        &["success"],
+        &["failure"],
+        &["running", "success"],
+        &["failure", "success"],
+        &["running", "running", "failure", "success"],
+        &["success", "failure"],
+    ];
+    const CONDITIONS: &[&[&str]] = &[
+        &["success"],
+        &["failure"],
+        &["failure", "success"],
+        &["success", "failure", "success"],
+    ];
+    let mut out = BTreeMap::new();
+    if v == 0 {
+        return out;
+    }
+    for (id, cat) in ids {
+        let h = fnv(&format!("{v}:{id}")) as usize;
+        let script = match cat {
+            Category::Condition => CONDITIONS[h % CONDITIONS.len()],
+            _ => ACTIONS[h % ACTIONS.len()],
+        };
+        out.insert(id.clone(), script.to_vec());
+    }
+    out
+}
+
+const VARIANTS: u64 = 3;
+
+/// Arbor's run of one variant, in the shape differential.py prints.
+fn run_arbor(
+    imported: &Imported,
+    dir: &Path,
+    ids: &BTreeMap<String, Category>,
+    v: u64,
+) -> Result<Vec<Value>, String> {
+    imported
+        .write_to(dir)
+        .map_err(|e| format!("writing: {e}"))?;
+    let registry = stand_in_registry(&imported.node_types());
+    let path = dir.join(&imported.files[0].file_name);
+    let tree = Arc::new(
+        registry
+            .loader()
+            .load_file(&path)
+            .map_err(|e| format!("arbor refuses the import: {}", first_line(&e.to_string())))?,
+    );
+    let by_id = scripts(ids, v);
+    let id_of = |kind: &str| kind.strip_prefix("BTCPP_").unwrap_or(kind).to_owned();
+    let mut data = StandIns::scripted(&tree, |info| {
+        by_id.get(&id_of(&info.kind)).map(|s| {
+            s.iter()
+                .map(|x| Status::parse(x).expect("a status"))
+                .collect()
+        })
+    });
+    let keys: Vec<String> = imported
+        .main()
+        .blackboard
+        .iter()
+        .map(|k| k.key.clone())
+        .collect();
+    let mut agent = Agent::new(tree.clone(), 1);
+    let mut ticks = Vec::new();
+    let mut rec = Recorder::default();
+    for _ in 0..TICKS {
+        rec.clear();
+        let status = agent.tick_traced(&mut data, DT_MS as f64 / 1000.0, &mut rec);
+        let calls: Vec<String> = rec
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Recorded::Tick(n, _) => {
+                    let info = tree.info(*n);
+                    ids.contains_key(&id_of(&info.kind))
+                        .then(|| info.name.clone())
+                }
+                _ => None,
+            })
+            .collect();
+        let board = agent.blackboard();
+        let bb: serde_json::Map<String, Value> = keys
+            .iter()
+            .filter_map(|k| {
+                let key = board.key(k)?;
+                Some((
+                    k.clone(),
+                    board.get(key).map_or(Value::Null, |v| v.to_json()),
+                ))
+            })
+            .collect();
+        ticks.push(json!({"status": status.as_str(), "calls": calls, "bb": bb}));
+    }
+    Ok(ticks)
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_owned()
+}
+
+/// Values as BT.CPP's blackboard shows them: numbers compare by value, booleans as such.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            (x.as_f64().unwrap_or(f64::NAN) - y.as_f64().unwrap_or(f64::NAN)).abs() < 1e-9
+        }
+        (Value::Bool(x), Value::Number(y)) | (Value::Number(y), Value::Bool(x)) => {
+            y.as_f64() == Some(f64::from(u8::from(*x)))
+        }
+        (Value::String(x), Value::Number(y)) | (Value::Number(y), Value::String(x)) => {
+            x.parse::<f64>().ok() == y.as_f64()
+        }
+        _ => a == b,
+    }
+}
+
+/// The first difference between the two runs, if any.
+fn compare(arbor: &[Value], btcpp: &[Value]) -> Option<String> {
+    for (t, (a, b)) in arbor.iter().zip(btcpp).enumerate() {
+        let t = t + 1;
+        if a["status"] != b["status"] {
+            return Some(format!(
+                "tick {t}: root {} in Arbor, {} in BT.CPP",
+                a["status"], b["status"]
+            ));
+        }
+        if a["calls"] != b["calls"] {
+            return Some(format!(
+                "tick {t}: leaves {} in Arbor, {} in BT.CPP",
+                a["calls"], b["calls"]
+            ));
+        }
+        let (Some(ab), Some(bb)) = (a["bb"].as_object(), b["bb"].as_object()) else {
+            continue;
+        };
+        for (k, av) in ab {
+            let Some(bv) = bb.get(k) else { continue };
+            if !same_value(av, bv) {
+                return Some(format!(
+                    "tick {t}: key `{k}` = {av} in Arbor, {bv} in BT.CPP"
+                ));
+            }
+        }
+    }
+    (arbor.len() != btcpp.len())
+        .then(|| format!("{} ticks in Arbor, {} in BT.CPP", arbor.len(), btcpp.len()))
+}
+
+/// Runs every case in both engines; returns (name, None = agree / Some(why)).
+fn differential(cases: &[Case], scratch: &str) -> Vec<(String, Option<String>)> {
+    let mut requests = Vec::new();
+    for case in cases {
+        let Ok(imported) = &case.imported else {
+            continue;
+        };
+        let ids = host_ids(imported);
+        let custom: BTreeMap<&String, &str> = ids
+            .iter()
+            .map(|(id, c)| {
+                let kind = match c {
+                    Category::Condition => "condition",
+                    Category::Action => "action",
+                    _ => "control",
+                };
+                (id, kind)
+            })
+            .collect();
+        let main = imported.files[0].tree_id.clone();
+        for v in 0..VARIANTS {
+            requests.push(json!({
+                "name": format!("{}#{v}", case.name),
+                "path": case.path,
+                "main": main,
+                "custom": custom,
+                "scripts": scripts(&ids, v),
+                "ticks": TICKS,
+                "dt_ms": if uses_timers(&case.path) { DT_MS } else { 0 },
+            }));
+        }
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/btcpp/differential.py");
+    let mut child = Command::new(python())
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(Value::Array(requests).to_string().as_bytes())
+        .expect("requests written");
+    let out = child.wait_with_output().expect("python runs");
+    assert!(
+        out.status.success(),
+        "differential.py failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: BTreeMap<String, Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|v| (v["name"].as_str().unwrap_or("").to_owned(), v))
+        .collect();
+
+    let mut verdicts = Vec::new();
+    for case in cases {
+        let verdict = match &case.imported {
+            Err(e) => Some(format!("Arbor cannot import it: {e}")),
+            Ok(imported) => {
+                let ids = host_ids(imported);
+                let mut why = None;
+                for v in 0..VARIANTS {
+                    let b = &results[&format!("{}#{v}", case.name)];
+                    if let Some(e) = b.get("error") {
+                        why = Some(format!("BT.CPP refuses it: {}", e.as_str().unwrap_or("")));
+                        break;
+                    }
+                    let mut ids = ids.clone();
+                    let builtin: Vec<&str> = b["builtin"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    ids.retain(|id, _| !builtin.contains(&id.as_str()));
+                    let dir = super::support::tempdir(&format!(
+                        "{scratch}-{}-{v}",
+                        case.name.replace('/', "_")
+                    ));
+                    let arbor = match run_arbor(imported, &dir, &ids, v) {
+                        Ok(a) => a,
+                        Err(e) => {
+                            why = Some(e);
+                            break;
+                        }
+                    };
+                    let btcpp = b["ticks"].as_array().cloned().unwrap_or_default();
+                    if let Some(d) = compare(&arbor, &btcpp) {
+                        let opaque = if builtin.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (stand-ins for BT.CPP's {})", builtin.join(", "))
+                        };
+                        why = Some(format!("variant {v}: {d}{opaque}"));
+                        break;
+                    }
+                }
+                why
+            }
+        };
+        match &verdict {
+            None => println!("same    {}", case.name),
+            Some(why) => println!("DIFFERS {}: {why}", case.name),
+        }
+        verdicts.push((case.name.clone(), verdict));
+    }
+    verdicts
+}
+
+fn xml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            xml_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "xml") {
+            out.push(p);
+        }
+    }
+}
+
+fn cases(root: &Path) -> Vec<Case> {
+    let mut files = Vec::new();
+    xml_files(root, &mut files);
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .into_owned();
+            let imported = import_file(&path, "tree").map_err(|e| first_line(&e.to_string()));
+            Case {
+                name,
+                path,
+                imported,
+            }
+        })
+        .collect()
+}
+
+fn total(label: &str, verdicts: &[(String, Option<String>)]) -> usize {
+    let same = verdicts.iter().filter(|(_, v)| v.is_none()).count();
+    println!(
+        "{label}: {same} of {} trees run the same in Arbor and BT.CPP",
+        verdicts.len()
+    );
+    same
+}
+
+#[test]
+fn own_trees_run_as_in_btcpp() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/btcpp/diff");
+    let verdicts = differential(&cases(&dir), "diff-own");
+    total("own trees", &verdicts);
+    let unexpected: Vec<String> = verdicts
+        .iter()
+        .filter(|(name, v)| v.is_some() && !KNOWN_DIFFERENCES.iter().any(|(k, _)| k == name))
+        .map(|(name, v)| format!("{name}: {}", v.as_deref().unwrap_or("")))
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
+}
+
+/// The real BT.CPP trees; fewer agreeing than `CORPUS_FLOOR` is a regression.
+const CORPUS_FLOOR: usize = 26;
+
+#[test]
+fn development_corpus_runs_as_in_btcpp() {
+    let dir = workspace().join("../shared/interop/btcpp");
+    if !dir.is_dir() {
+        println!(
+            "skipped: the development corpus {} is absent (it is not part of the project)",
+            dir.display()
+        );
+        return;
+    }
+    let verdicts = differential(&cases(&dir), "diff-corpus");
+    let same = total("development corpus", &verdicts);
+    assert!(
+        same >= CORPUS_FLOOR,
+        "{same} trees agree, fewer than the {CORPUS_FLOOR} recorded in differential.rs"
+    );
+}
