@@ -31,8 +31,11 @@ impl Stubs {
         let mut stubs = Stubs::default();
         if let Some(path) = file {
             let shown = path.display();
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+            let text = arbor_runtime::files::read_text(
+                path,
+                arbor_runtime::LoadOptions::default().max_file_bytes,
+            )
+            .map_err(|e| format!("{shown}: cannot read: {e}"))?;
             let raw: BTreeMap<String, Vec<String>> = serde_json::from_str(&text).map_err(|e| {
                 format!(
                     "{shown}:{}:{}: expected {{\"HostType\": [\"running\", \"success\", …]}}: {e}",

@@ -12,7 +12,7 @@ use serde_json::Value;
 pub(super) fn explicit(manifests: &[PathBuf]) -> Result<NodeTypes, String> {
     let mut types = NodeTypes::builtin();
     for manifest in manifests {
-        let text = std::fs::read_to_string(manifest)
+        let text = read(manifest)
             .map_err(|e| format!("{}: cannot read the manifest: {e}", manifest.display()))?;
         types
             .merge_manifest(&text)
@@ -36,7 +36,7 @@ pub(super) fn with_listed(base: &NodeTypes, file: &Path) -> (NodeTypes, Vec<Stri
         if !seen_files.insert(path.clone()) {
             continue;
         }
-        let Some(tree) = std::fs::read_to_string(&path)
+        let Some(tree) = read(&path)
             .ok()
             .and_then(|text| parse_str(&text, Some(&path)).ok())
         else {
@@ -48,7 +48,7 @@ pub(super) fn with_listed(base: &NodeTypes, file: &Path) -> (NodeTypes, Vec<Stri
             if !seen_manifests.insert(manifest.clone()) {
                 continue;
             }
-            let merged = std::fs::read_to_string(&manifest)
+            let merged = read(&manifest)
                 .map_err(|e| format!("cannot read {}: {e}", manifest.display()))
                 .and_then(|text| types.merge_manifest(&text).map_err(|e| e.to_string()));
             if let Err(e) = merged {
@@ -67,6 +67,12 @@ pub(super) fn with_listed(base: &NodeTypes, file: &Path) -> (NodeTypes, Vec<Stri
         }
     }
     (types, warnings)
+}
+
+/// Reads a manifest or tree file as the loader does: a regular file only (a FIFO named
+/// here must not block), at most the loader's file size.
+fn read(path: &Path) -> Result<String, arbor_runtime::files::ReadError> {
+    arbor_runtime::files::read_text(path, arbor_runtime::LoadOptions::default().max_file_bytes)
 }
 
 fn listed_manifests(tree: &TreeFile) -> Vec<String> {
