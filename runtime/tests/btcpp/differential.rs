@@ -1,4 +1,4 @@
-//! The differential test against BehaviorTree.CPP itself (issue 16): every XML tree is
+//! The differential test against BehaviorTree.CPP itself: every XML tree is
 //! imported into Arbor and run there with stand-ins, and run in BT.CPP 4 through the PyPI
 //! package `behaviortreepy` (differential.py); both get the same scripted custom leaves and
 //! the same ticks, and per tick the root status, the order of custom-leaf calls and the
