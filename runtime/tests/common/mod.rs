@@ -244,10 +244,45 @@ pub fn strs(items: &[&str]) -> Vec<String> {
 
 /// Runs the `arbor` binary with `args`. Whatever happens, it must never end in a panic.
 pub fn arbor(args: &[&str]) -> std::process::Output {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbor"))
+    use std::io::Read as _;
+    use std::process::{Command, Output, Stdio};
+    use std::time::{Duration, Instant};
+    // A deadline, so that a read that blocks (a FIFO given to `check`) fails the test
+    // instead of hanging the suite. The pipes are drained on their own threads so a
+    // chatty child cannot block on a full pipe while it is waited for.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
         .args(args)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("the arbor binary runs");
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("arbor can be waited for") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("arbor {args:?} did not finish within 120 s: does a read block?");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let out = Output {
+        status,
+        stdout: stdout.join().expect("stdout drained"),
+        stderr: stderr.join().expect("stderr drained"),
+    };
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "arbor panicked: {stderr}");
     out
