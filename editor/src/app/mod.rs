@@ -27,7 +27,7 @@ mod watch;
 pub use files::{Files, Pending, Purpose};
 pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
-pub use recovery::{Recovered, Recovery, RecoveryFile};
+pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT};
 pub use remote::Bottom;
 pub use shortcuts::Action;
 pub use tab::Tab;

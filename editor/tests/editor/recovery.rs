@@ -332,3 +332,78 @@ fn copies_of_an_editor_still_running_are_not_offered() {
     other.wait().expect("reaped");
     assert_eq!(Recovery::at(&dir).pending().len(), 1, "its owner is gone");
 }
+
+/// Restoring a crashed editor's copy into the tab that has the same file open (untouched)
+/// shows the restored document everywhere at once: the canvas draws its new node, the
+/// Problems list is the restored document's, and saving says the file still has problems.
+#[test]
+fn restoring_into_the_open_tab_refreshes_every_view() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let recovery = work.path().join("recovery");
+    std::fs::create_dir_all(&recovery).expect("recovery folder");
+    let tree = tree_file(work.path());
+    // What the crashed editor had: one more Wait, without its required `seconds`.
+    let mut crashed = Session::open(&tree).expect("opens");
+    let added = crashed.add_node("Wait", [400.0, 120.0]).expect("added");
+    let copy = RecoveryFile {
+        format: arbor_editor::app::RECOVERY_FORMAT.to_owned(),
+        version: 1,
+        // No such process: the copy is a dead editor's, so it is offered.
+        pid: u32::MAX - 1,
+        path: Some(tree.clone()),
+        name: "tree".to_owned(),
+        saved_at: 0,
+        disk: None,
+        document: crashed.document().to_json(),
+    };
+    std::fs::write(
+        recovery.join("dead.json"),
+        serde_json::to_string(&copy).expect("serialises"),
+    )
+    .expect("copy written");
+
+    let mut h = Harness::new(Session::open(&tree).expect("opens"));
+    h.frame();
+    let nodes_before = h.app.session().document().node_count();
+    let problems_before = h.app.report().problems.len();
+    h.app.set_recovery(Recovery::at(&recovery));
+    assert_eq!(h.app.recovery().offer.len(), 1);
+    h.app.restore_recovered();
+    h.frames(3);
+    assert_eq!(h.app.tabs().len(), 1, "restored into the open tab");
+    assert_eq!(h.app.session().document().node_count(), nodes_before + 1);
+    let fresh = h.app.session().validate();
+    assert_eq!(
+        h.app.report().problems,
+        fresh.problems,
+        "Problems shows the restored document"
+    );
+    assert!(
+        h.app.report().problems.len() > problems_before,
+        "the restored Wait's missing parameter is listed"
+    );
+    let all: Vec<String> = h
+        .app
+        .session()
+        .document()
+        .nodes()
+        .map(|n| n.guid.clone())
+        .collect();
+    h.app.canvas_mut().frame(&all);
+    h.frames(3);
+    let canvas = h.app.canvas();
+    assert!(
+        canvas.has_widget(&added) || canvas.lod_box(&added).is_some(),
+        "the restored node is drawn"
+    );
+    h.key(egui::Key::S, CTRL);
+    assert!(
+        h.app
+            .toasts()
+            .texts()
+            .iter()
+            .any(|t| t.contains("problems to fix before it can run")),
+        "{:?}",
+        h.app.toasts().texts()
+    );
+}
