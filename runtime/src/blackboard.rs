@@ -173,17 +173,18 @@ impl Blackboard {
 
     /// The key's valid value: `None` if it was never written or has expired (rule 33).
     pub fn get(&self, key: Key) -> Option<&Value> {
-        match self.live(key) {
-            Some(Value::Null) | None => None,
-            value => value,
+        match self.value(key) {
+            Value::Null => None,
+            value => Some(value),
         }
     }
 
-    /// The key's value, `Null` when it has none: for typed reads, which turn `Null` into
-    /// `None` themselves, so the hot path tests it once.
+    /// The key's value, `Null` when it has none (expired values are cleared as the clock
+    /// moves): for typed reads, which turn `Null` into `None` themselves, so the hot path
+    /// tests it once.
     #[inline(always)]
-    pub(crate) fn live(&self, key: Key) -> Option<&Value> {
-        Some(&self.entries[key.index()].value)
+    pub(crate) fn value(&self, key: Key) -> &Value {
+        &self.entries[key.index()].value
     }
 
     /// Seconds until the key's value expires; `None` if it never expires or is not valid.

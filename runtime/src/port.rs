@@ -283,8 +283,8 @@ impl<T: PortType + ?Sized> InPort<T> {
     pub fn read<'a>(&'a self, blackboard: &'a Blackboard) -> Option<T::Read<'a>> {
         match &self.source {
             Source::Literal(l) => Some(T::read_literal(l)),
-            Source::Key(k) => T::read(blackboard.live(*k)?),
-            Source::Converted(k) => T::read_converted(blackboard.live(*k)?),
+            Source::Key(k) => T::read(blackboard.value(*k)),
+            Source::Converted(k) => T::read_converted(blackboard.value(*k)),
         }
     }
 
