@@ -2,10 +2,17 @@
 //! entity, ticked in parallel by `ArborPlugin`. Prints the tick throughput.
 //! `cargo run --release -p arbor-bevy --example headless -- [ENTITIES] [FRAMES]`
 //! (defaults 10000 and 600); CI runs it small.
+//!
+//! With `--debug ADDR` (e.g. `-- 6 0 --debug 127.0.0.1:7878`) it serves Arbor's debug
+//! protocol instead and runs in real time, four frames a second, until stopped (FRAMES 0)
+//! or for FRAMES frames: attach the editor (Preview ▸ Attach to Program…) to watch every
+//! walker.
 
 use std::time::{Duration, Instant};
 
-use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
+use arbor_bevy::{
+    ArborAgent, ArborDebugServer, ArborPlugin, ArborTree, CompiledTrees, TreeProblems,
+};
 use arbor_runtime::{ActionCtx, Args, InPort, NodeType, ParamSpec, Registry, Status, ValueType};
 use bevy::app::PluginGroup as _;
 use bevy::app::{App, ScheduleRunnerPlugin};
@@ -58,9 +65,28 @@ fn registry() -> Registry<Walker> {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let debug = match args.iter().position(|a| a == "--debug") {
+        Some(at) if at + 1 < args.len() => {
+            let addr = args.remove(at + 1);
+            args.remove(at);
+            Some(addr)
+        }
+        Some(_) => {
+            eprintln!("--debug needs an address, e.g. --debug 127.0.0.1:7878");
+            std::process::exit(2);
+        }
+        None => None,
+    };
+    let mut args = args.into_iter();
     let entities: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let frames: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(600);
+    let mut plugin = ArborPlugin::new(registry())
+        .fixed_dt(0.1)
+        .project_root(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
+    if let Some(addr) = &debug {
+        plugin = plugin.debug_server(arbor_runtime::debug::DebugConfig::new(addr.clone()));
+    }
 
     let mut app = App::new();
     app.add_plugins((
@@ -69,9 +95,7 @@ fn main() {
             file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").to_owned(),
             ..AssetPlugin::default()
         },
-        ArborPlugin::new(registry())
-            .fixed_dt(0.1)
-            .project_root(concat!(env!("CARGO_MANIFEST_DIR"), "/assets")),
+        plugin,
     ));
     let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load("walker.json");
     for i in 0..entities {
@@ -104,6 +128,20 @@ fn main() {
         }
         app.update();
         std::thread::sleep(Duration::from_millis(1));
+    }
+
+    if let Some(addr) = debug {
+        if !app.world().contains_resource::<ArborDebugServer>() {
+            std::process::exit(1);
+        }
+        println!("{entities} walkers; attach the editor to {addr}");
+        let mut frame = 0;
+        while frames == 0 || frame < frames {
+            app.update();
+            frame += 1;
+            std::thread::sleep(Duration::from_millis(250));
+        }
+        return;
     }
 
     let start = Instant::now();

@@ -24,6 +24,9 @@ pub struct ArborAgent<C: Send + Sync + 'static> {
     pub(crate) last: Option<Status>,
     /// The `CompiledTrees` generation this agent last checked its tree against.
     pub(crate) seen: Option<u64>,
+    /// Its handle on the debug server, when the plugin runs one; ticks go through it.
+    #[cfg(feature = "debug")]
+    pub(crate) instance: Option<SyncCell<arbor_runtime::debug::Instance>>,
 }
 
 impl<C: Send + Sync + 'static> ArborAgent<C> {
@@ -36,6 +39,8 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
             running: None,
             last: None,
             seen: None,
+            #[cfg(feature = "debug")]
+            instance: None,
         }
     }
 
@@ -62,5 +67,21 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
     /// What the root returned on the last tick; `None` before the first.
     pub fn last_status(&self) -> Option<Status> {
         self.last
+    }
+
+    /// Ticks the running agent (through its debug handle, if it has one: then a paused
+    /// agent does not tick and keeps its last status).
+    pub(crate) fn tick(&mut self, data: &mut C, dt: f64) {
+        let Some(agent) = self.agent.as_mut() else {
+            return;
+        };
+        #[cfg(feature = "debug")]
+        if let Some(instance) = self.instance.as_mut() {
+            if let Some(status) = instance.get().tick(agent.get(), data, dt) {
+                self.last = Some(status);
+            }
+            return;
+        }
+        self.last = Some(agent.get().tick(data, dt));
     }
 }

@@ -1,7 +1,7 @@
 //! The tree-file asset and its loader: bytes -> [`TreeFile`] (parsed, not yet compiled:
 //! compiling needs the program's registry, see the plugin).
 
-use bevy::asset::{io::Reader, Asset, AssetLoader, LoadContext};
+use bevy::asset::{io::Reader, Asset, AssetLoader, AssetPath, Handle, LoadContext};
 use bevy::reflect::TypePath;
 
 use arbor_runtime::format::TreeFile;
@@ -11,6 +11,13 @@ use arbor_runtime::format::TreeFile;
 pub struct ArborTree {
     /// The parsed file.
     pub file: TreeFile,
+    /// Where the asset server found it (relative to its asset source).
+    pub path: AssetPath<'static>,
+    /// The tree files its Subtree nodes refer to, loaded as dependencies: the tree counts
+    /// as loaded with its dependencies once they are, and a changed subtree file
+    /// recompiles every tree that uses it (see the plugin).
+    #[dependency]
+    pub subtrees: Vec<Handle<ArborTree>>,
 }
 
 /// Loads `.json` tree files (and `.tree.json`) as [`ArborTree`]s.
@@ -48,10 +55,36 @@ impl AssetLoader for ArborTreeLoader {
         let text = std::str::from_utf8(&bytes).map_err(|_| TreeLoadError::Utf8)?;
         let shown = load_context.path().to_string();
         let file = arbor_runtime::parse_str(text, Some(std::path::Path::new(&shown)))?;
-        Ok(ArborTree { file })
+        let path = load_context.path().clone_owned();
+        let mut subtrees = Vec::new();
+        for rel in subtree_paths(&file) {
+            // Relative to this file's folder, as the runtime's loader resolves them. A path
+            // the asset server cannot parse is left to the compiler, which reports it.
+            if let Ok(target) = path.resolve_embed_str(rel) {
+                subtrees.push(load_context.load::<ArborTree>(target));
+            }
+        }
+        Ok(ArborTree {
+            file,
+            path,
+            subtrees,
+        })
     }
 
     fn extensions(&self) -> &[&str] {
         &["tree.json", "json"]
     }
+}
+
+/// The `path` parameters of the file's Subtree nodes, each once.
+fn subtree_paths(file: &TreeFile) -> Vec<&str> {
+    let mut paths: Vec<&str> = file
+        .nodes
+        .iter()
+        .filter(|node| node.kind == "Subtree")
+        .filter_map(|node| node.params.get("path").and_then(|p| p.as_str()))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
 }

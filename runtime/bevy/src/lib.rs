@@ -19,9 +19,15 @@
 //!   through [`arbor_runtime::Agent::reload`] (running nodes are halted through abort and
 //!   exit first; blackboard values of the same name and type survive).
 //!
+//! - Subtrees: the tree files a tree's Subtree nodes name are loaded as its asset
+//!   dependencies; a changed subtree file recompiles every tree that uses it.
+//! - Debugging (feature `debug`): [`ArborPlugin::debug_server`] serves Arbor's debug
+//!   protocol, so the editor attaches to the running game and shows every agent live.
+//!
 //! # Limitations
-//! - Subtree paths in a tree file are resolved on the file system relative to
-//!   [`ArborPlugin::project_root`] (default `assets`), not through the asset server.
+//! - The compiler reads Subtree files from the file system under
+//!   [`ArborPlugin::project_root`] (default `assets`, Bevy's default asset folder), so
+//!   trees with subtrees must come from the default (file) asset source.
 //! - `C` is one component; queries over several components per host action are not
 //!   offered (copy them into `C`, as above).
 //!
@@ -53,8 +59,12 @@ pub struct Guide;
 
 mod agent;
 mod asset;
+#[cfg(feature = "debug")]
+mod debug;
 mod plugin;
 
 pub use agent::ArborAgent;
 pub use asset::{ArborTree, ArborTreeLoader, TreeLoadError};
+#[cfg(feature = "debug")]
+pub use debug::ArborDebugServer;
 pub use plugin::{ArborPlugin, ArborSystems, CompiledTrees, TreeProblems};

@@ -151,7 +151,27 @@ impl Document {
             }
         })?;
         file.editor = None;
-        Ok(Document { file, editor })
+        let mut doc = Document { file, editor };
+        doc.place_unplaced_nodes();
+        Ok(doc)
+    }
+
+    /// Gives every node without a stored position the place auto-layout would give it:
+    /// a tree written by hand, by a program or by the runtime's builder has no editor
+    /// data, and drawing all its nodes at the origin stacks them into one unreadable pile.
+    fn place_unplaced_nodes(&mut self) {
+        if self
+            .file
+            .nodes
+            .iter()
+            .all(|n| self.editor.positions.contains_key(&n.guid))
+        {
+            return;
+        }
+        let laid_out = super::tidy_layout(self, &super::LayoutOptions::default());
+        for (guid, pos) in laid_out {
+            self.editor.positions.entry(guid).or_insert(pos);
+        }
     }
 
     /// The file to save or to hand to the runtime: nodes in canonical order (depth-first
@@ -660,6 +680,32 @@ mod tests {
     use super::fixtures::sample;
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_file_without_editor_data_opens_laid_out_not_piled_up() {
+        let text = json!({
+            "format": "arbor-tree", "version": 2,
+            "guid": "6e0a0000-0000-4000-8000-000000000000", "name": "plain",
+            "root": "6e0a0000-0000-4000-8000-000000000001",
+            "nodes": [
+                {"guid": "6e0a0000-0000-4000-8000-000000000001", "name": "s", "type": "Sequence",
+                 "children": ["6e0a0000-0000-4000-8000-000000000002", "6e0a0000-0000-4000-8000-000000000003"]},
+                {"guid": "6e0a0000-0000-4000-8000-000000000002", "name": "a", "type": "Succeeder"},
+                {"guid": "6e0a0000-0000-4000-8000-000000000003", "name": "b", "type": "Succeeder"}
+            ]
+        })
+        .to_string();
+        let doc = crate::document::io::load_str(&text, None).expect("loads");
+        let mut placed: Vec<Pos> = doc
+            .file
+            .nodes
+            .iter()
+            .map(|n| doc.position(&n.guid).expect("every node has a place"))
+            .collect();
+        placed.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
+        placed.dedup();
+        assert_eq!(placed.len(), 3, "three distinct places: {placed:?}");
+    }
 
     #[test]
     fn structure_queries() {
