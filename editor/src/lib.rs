@@ -12,6 +12,9 @@
 //!   (inspector, blackboard, problems, history, palette), [`preview`] (a sample agent
 //!   running the tree being edited), [`remote`] (attached to a running program's debug
 //!   server). They import neither `app` nor each other.
+//! - [`viewer`]: the in-game tree viewer, an egui widget for games, composed of the
+//!   canvas's overview drawing and the preview's live statuses (like `app`, it sits above
+//!   the views).
 //! - The contracts below the views: [`view`] (what a view gets each frame and may ask of
 //!   the app) and [`live`] (how the canvas reads what a running tree did, whoever runs it).
 
@@ -22,6 +25,7 @@ pub mod panels;
 pub mod preview;
 pub mod remote;
 pub mod view;
+pub mod viewer;
 
 pub use arbor_editor_model::{
     commands, document, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,

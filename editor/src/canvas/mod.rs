@@ -34,6 +34,7 @@ mod camera;
 mod emit;
 mod influence;
 mod input;
+mod overview;
 mod paint;
 mod scene;
 mod sync;
@@ -41,6 +42,7 @@ mod view;
 
 pub use camera::DEFAULT_NODE_SIZE;
 pub use input::{group_around, Annotations};
+pub use overview::Overview;
 pub use paint::LOD_ZOOM;
 pub use view::{CanvasResponse, DrawnNode};
 

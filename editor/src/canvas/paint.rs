@@ -36,7 +36,7 @@ pub struct LodBox {
 }
 
 /// Paints the nodes in `view` and the edges that touch them; returns their boxes.
-fn paint_boxes(
+pub(super) fn paint_boxes(
     painter: &egui::Painter,
     scene: &Scene,
     cam: Cam,

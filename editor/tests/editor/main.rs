@@ -20,6 +20,7 @@ mod sample_files;
 mod save_failures;
 mod subtrees;
 mod tabs;
+mod viewer;
 mod xml_files;
 
 /// The full name of test `name` in module `module` of this binary, for a test that runs
