@@ -12,10 +12,12 @@ use super::error::DebugError;
 use super::protocol::DEFAULT_ADDR;
 
 /// Where the server's log lines go (one line per call, no newline): a client's connection
-/// closing and why, its malformed requests (the first few), refused connections (at most
-/// one line every 10 seconds), a client's blackboard write the host could not apply. Set it
-/// with [`DebugConfig::log`]; it is called from the server's threads and from the host's
-/// tick calls.
+/// closing and why (a disconnect, a write that failed, a missed deadline), its malformed
+/// requests (the first few), refused connections (at most one line every 10 seconds), a
+/// client's blackboard write the host could not apply, and rarer failures (a socket that
+/// cannot be set up, a tree file that cannot be serialised). Set it with
+/// [`DebugConfig::log`]; it is called from the server's threads and from the host's tick
+/// calls, so it should not block for long.
 pub type LogFn = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// How a [`DebugServer`](super::DebugServer) is set up: where it listens, who may talk to

@@ -42,7 +42,7 @@ pub enum ErrorCode {
     /// a number nor a string.
     BadRequest,
     /// A client's line was longer than [`MAX_LINE`] (the connection is then closed), or a
-    /// reply would have been (it is replaced by this error).
+    /// message the server would send is (a huge tree file: it is replaced by this error).
     LineTooLong,
     /// A `type` this server does not know (a request from a newer client).
     UnknownType,
@@ -397,12 +397,12 @@ pub enum Request {
         instances: Vec<u64>,
     },
     /// Stops the instance at once: the host's tick calls do nothing until a `resume` (or
-    /// until this client disconnects).
+    /// until this client disconnects). Cancels the steps not yet run.
     Pause {
         /// The instance to pause.
         instance: u64,
     },
-    /// Lets a paused instance tick again.
+    /// Lets a paused instance tick again. Cancels the steps not yet run.
     Resume {
         /// The instance to resume.
         instance: u64,
