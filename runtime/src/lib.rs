@@ -81,7 +81,6 @@ pub mod btcpp;
 pub mod builder;
 mod compile;
 #[cfg(feature = "debug-protocol")]
-#[allow(missing_docs)] // TODO(ecosystem): owned by the debug work; document its items there.
 pub mod debug;
 mod exec;
 pub mod files;

@@ -51,6 +51,12 @@
 //! app.world_mut().spawn((ArborAgent::<Npc>::new(tree, 1), Npc::default()));
 //! app.update();
 //! ```
+// Without the `debug` feature the method does not exist: its name above then points to the
+// plugin rather than nowhere (which `cargo doc` would warn about).
+#![cfg_attr(
+    not(feature = "debug"),
+    doc = "[`ArborPlugin::debug_server`]: ArborPlugin"
+)]
 
 /// docs/bevy.md's snippets, compiled and run as doctests (`cargo test -p arbor-bevy --doc`).
 #[cfg(doctest)]

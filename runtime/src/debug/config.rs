@@ -11,11 +11,51 @@ use std::time::Duration;
 use super::error::DebugError;
 use super::protocol::DEFAULT_ADDR;
 
-/// Where the server's log lines go (one line per call, no newline).
+/// Where the server's log lines go (one line per call, no newline): a client's connection
+/// closing and why (a disconnect, a write that failed, a missed deadline), its malformed
+/// requests (the first few), refused connections (at most one line every 10 seconds), a
+/// client's blackboard write the host could not apply, and rarer failures (a socket that
+/// cannot be set up, a tree file that cannot be serialised). Set it with
+/// [`DebugConfig::log`]; it is called from the server's threads and from the host's tick
+/// calls, so it should not block for long.
 pub type LogFn = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// How a [`super::DebugServer`] is set up. Build it with [`DebugConfig::new`] or
-/// `default()` and the builder methods.
+/// How a [`DebugServer`](super::DebugServer) is set up: where it listens, who may talk to
+/// it, and how much it holds for each client. Build it with [`DebugConfig::new`] (or
+/// `default()`, which listens on [`DEFAULT_ADDR`]) and the builder methods (the fields
+/// are public as well).
+///
+/// Safe by default: loopback only and no token. Listening on another interface needs both
+/// [`allow_remote(true)`](DebugConfig::allow_remote()) and a
+/// [`token`](DebugConfig::token()), because any client can pause agents and write their
+/// blackboards; otherwise [`DebugServer::start`](super::DebugServer::start) refuses with a
+/// [`DebugError`] and binds nothing.
+///
+/// ```
+/// use arbor_runtime::debug::{DebugConfig, DebugError, DebugServer};
+///
+/// // This machine only, any free port (`server.local_addr()` says which).
+/// let local = DebugConfig::new("127.0.0.1:0");
+/// # drop(DebugServer::start(local)?);
+///
+/// // Every interface, e.g. to debug a game running on a console or another PC.
+/// let everywhere = DebugConfig::new("0.0.0.0:0");
+/// let refused = DebugServer::start(everywhere.clone());
+/// assert!(matches!(refused, Err(DebugError::RemoteNotAllowed { .. })));
+/// let refused = DebugServer::start(everywhere.clone().allow_remote(true));
+/// assert!(matches!(refused, Err(DebugError::RemoteWithoutToken { .. })));
+///
+/// // Opted in, with a token that clients present in their `hello`
+/// // (the editor's Attach… dialog asks for it).
+/// let config = everywhere
+///     .allow_remote(true)
+///     .token("s3cret")
+///     .max_clients(2)
+///     .log(|line| eprintln!("[debugger] {line}"));
+/// let server = DebugServer::start(config)?;
+/// assert!(server.local_addr().ip().is_unspecified());
+/// # Ok::<(), DebugError>(())
+/// ```
 #[derive(Clone)]
 pub struct DebugConfig {
     /// `host:port`; port 0 picks a free port (see `DebugServer::local_addr`).
@@ -69,7 +109,8 @@ impl fmt::Debug for DebugConfig {
 }
 
 impl DebugConfig {
-    /// The defaults, listening on `addr`.
+    /// The defaults, listening on `addr` (`host:port`, e.g. `127.0.0.1:7878`; port 0 takes
+    /// any free port).
     pub fn new(addr: impl Into<String>) -> DebugConfig {
         DebugConfig {
             addr: addr.into(),
@@ -77,36 +118,53 @@ impl DebugConfig {
         }
     }
 
+    /// Clients must present `token` in their `hello` (the server's `hello` says
+    /// `"auth":"token"`); a missing or wrong one is refused (`auth`). Required, and must not
+    /// be empty, for a non-loopback address; allowed on loopback too.
     pub fn token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
     }
 
+    /// Permits a non-loopback address (`false` by default). A [`token`](Self::token()) is
+    /// required as well.
     pub fn allow_remote(mut self, allow: bool) -> Self {
         self.allow_remote = allow;
         self
     }
 
+    /// Messages each client's queue on the server holds (default 256). When it is full,
+    /// tick frames for that client are dropped and counted (`dropped`); replies are never
+    /// dropped, but a client whose queue stays full of them for 2 seconds is disconnected.
     pub fn queue(mut self, messages: usize) -> Self {
         self.queue = messages;
         self
     }
 
+    /// Clients served at once (default 8); a connection beyond that gets an `error`
+    /// (`too many clients`) instead of the `hello`, and is closed.
     pub fn max_clients(mut self, clients: usize) -> Self {
         self.max_clients = clients;
         self
     }
 
+    /// How long a new connection has to complete its `hello` (default 10 s), however its
+    /// bytes trickle in; after that it gets an `error` and is disconnected.
     pub fn hello_timeout(mut self, timeout: Duration) -> Self {
         self.hello_timeout = timeout;
         self
     }
 
+    /// How long a client past the handshake that is subscribed to nothing may send nothing
+    /// before it is disconnected (default 60 s), so that silent connections cannot hold
+    /// every client slot. A subscribed client may stay silent.
     pub fn idle_timeout(mut self, timeout: Duration) -> Self {
         self.idle_timeout = timeout;
         self
     }
 
+    /// Sends the server's log lines to `log` instead of stderr (see [`LogFn`] for what is
+    /// logged), e.g. to the game's own logger.
     pub fn log(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.log = Some(Arc::new(log));
         self

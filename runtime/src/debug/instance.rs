@@ -17,8 +17,19 @@ use super::shared::{InstanceShared, Mode, TickFrame};
 use crate::agent::Agent;
 use crate::status::Status;
 
-/// A registered agent, listed to clients until the handle is dropped. Create it with
-/// [`super::DebugServer::register`].
+/// The host's handle on a registered agent, listed to clients until the handle is dropped.
+/// Create it with [`DebugServer::register`](super::DebugServer::register) (the example
+/// there shows a game loop), then tick the agent through [`Instance::tick`] or
+/// [`Instance::tick_with`] instead of [`Agent::tick`]: that is where the clients' requests
+/// (pause, step, breakpoints, blackboard writes) are applied, and where the ticks clients
+/// watch are traced. The network threads never touch the agent.
+///
+/// The handle holds no borrow of the agent: pass the same agent to every tick call. It is
+/// `Send` and `Sync`, so it can live next to the agent (in a game's component, on a
+/// worker thread) away from the [`DebugServer`](super::DebugServer) that made it.
+///
+/// Limitation: the handle describes the tree the agent ran when it was registered. After
+/// [`Agent::reload`] onto another tree, drop it and register the agent again.
 pub struct Instance {
     shared: Arc<InstanceShared>,
     hub: Arc<Hub>,
@@ -45,22 +56,33 @@ impl Instance {
         }
     }
 
-    /// The instance id clients see.
+    /// The instance id clients see (in `instances` listings, and in the requests that name
+    /// this instance). Unique for the server's lifetime: registering the agent again gives
+    /// a new one.
     pub fn id(&self) -> u64 {
         self.shared.id
     }
 
+    /// The name the agent was registered under (e.g. `villager #3`), as clients list it.
     pub fn name(&self) -> &str {
         &self.shared.name
     }
 
-    /// Whether a client has paused the instance (a tick call would not tick).
+    /// Whether a client has paused the instance: a tick call would not tick (unless a
+    /// client asked for a step). Always `false` while no client is connected, since the
+    /// last client's disconnect releases every pause.
     pub fn is_paused(&self) -> bool {
         self.shared.mode() == Mode::Attend && self.shared.control().paused
     }
 
     /// `agent.tick(data, dt)`, unless a client paused the instance: then nothing happens
-    /// and `None` is returned (the clock does not advance either).
+    /// and `None` is returned (the clock does not advance either). First applies what the
+    /// clients queued for this instance (blackboard writes, breakpoints, steps), even
+    /// while it is paused.
+    ///
+    /// With no client connected, this costs one relaxed atomic load on top of
+    /// [`Agent::tick`] (benches/debug.rs measures both); nothing is traced unless a client
+    /// subscribed to the instance or set a breakpoint on it.
     #[inline]
     pub fn tick<C>(&mut self, agent: &mut Agent<C>, data: &mut C, dt: f64) -> Option<Status> {
         match self.shared.mode() {

@@ -26,7 +26,35 @@ pub enum Framed<'a> {
     TooLong,
 }
 
-/// See the module documentation.
+/// Reads the protocol's lines (one JSON message each) from a buffered reader, a socket
+/// wrapped in a [`BufReader`](std::io::BufReader) for instance, refusing any line longer
+/// than [`MAX_LINE`]. Both ends read with it: the server its clients' requests, a client
+/// the server's messages (parsed with
+/// [`ServerMessage::from_line`](super::ServerMessage::from_line)).
+///
+/// On a socket with a read timeout, a timeout is returned as the I/O error it is (tell it
+/// from a broken connection with [`is_timeout`]) and the part of the line read so far is
+/// kept: the next [`read`](LineReader::read) goes on where it stopped, so a client can poll
+/// the socket between other work without losing a line.
+///
+/// ```
+/// use std::io::BufReader;
+/// use arbor_runtime::debug::{Framed, LineReader, ServerMessage};
+///
+/// let input: &[u8] = b"{\"type\":\"welcome\"}\n{\"type\":\"resumed\",\"instance\":3}\n";
+/// let mut reader = LineReader::new(BufReader::new(input));
+/// let mut messages = Vec::new();
+/// loop {
+///     match reader.read()? {
+///         Framed::Line(line) => messages.push(ServerMessage::from_line(line)?),
+///         Framed::Eof => break,
+///         // A server never sends one; a client closes the connection.
+///         Framed::TooLong => return Err("the server sent an over-long line".into()),
+///     }
+/// }
+/// assert_eq!(messages, [ServerMessage::Welcome, ServerMessage::Resumed { instance: 3 }]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct LineReader<R> {
     inner: R,
@@ -37,6 +65,7 @@ pub struct LineReader<R> {
 }
 
 impl<R: BufRead> LineReader<R> {
+    /// Reads lines from `inner`, with the protocol's limit ([`MAX_LINE`]).
     pub fn new(inner: R) -> LineReader<R> {
         LineReader {
             inner,
@@ -46,7 +75,9 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// Reads up to the next `\n`. See the module documentation for timeouts.
+    /// Reads up to the next `\n`: a [`Framed::Line`] (borrowed until the next call), the
+    /// end of the input, or [`Framed::TooLong`]. A read timeout is an `Err` for which
+    /// [`is_timeout`] holds, and keeps the partial line for the next call.
     pub fn read(&mut self) -> io::Result<Framed<'_>> {
         if self.returned {
             self.line.clear();

@@ -25,18 +25,34 @@ pub const PROTOCOL_VERSION: u64 = 1;
 /// The address a server listens on, and a client connects to, unless told otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:7878";
 
-/// Error codes of `error` messages.
+/// The `code` of an `error` message: what kind of mistake the server found. The `message`
+/// next to it says the rest, for people.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
+    /// The handshake went wrong: an unsupported protocol version (the connection is then
+    /// closed), a request before `hello`, a second `hello`, no `hello` in time or an idle
+    /// client (both closed), or a server with no free client slot (sent instead of its
+    /// `hello`).
     Protocol,
+    /// The server asked for a token and the client's `hello` had none, or a wrong one; the
+    /// connection is closed.
     Auth,
+    /// Not JSON, not a JSON object, a missing or mistyped field, or an `id` that is neither
+    /// a number nor a string.
     BadRequest,
+    /// A client's line was longer than [`MAX_LINE`] (the connection is then closed), or a
+    /// message the server would send is (a huge tree file: it is replaced by this error).
     LineTooLong,
+    /// A `type` this server does not know (a request from a newer client).
     UnknownType,
+    /// No instance has that id (never registered, or unregistered since).
     UnknownInstance,
+    /// A `breakpoint` on a GUID that no node of the instance's tree has.
     UnknownNode,
+    /// A `set` on a key the instance's blackboard does not declare.
     UnknownKey,
+    /// A `set` whose value does not fit the key's declared type.
     BadValue,
 }
 
@@ -67,9 +83,14 @@ impl fmt::Display for ErrorCode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeStatus {
+    /// The node's last tick in the tick returned [`Status::Success`].
     Success,
+    /// The node's last tick in the tick returned [`Status::Failure`].
     Failure,
+    /// The node's last tick in the tick returned [`Status::Running`].
     Running,
+    /// The node was running, was interrupted (aborted) during the tick and was not ticked
+    /// again after that.
     Aborted,
 }
 
@@ -106,22 +127,33 @@ pub enum Auth {
     Token,
 }
 
-/// The tree an instance runs, as listed.
+/// The tree an instance runs, as an `instances` listing names it: enough for a client to
+/// find the same file among those it has open, before asking for the whole `tree`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TreeRef {
+    /// The tree file's `guid` (docs/format.md).
     pub guid: String,
+    /// The tree file's `name`.
     #[serde(default)]
     pub name: String,
 }
 
-/// One entry of an `instances` message.
+/// One entry of an `instances` message: a registered agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InstanceEntry {
+    /// The instance id, chosen by the server and unique for its lifetime (an agent
+    /// registered again gets a new one). Requests name instances by it.
     pub instance: u64,
+    /// The name the host registered the agent under, e.g. `villager #3`.
     pub name: String,
+    /// The tree the agent runs.
     pub tree: TreeRef,
+    /// Whether a client has the instance paused.
     #[serde(default)]
     pub paused: bool,
+    /// The tick count as of the host's last tick call *while a client was connected*: a
+    /// host does not publish it when nobody listens, so it can lag until the next tick
+    /// call right after the first client connects.
     #[serde(default)]
     pub ticks: u64,
 }
@@ -129,6 +161,7 @@ pub struct InstanceEntry {
 /// A `tick` message: one tick of a subscribed instance.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tick<'a> {
+    /// The instance that ticked.
     pub instance: u64,
     /// The instance's tick count after this tick.
     pub tick: u64,
@@ -146,55 +179,109 @@ pub struct Tick<'a> {
     pub blackboard: Map<String, Value>,
 }
 
-/// Everything a server sends.
+/// Everything a server sends, one variant per `type` (docs/debug-protocol.md, "Messages").
+/// An `id` field is the `id` of the request the message answers, echoed as the client sent
+/// it (a JSON number or string); it is absent from messages nobody asked for.
+///
+/// A client reads a line with [`ServerMessage::from_line`]:
+///
+/// ```
+/// use arbor_runtime::debug::{Auth, ServerMessage, PROTOCOL_VERSION};
+///
+/// let line = br#"{"type":"hello","protocol":1,"server":"arbor-runtime 0.1.0","auth":"token"}"#;
+/// match ServerMessage::from_line(line)? {
+///     ServerMessage::Hello { protocol, auth, .. } => {
+///         assert_eq!(protocol, PROTOCOL_VERSION);
+///         assert_eq!(auth, Auth::Token); // answer with a `hello` that carries the token
+///     }
+///     other => panic!("a server greets first, not with `{}`", other.kind()),
+/// }
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage<'a> {
+    /// The server's first message on every connection: the client answers with its own
+    /// [`Request::Hello`].
     Hello {
+        /// The protocol version the server speaks ([`PROTOCOL_VERSION`]).
         protocol: u64,
+        /// How the server names itself, e.g. `arbor-runtime 0.1.0` (for people and logs).
         #[serde(default)]
         server: String,
+        /// Whether the client's `hello` must carry a token.
         #[serde(default)]
         auth: Auth,
     },
+    /// The handshake succeeded: the client may now send any request.
     Welcome,
+    /// The registered instances: the reply to `list`, and sent unasked (without `id`) to
+    /// every client past the handshake whenever instances are registered or unregistered.
     Instances {
+        /// The `list` request's `id`; `None` when sent unasked.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<Value>,
+        /// Every registered instance.
         instances: Vec<InstanceEntry>,
     },
+    /// The reply to `tree`: the tree file an instance was registered with.
     Tree {
+        /// The request's `id`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<Value>,
+        /// The instance asked about.
         instance: u64,
-        /// The instance's main tree file (docs/format.md).
+        /// The instance's main tree file (docs/format.md), as the host registered it
+        /// (re-serialised: same content, keys sorted). Nodes of subtree files are not in it.
         file: Cow<'a, Value>,
     },
+    /// One tick of a subscribed instance.
     Tick(Tick<'a>),
+    /// An instance stopped ticking: sent to every client past the handshake, and only when
+    /// the state changes.
     Paused {
+        /// The instance that paused.
         instance: u64,
+        /// What paused it.
         reason: PauseReason,
-        /// The breakpoint node, for [`PauseReason::Breakpoint`].
+        /// The breakpoint node's GUID, for [`PauseReason::Breakpoint`].
         #[serde(default, skip_serializing_if = "Option::is_none")]
         node: Option<String>,
+        /// The tick during which the breakpoint was entered or the step ran; for
+        /// [`PauseReason::Request`], the tick count when the pause was asked.
         #[serde(default)]
         tick: u64,
     },
+    /// A paused instance ticks again (after a `resume`, or when the client that held the
+    /// pause disconnected). Sent to every client past the handshake.
     Resumed {
+        /// The instance that resumed.
         instance: u64,
     },
+    /// Tick frames for this client were dropped because its queue on the server was full;
+    /// the next [`ServerMessage::Tick`] carries every blackboard key.
     Dropped {
+        /// The instance whose frames were dropped.
         instance: u64,
+        /// How many frames were dropped since the last report.
         frames: u64,
     },
+    /// A request was accepted (`subscribe`, `unsubscribe`, `pause`, `resume`, `step`,
+    /// `breakpoint`, `set`). Queued requests take effect at the host's next tick call.
     Ok {
+        /// The request's `id`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<Value>,
     },
+    /// A request was refused, or the server is refusing or closing the connection (the
+    /// [`ErrorCode`] variants say which codes close it).
     Error {
+        /// The request's `id`, when it had a readable one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<Value>,
+        /// What kind of mistake, for programs.
         code: ErrorCode,
+        /// What went wrong, for people (e.g. `no instance 9`).
         #[serde(default)]
         message: String,
     },
@@ -255,12 +342,34 @@ impl ServerMessage<'_> {
     }
 }
 
-/// Everything a client sends. The `id` a client may add is not part of it: servers read it
-/// separately, so that a request they cannot parse still gets its `id` echoed.
+/// Everything a client sends, one variant per `type` (docs/debug-protocol.md, "Requests").
+/// The `id` a client may add is not part of it: servers read it separately, so that a
+/// request they cannot parse still gets its `id` echoed. Instances are named by the ids of
+/// an `instances` listing.
+///
+/// Write one with [`Request::to_line`]; to add an `id`, insert it into the JSON object:
+///
+/// ```
+/// use arbor_runtime::debug::Request;
+///
+/// assert_eq!(
+///     Request::hello("my-tool 1.0", None).to_line(),
+///     "{\"type\":\"hello\",\"protocol\":1,\"client\":\"my-tool 1.0\"}\n"
+/// );
+/// let mut pause = serde_json::to_value(Request::Pause { instance: 3 })?;
+/// pause["id"] = 7.into(); // the `ok` (or `error`) will carry `"id":7`
+/// assert_eq!(pause, serde_json::json!({"type": "pause", "instance": 3, "id": 7}));
+/// let line = format!("{pause}\n"); // compact JSON never holds a raw newline
+/// # assert_eq!(line.matches('\n').count(), 1);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Request {
+    /// The client's answer to the server's `hello` (build it with [`Request::hello`]):
+    /// the server replies `welcome`, or an `error` and closes the connection.
     Hello {
+        /// The protocol version the client speaks ([`PROTOCOL_VERSION`]).
         protocol: u64,
         /// How the client names itself (for logs); servers ignore it.
         #[serde(default)]
@@ -269,33 +378,57 @@ pub enum Request {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
     },
+    /// Asks for the registered instances: the reply is `instances`.
     List,
+    /// Asks for the tree file an instance runs: the reply is `tree`.
     Tree {
+        /// The instance.
         instance: u64,
     },
+    /// Starts `tick` messages for these instances (every tick after the `ok`; the first
+    /// frame carries every blackboard key). One unknown id subscribes to none.
     Subscribe {
+        /// The instances to watch.
         instances: Vec<u64>,
     },
+    /// Stops `tick` messages for these instances: none arrives after the `ok`.
     Unsubscribe {
+        /// The instances to stop watching.
         instances: Vec<u64>,
     },
+    /// Stops the instance at once: the host's tick calls do nothing until a `resume` (or
+    /// until this client disconnects). Cancels the steps not yet run.
     Pause {
+        /// The instance to pause.
         instance: u64,
     },
+    /// Lets a paused instance tick again. Cancels the steps not yet run.
     Resume {
+        /// The instance to resume.
         instance: u64,
     },
+    /// Runs exactly one tick at the host's next tick call, then pauses (`paused` with
+    /// reason `step`); on a running instance, pauses it after its next tick. Steps add up.
     Step {
+        /// The instance to step.
         instance: u64,
     },
+    /// Sets or clears a breakpoint: the instance pauses after a tick that entered the node.
+    /// Applied at the host's next tick call.
     Breakpoint {
+        /// The instance.
         instance: u64,
-        /// The node's GUID.
+        /// The node's GUID. A node of a subtree used twice breaks in both places.
         node: String,
+        /// `true` sets the breakpoint, `false` clears it.
         set: bool,
     },
+    /// Writes a blackboard key: checked against the key's type at once, written at the
+    /// host's next tick call (before the tick).
     Set {
+        /// The instance.
         instance: u64,
+        /// The key's name, as declared in the tree file.
         key: String,
         /// JSON of the key's type; `null` clears the key. Required: a missing field is a
         /// bad request.

@@ -49,7 +49,55 @@ impl Connection {
     }
 }
 
-/// The debug server. See the module docs and docs/debug-protocol.md.
+/// The debug server: listens for clients (the editor's **Attach…**, or any tool speaking
+/// docs/debug-protocol.md) and lists the agents the host [registers](DebugServer::register).
+/// Everything runs on the server's own threads (one accepting, two per client); the host's
+/// part is to tick each registered agent through its [`Instance`]. Dropping the server (or
+/// [`shutdown`](DebugServer::shutdown)) closes every connection and joins every thread.
+///
+/// A game loop with one agent, on a loopback port chosen by the system:
+///
+/// ```
+/// use std::sync::Arc;
+/// use arbor_runtime::builder::{node, TreeBuilder};
+/// use arbor_runtime::debug::{DebugConfig, DebugServer};
+/// use arbor_runtime::{Agent, Registry, Status, ValueType};
+///
+/// struct Guard { alert: bool } // the host's own data, passed to every tick
+///
+/// let registry = Registry::<Guard>::new();
+/// let file = TreeBuilder::new("patrol")
+///     .key("alert", ValueType::Bool, false)
+///     .root(node("Wait").param("seconds", 1.0))
+///     .to_file();
+/// let mut agent = Agent::new(Arc::new(registry.loader().load_tree(&file, None)?), 1);
+/// let mut guard = Guard { alert: false };
+///
+/// // Port 0 takes any free port; `local_addr` says which. The usual one is 7878.
+/// let server = DebugServer::start(DebugConfig::new("127.0.0.1:0"))?;
+/// println!("attach the editor to {}", server.local_addr());
+///
+/// // `file` is sent to clients that ask for the tree.
+/// let mut instance = server.register("guard #1", &agent, &file);
+/// for _frame in 0..3 {
+///     // Instead of `agent.tick(&mut guard, 0.25)`: `None` while a client has it paused.
+///     let status = instance.tick(&mut agent, &mut guard, 0.25);
+///     assert_eq!(status, Some(Status::Running)); // no client here: it always ticks
+/// }
+/// // With inputs (rule 2): the closure runs after the clock moves, before the root ticks.
+/// let alert = agent.blackboard().key("alert").expect("declared above");
+/// instance.tick_with(&mut agent, &mut guard, 0.25, |agent, guard| {
+///     let _ = agent.blackboard_mut().set(alert, guard.alert);
+/// });
+/// assert_eq!(agent.ticks(), 4);
+///
+/// drop(instance); // unlisted: clients get a new `instances` listing
+/// drop(server); // closes every connection and joins the server's threads
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// The other end of the same conversation is the example in the
+/// [module documentation](super#a-client).
 pub struct DebugServer {
     hub: Arc<Hub>,
     addr: SocketAddr,
@@ -59,7 +107,9 @@ pub struct DebugServer {
 
 impl DebugServer {
     /// Binds the configured address (loopback only, unless `allow_remote` and a token) and
-    /// starts accepting clients on a background thread.
+    /// starts accepting clients on a background thread. Fails with a [`DebugError`] when
+    /// the configuration's safety rules refuse the address or the socket cannot be bound;
+    /// then nothing was started.
     pub fn start(config: DebugConfig) -> Result<DebugServer, DebugError> {
         let addrs = config.resolve()?;
         let bind_error = |source| DebugError::Bind {
@@ -92,14 +142,19 @@ impl DebugServer {
         self.addr
     }
 
-    /// Clients connected now (handshake done or not).
+    /// Clients connected now (handshake done or not); at most
+    /// [`DebugConfig::max_clients`].
     pub fn clients(&self) -> usize {
         lock(&self.hub.clients).len()
     }
 
     /// Lists `agent` to clients as `name` (e.g. "villager #3"); `file` is the tree file it
     /// was compiled from, sent to clients that ask for the tree. Tick the agent through the
-    /// returned handle; dropping the handle unregisters it.
+    /// returned handle; dropping the handle unregisters it. Clients past the handshake get
+    /// a new `instances` listing either way.
+    ///
+    /// The handle reads the agent's tree (its node GUIDs and blackboard keys) now, and
+    /// holds no borrow: the agent stays the host's.
     pub fn register<C>(
         &self,
         name: impl Into<String>,
@@ -114,7 +169,8 @@ impl DebugServer {
         self.register_json(name, agent, json)
     }
 
-    /// As [`DebugServer::register`], with the tree file as JSON (as read from disk).
+    /// As [`DebugServer::register`], with the tree file as a `serde_json::Value` (as read
+    /// from disk, without parsing it into a [`TreeFile`]).
     pub fn register_json<C>(
         &self,
         name: impl Into<String>,
@@ -138,6 +194,8 @@ impl DebugServer {
     }
 
     /// Stops accepting, closes every connection and joins every thread (as dropping does).
+    /// Handles it registered keep working as plain ticks: with no client left, nothing is
+    /// paused or traced.
     pub fn shutdown(self) {}
 }
 
