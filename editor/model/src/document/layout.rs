@@ -46,7 +46,7 @@ impl Default for LayoutOptions {
 }
 
 impl LayoutOptions {
-    fn size(&self, guid: &str) -> [f64; 2] {
+    pub(crate) fn size(&self, guid: &str) -> [f64; 2] {
         self.sizes.get(guid).copied().unwrap_or(self.node_size)
     }
 
