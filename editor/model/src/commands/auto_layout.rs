@@ -155,4 +155,41 @@ mod tests {
             Some([5000.0, 5000.0, 10.0, 10.0])
         );
     }
+
+    #[test]
+    fn sibling_groups_get_frames_that_neither_cross_nor_cover_others() {
+        // a → [b, c], c → [d]: b and c each in a group of their own, then the same with
+        // only c grouped, so b (outside) must not be under c's frame.
+        let (mut doc, [_, b, c, d, _]) = sample();
+        let group = |guid: &str, members: Vec<String>| crate::document::Group {
+            guid: guid.into(),
+            members,
+            ..Default::default()
+        };
+        doc.editor.groups.push(group("gb", vec![b.clone()]));
+        doc.editor
+            .groups
+            .push(group("gc", vec![c.clone(), d.clone()]));
+        let options = LayoutOptions::default();
+        let before = doc.clone();
+        let after = round_trip(&mut doc, AutoLayout::new(&before, &options));
+        let frame = |g: &str| {
+            let [x, y, w, h] = after.group(g).expect("group").rect;
+            crate::document::Bounds {
+                min: [x, y],
+                max: [x + w, y + h],
+            }
+        };
+        assert!(!frame("gb").overlaps(&frame("gc")), "the frames cross");
+        doc.editor.groups.remove(0);
+        let before = doc.clone();
+        let after = round_trip(&mut doc, AutoLayout::new(&before, &options));
+        let [x, y, w, h] = after.group("gc").expect("group").rect;
+        let frame = crate::document::Bounds {
+            min: [x, y],
+            max: [x + w, y + h],
+        };
+        let outside = crate::document::node_box(&options, &b, after.position(&b).expect("b"));
+        assert!(!frame.overlaps(&outside), "b lies under c's frame");
+    }
 }
