@@ -226,10 +226,22 @@ impl Canvas {
             .show(ui.ctx(), |ui| {
                 egui::Frame::menu(ui.style())
                     .show(ui, |ui| {
+                        // Styled as egui styles its menus (menu::set_menu_style, private):
+                        // items show a frame only under the pointer; full width.
+                        let style = ui.style_mut();
+                        style.spacing.button_padding = egui::vec2(2.0, 0.0);
+                        style.visuals.widgets.active.bg_stroke = Stroke::NONE;
+                        style.visuals.widgets.hovered.bg_stroke = Stroke::NONE;
+                        style.visuals.widgets.inactive.weak_bg_fill = Color32::TRANSPARENT;
+                        style.visuals.widgets.inactive.bg_stroke = Stroke::NONE;
                         ui.set_min_width(190.0);
-                        let mut items = Items::default();
-                        let chosen = self.items(ui, cx, &menu, &mut items);
-                        (chosen, items.0)
+                        ui.set_max_width(320.0);
+                        ui.with_layout(egui::Layout::top_down_justified(egui::Align::LEFT), |ui| {
+                            let mut items = Items::default();
+                            let chosen = self.items(ui, cx, &menu, &mut items);
+                            (chosen, items.0)
+                        })
+                        .inner
                     })
                     .inner
             });
@@ -400,7 +412,7 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
     }
     ui.separator();
     let mut decorator = None;
-    ui.menu_button("Add Decorator", |ui| {
+    ui.menu_button("Add Decorator  ⏵", |ui| {
         for t in cx.session.types().decorators() {
             let r = ui.button(&t.name);
             let r = if t.description.is_empty() {

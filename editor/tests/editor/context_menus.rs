@@ -345,3 +345,47 @@ fn a_new_notes_placeholder_is_replaced_by_typing() {
         "Check the guard's route"
     );
 }
+
+#[test]
+fn inline_from_the_node_menu_lands_clear_of_the_other_nodes() {
+    let g = |n: u32| format!("00000000-0000-4000-8000-{n:012}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sub = serde_json::json!({
+        "format": "arbor-tree", "version": 2, "guid": g(100), "name": "count",
+        "root": g(101),
+        "nodes": [
+            {"guid": g(101), "type": "Sequence", "children": [g(102), g(103)]},
+            {"guid": g(102), "type": "Wait", "params": {"seconds": 1.0}},
+            {"guid": g(103), "type": "Wait", "params": {"seconds": 2.0}}
+        ],
+        "editor": {"positions": {g(101): [0.0, 0.0], g(102): [280.0, -60.0], g(103): [280.0, 60.0]}}
+    });
+    // "after" sits right under the Subtree node: the inlined Sequence would cover it.
+    let parent = serde_json::json!({
+        "format": "arbor-tree", "version": 2, "guid": g(1), "name": "parent",
+        "root": g(2),
+        "nodes": [
+            {"guid": g(2), "type": "Sequence", "children": [g(5), g(7)]},
+            {"guid": g(5), "name": "use counter", "type": "Subtree", "params": {"path": "count.json"}},
+            {"guid": g(7), "name": "after", "type": "Wait", "params": {"seconds": 0.5}}
+        ],
+        "editor": {"positions": {g(2): [0.0, 0.0], g(5): [280.0, 0.0], g(7): [280.0, 60.0]}}
+    });
+    std::fs::write(dir.path().join("count.json"), sub.to_string()).expect("write");
+    let path = dir.path().join("parent.json");
+    std::fs::write(&path, parent.to_string()).expect("write");
+    let session = arbor_editor::Session::open(&path).expect("opens");
+    let mut h = Harness::new(session);
+    h.app.canvas_mut().set_zoom(1.0);
+    h.frames(3);
+    // Its title: "after" covers its lower half.
+    let at = node_rect(&h, &g(5)).left_top() + egui::vec2(30.0, 12.0);
+    right_click(&mut h, at);
+    assert_eq!(only_menu(&h), MenuTarget::Node(g(5)));
+    choose(&mut h, "Inline Subtree");
+    let doc = h.app.session().document();
+    assert!(!doc.contains(&g(5)), "inlined");
+    assert_eq!(doc.node_count(), 5);
+    h.frames(3);
+    assert_no_overlap_in_document(&h);
+}
