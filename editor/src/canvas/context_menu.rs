@@ -194,13 +194,7 @@ impl Canvas {
             )
         });
         // Only a click on the canvas itself, not on a window or popup over it.
-        let on_canvas = pos.filter(|p| {
-            self.view.contains(*p)
-                && ui
-                    .ctx()
-                    .layer_id_at(*p)
-                    .map_or(true, |l| l == ui.layer_id())
-        });
+        let on_canvas = pos.filter(|p| self.view.contains(*p) && uncovered(ui, *p));
         if let (true, Some(pos)) = (right, on_canvas) {
             let target = self.target_at(cx.session.document(), pos);
             select_target(cx.selection, &target);
@@ -523,6 +517,11 @@ fn color_choices(ui: &mut egui::Ui, current: Color, mut pick: impl FnMut(Color))
             }
         }
     });
+}
+
+/// Whether nothing (a window, a popup, this menu) covers the canvas at `p`.
+pub(super) fn uncovered(ui: &egui::Ui, p: Pos2) -> bool {
+    ui.ctx().layer_id_at(p).is_none_or(|l| l == ui.layer_id())
 }
 
 fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {

@@ -147,8 +147,7 @@ impl Canvas {
                 // frame must not be overridden). A popup over the canvas (a context menu)
                 // is not the canvas either.
                 let over = ui.input(|i| i.pointer.hover_pos()).is_some_and(|p| {
-                    self.view.contains(p)
-                        && ui.ctx().layer_id_at(p).map_or(true, |l| l == ui.layer_id())
+                    self.view.contains(p) && super::context_menu::uncovered(ui, p)
                 });
                 if over && from_view != self.pushed_selection {
                     if from_view.is_empty() {
