@@ -63,6 +63,22 @@ fn right_click(h: &mut Harness, pos: Pos2) {
     h.frame();
 }
 
+/// The middle of the wire from `parent` to `child` (the curve is symmetric between its
+/// ports).
+fn wire_middle(h: &Harness, parent: &str, child: &str) -> Pos2 {
+    let port = |guid: &str, out: bool| {
+        let drawn = h.app.canvas().drawn(guid).expect("drawn");
+        let port = if out {
+            drawn.output_port()
+        } else {
+            drawn.input_port()
+        };
+        port.expect("port")
+    };
+    let (from, to) = (port(parent, true), port(child, false));
+    from + (to - from) / 2.0
+}
+
 fn node_rect(h: &Harness, guid: &str) -> Rect {
     h.app.canvas().drawn(guid).map(|d| d.rect()).expect("drawn")
 }
@@ -127,20 +143,9 @@ fn each_thing_under_the_pointer_opens_its_own_menu_and_only_that() {
     right_click(&mut h, at);
     assert_eq!(only_menu(&h), MenuTarget::Group(group.clone()));
 
-    // The wire's middle (the curve is symmetric between its ports).
-    let (from, to) = (
-        h.app
-            .canvas()
-            .drawn(&g[0])
-            .and_then(|d| d.output_port())
-            .expect("port"),
-        h.app
-            .canvas()
-            .drawn(&g[1])
-            .and_then(|d| d.input_port())
-            .expect("port"),
-    );
-    right_click(&mut h, from + (to - from) / 2.0);
+    // The wire's middle.
+    let at = wire_middle(&h, &g[0], &g[1]);
+    right_click(&mut h, at);
     assert_eq!(
         only_menu(&h),
         MenuTarget::Wire {
@@ -169,19 +174,8 @@ fn each_thing_under_the_pointer_opens_its_own_menu_and_only_that() {
 fn menu_items_run_the_same_actions_as_the_shortcuts() {
     let (mut h, g, free, _, group) = scene();
     // Delete a wire.
-    let (from, to) = (
-        h.app
-            .canvas()
-            .drawn(&g[0])
-            .and_then(|d| d.output_port())
-            .expect("port"),
-        h.app
-            .canvas()
-            .drawn(&g[1])
-            .and_then(|d| d.input_port())
-            .expect("port"),
-    );
-    right_click(&mut h, from + (to - from) / 2.0);
+    let at = wire_middle(&h, &g[0], &g[1]);
+    right_click(&mut h, at);
     choose(&mut h, "Delete Connection");
     assert!(h.app.session().document().children(&g[0]).is_empty());
     // Delete a note.
