@@ -383,3 +383,49 @@ fn inline_from_the_node_menu_lands_clear_of_the_other_nodes() {
     h.frames(3);
     assert_no_overlap_in_document(&h);
 }
+
+#[test]
+fn open_source_runs_the_configured_command_or_says_why_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = dir.path().join("jump.rs");
+    std::fs::write(&source, "// registers Jump\n").expect("write");
+    let mut types = arbor_runtime::NodeTypes::builtin();
+    types.insert(
+        arbor_runtime::NodeType::action("Jump", "Jumps.").source(&source.display().to_string(), 1),
+    );
+    let mut session = arbor_editor::Session::with_types(Default::default(), types);
+    let jump = session.add_node("Jump", [0.0, 0.0]).expect("added");
+    let mut h = Harness::new(session);
+    h.app.canvas_mut().set_zoom(1.0);
+    h.frames(2);
+    let open = |h: &mut Harness| {
+        let at = node_rect(h, &jump).center();
+        right_click(h, at);
+        choose(h, "Open Source of Jump");
+    };
+    h.app.prefs_mut().source_command = "true {file}:{line}".into();
+    open(&mut h);
+    let texts: Vec<String> = h
+        .app
+        .toasts()
+        .texts()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with("Opened") && t.ends_with("jump.rs:1")),
+        "{texts:?}"
+    );
+    h.app.prefs_mut().source_command = "no-such-editor-for-arbor {file}".into();
+    open(&mut h);
+    let texts = h.app.toasts().texts();
+    assert!(
+        texts.iter().any(
+            |t| t.contains("`no-such-editor-for-arbor {file}` did not start")
+                && t.contains("View ▸ Source Editor")
+        ),
+        "{texts:?}"
+    );
+}
