@@ -168,6 +168,19 @@ fn each_thing_under_the_pointer_opens_its_own_menu_and_only_that() {
     right_click(&mut h, node);
     h.key(Key::Escape, Modifiers::NONE);
     assert!(h.app.canvas().context_menu().is_none());
+
+    // Zoomed out, nodes are plain boxes: the same hit test finds them.
+    h.app.canvas_mut().set_zoom(0.3);
+    h.frames(3);
+    assert!(h.app.canvas().level_of_detail());
+    let at = h
+        .app
+        .canvas()
+        .lod_box(&g[1])
+        .expect("drawn as a box")
+        .center();
+    right_click(&mut h, at);
+    assert_eq!(only_menu(&h), MenuTarget::Node(g[1].clone()));
 }
 
 #[test]
