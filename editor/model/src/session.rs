@@ -92,6 +92,8 @@ pub struct Session {
     notes: Vec<String>,
     /// Why this document cannot be edited (a tree sent by an attached program).
     read_only: Option<String>,
+    /// Node sizes as last drawn, so pasted items are placed clear of the real boxes.
+    drawn: LayoutOptions,
 }
 
 impl Default for Session {
@@ -118,6 +120,7 @@ impl Session {
             disk: None,
             notes: Vec::new(),
             read_only: None,
+            drawn: LayoutOptions::default(),
         }
     }
 
@@ -359,6 +362,12 @@ impl Session {
 
     // ---- Shortcuts for the common gestures -----------------------------------------------
 
+    /// The sizes nodes were drawn at (the canvas measures them), used to keep pasted,
+    /// duplicated and inlined items clear of existing ones. Unknown nodes get the default.
+    pub fn set_drawn_sizes(&mut self, sizes: std::collections::HashMap<String, [f64; 2]>) {
+        self.drawn.sizes = sizes;
+    }
+
     /// Adds a node of type `kind`; returns its GUID.
     pub fn add_node(&mut self, kind: &str, pos: Pos) -> Result<String, CommandError> {
         let cmd = AddNode::new(&self.types, kind, pos)?;
@@ -389,21 +398,31 @@ impl Session {
         Ok(text)
     }
 
-    /// Pastes clipboard text with its top-left corner at `at`; returns the new items.
+    /// Pastes clipboard text with its top-left corner at `at`, or at the nearest spot
+    /// where it covers no existing node or note; returns the new items.
     pub fn paste(&mut self, text: &str, at: Pos) -> Result<Selection, PasteError> {
-        let cmd = Paste::new(&Fragment::from_json(text)?, at)?;
+        let cmd = Paste::new(&Fragment::from_json(text)?, at)?.clear_of(
+            &self.doc,
+            &self.drawn,
+            &Default::default(),
+        )?;
         let pasted = cmd.selection();
         self.apply(cmd)?;
         Ok(pasted)
     }
 
-    /// Duplicates the selection, offset by `offset`; returns the new items.
+    /// Duplicates the selection, offset by `offset`, or at the nearest spot from there
+    /// where it covers no existing node or note; returns the new items.
     pub fn duplicate(
         &mut self,
         selection: &Selection,
         offset: Pos,
     ) -> Result<Selection, CommandError> {
-        let cmd = Paste::duplicate(&self.doc, selection, &self.types, offset)?;
+        let cmd = Paste::duplicate(&self.doc, selection, &self.types, offset)?.clear_of(
+            &self.doc,
+            &self.drawn,
+            &Default::default(),
+        )?;
         let copies = cmd.selection();
         self.apply(cmd)?;
         Ok(copies)
@@ -473,7 +492,7 @@ impl Session {
             .and_then(Path::parent)
             .ok_or(SubtreeError::Unsaved)?;
         let file = io::load(&folder.join(rel))?;
-        let (batch, copied) = inline_subtree(&self.doc, &self.types, node, &file)?;
+        let (batch, copied) = inline_subtree(&self.doc, &self.types, node, &file, &self.drawn)?;
         self.apply(batch)?;
         Ok(copied)
     }

@@ -94,6 +94,10 @@ impl ArborApp {
                     ui.selectable_value(&mut self.prefs.theme, Theme::Dark, "Dark");
                     ui.selectable_value(&mut self.prefs.theme, Theme::Light, "Light");
                 });
+                ui.menu_button("Source Editor", |ui| {
+                    ui.label("Command that opens a node type's source ({file}, {line}):");
+                    ui.text_edit_singleline(&mut self.prefs.source_command);
+                });
             });
             ui.menu_button("Preview", |ui| {
                 chosen.extend(item(

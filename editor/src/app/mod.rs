@@ -10,7 +10,8 @@
 //!
 //! Files: tab.rs (one document and its views), actions.rs (what a shortcut or menu item
 //! does), documents.rs (open, save, close, and their dialogs), menus.rs, and one file per
-//! service: files.rs, guard.rs, prefs.rs, recovery.rs, remote.rs, shortcuts.rs, watch.rs.
+//! service: files.rs, guard.rs, prefs.rs, recovery.rs, remote.rs, shortcuts.rs, source.rs,
+//! watch.rs.
 
 mod actions;
 mod documents;
@@ -21,6 +22,7 @@ mod prefs;
 mod recovery;
 mod remote;
 mod shortcuts;
+mod source;
 mod tab;
 mod watch;
 
@@ -209,6 +211,15 @@ impl ArborApp {
         self.bottom
     }
 
+    /// The preferences (theme, recent files, the source editor command).
+    pub fn prefs(&self) -> &Prefs {
+        &self.prefs
+    }
+
+    pub fn prefs_mut(&mut self) -> &mut Prefs {
+        &mut self.prefs
+    }
+
     /// Opens the Attach… dialog, as the menu item does.
     pub fn open_attach_dialog(&mut self) {
         self.attach.open = true;
@@ -287,7 +298,7 @@ impl ArborApp {
         self.disk_dialog(ctx);
         self.shared.toasts.show(ctx);
         for request in std::mem::take(&mut self.shared.requests) {
-            self.handle(request);
+            self.handle(ctx, request);
         }
     }
 
@@ -374,11 +385,13 @@ impl ArborApp {
         remote_action
     }
 
-    fn handle(&mut self, request: Request) {
+    fn handle(&mut self, ctx: &egui::Context, request: Request) {
         match request {
             Request::Frame(guids) => self.tab_mut().frame_nodes(&guids),
             Request::ToggleBreakpoint(guid) => self.toggle_breakpoint(&guid),
             Request::OpenSubtree(guid) => self.open_subtree(&guid),
+            Request::Act(action) => self.act(ctx, action),
+            Request::OpenSource(kind) => self.open_source(&kind),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Preferences that persist between runs (eframe's storage): theme, recent files, last
-//! zoom. The window size is persisted by eframe itself (`persist_window`).
+//! zoom, the command that opens a node type's source. The window size is persisted by eframe itself (`persist_window`).
 
 use std::path::{Path, PathBuf};
 
@@ -22,7 +22,13 @@ pub struct Prefs {
     pub theme: Theme,
     pub recent: Vec<PathBuf>,
     pub zoom: f32,
+    /// Opens a source file at a line, for a node's "Open Source": `{file}` and `{line}`
+    /// are replaced (see `source.rs`).
+    pub source_command: String,
 }
+
+/// VS Code's "go to file:line"; set another in View ▸ Source Editor.
+pub const DEFAULT_SOURCE_COMMAND: &str = "code -g {file}:{line}";
 
 impl Default for Prefs {
     fn default() -> Self {
@@ -30,6 +36,7 @@ impl Default for Prefs {
             theme: Theme::Dark,
             recent: Vec::new(),
             zoom: 1.0,
+            source_command: DEFAULT_SOURCE_COMMAND.to_owned(),
         }
     }
 }
@@ -79,5 +86,6 @@ mod tests {
         let prefs: Prefs = serde_json::from_str(r#"{"theme": "Light"}"#).unwrap();
         assert_eq!(prefs.theme, Theme::Light);
         assert_eq!(prefs.zoom, 1.0);
+        assert_eq!(prefs.source_command, DEFAULT_SOURCE_COMMAND);
     }
 }

@@ -3,33 +3,7 @@
 
 use egui::{Key, KeyboardShortcut, Modifiers};
 
-/// Something a shortcut (or the matching menu item) does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    New,
-    Open,
-    Save,
-    SaveAs,
-    Undo,
-    Redo,
-    Delete,
-    SelectAll,
-    Duplicate,
-    FrameSelection,
-    FrameAll,
-    ResetZoom,
-    Palette,
-    Breakpoint,
-    AutoLayout,
-    PlayPause,
-    Step,
-    Group,
-    Ungroup,
-    AddNote,
-    CloseTab,
-    InlineSubtree,
-    ExportSubtree,
-}
+pub use crate::view::Action;
 
 const CMD: Modifiers = Modifiers::COMMAND;
 const CMD_SHIFT: Modifiers = Modifiers {

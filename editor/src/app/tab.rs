@@ -13,7 +13,7 @@
 
 use arbor_runtime::Report;
 
-use crate::canvas::{group_around, Canvas};
+use crate::canvas::{group_around, Canvas, NOTE_PLACEHOLDER};
 use crate::commands::{Command, SetGroup, SetNote};
 use crate::document::{LayoutOptions, Note, Selection};
 use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
@@ -187,6 +187,11 @@ impl Tab {
         self.canvas.frame(guids);
     }
 
+    /// Whether the node finder (palette) is open.
+    pub fn palette_is_open(&self) -> bool {
+        self.palette.is_open()
+    }
+
     /// Opens the node palette at a screen position over the canvas.
     pub fn open_palette(&mut self, at: egui::Pos2) {
         self.palette_at = self.canvas.to_doc(at);
@@ -229,10 +234,15 @@ impl Tab {
             Action::Undo | Action::Redo => self.undo_redo(action == Action::Undo, toasts),
             Action::Delete => self.delete(toasts),
             Action::SelectAll => self.selection = Selection::all(self.session.document()),
-            Action::Duplicate => match self.session.duplicate(&self.selection, [40.0, 40.0]) {
-                Ok(copies) => self.selection = copies,
-                Err(e) => toasts.error(e.to_string()),
-            },
+            Action::Duplicate => {
+                self.measure();
+                match self.session.duplicate(&self.selection, [40.0, 40.0]) {
+                    Ok(copies) => self.selection = copies,
+                    Err(e) => toasts.error(e.to_string()),
+                }
+            }
+            Action::Copy => self.copy(ctx),
+            Action::Cut => self.cut(ctx, toasts),
             Action::InlineSubtree => self.inline_subtree(toasts),
             Action::AutoLayout => self.auto_layout(toasts),
             Action::Group => self.group(toasts),
@@ -292,6 +302,7 @@ impl Tab {
             toasts.info("Select one Subtree node to inline");
             return;
         };
+        self.measure();
         match self.session.inline_subtree(&guid) {
             Ok(inlined) => self.selection = inlined,
             Err(e) => toasts.error(format!("Cannot inline: {e}")),
@@ -337,7 +348,7 @@ impl Tab {
 
     fn add_note(&mut self, ctx: &egui::Context, toasts: &mut Toasts) {
         let note = Note {
-            text: "New note".to_owned(),
+            text: NOTE_PLACEHOLDER.to_owned(),
             pos: self.drop_point(ctx),
             size: [220.0, 120.0],
             ..Note::default()
@@ -350,6 +361,31 @@ impl Tab {
         self.canvas.annotations.editing_note = Some(guid);
     }
 
+    /// Tells the session the sizes nodes were drawn at, so what it places next (paste,
+    /// duplicate, inline) stands clear of the real boxes.
+    fn measure(&mut self) {
+        self.session.set_drawn_sizes(self.canvas.measured_sizes());
+    }
+
+    fn copy(&mut self, ctx: &egui::Context) {
+        if !self.selection.is_empty() {
+            ctx.copy_text(self.session.copy(&self.selection));
+        }
+    }
+
+    fn cut(&mut self, ctx: &egui::Context, toasts: &mut Toasts) {
+        if self.selection.is_empty() {
+            return;
+        }
+        match self.session.cut(&self.selection) {
+            Ok(text) => {
+                ctx.copy_text(text);
+                self.selection = Selection::default();
+            }
+            Err(e) => toasts.error(e.to_string()),
+        }
+    }
+
     /// Copy, cut and paste arrive as events (egui maps the platform's shortcuts).
     pub(super) fn clipboard(&mut self, ctx: &egui::Context, toasts: &mut Toasts) {
         if ctx.wants_keyboard_input() {
@@ -358,20 +394,11 @@ impl Tab {
         let events: Vec<egui::Event> = ctx.input(|i| i.events.clone());
         for event in events {
             match event {
-                egui::Event::Copy if !self.selection.is_empty() => {
-                    ctx.copy_text(self.session.copy(&self.selection));
-                }
-                egui::Event::Cut if !self.selection.is_empty() => {
-                    match self.session.cut(&self.selection) {
-                        Ok(text) => {
-                            ctx.copy_text(text);
-                            self.selection = Selection::default();
-                        }
-                        Err(e) => toasts.error(e.to_string()),
-                    }
-                }
+                egui::Event::Copy => self.copy(ctx),
+                egui::Event::Cut => self.cut(ctx, toasts),
                 egui::Event::Paste(text) => {
                     let at = self.drop_point(ctx);
+                    self.measure();
                     match self.session.paste(&text, at) {
                         Ok(pasted) => self.selection = pasted,
                         Err(e) => toasts.error(format!("Cannot paste: {e}")),

@@ -144,10 +144,11 @@ impl Canvas {
                 // egui_node_graph2 clears its selection on any click outside the graph (in
                 // the inspector, say): take its changes only when they happened over the
                 // canvas, and only when it changed something (a note or group click this
-                // frame must not be overridden).
-                let over = ui
-                    .input(|i| i.pointer.hover_pos())
-                    .is_some_and(|p| self.view.contains(p));
+                // frame must not be overridden). A popup over the canvas (a context menu)
+                // is not the canvas either.
+                let over = ui.input(|i| i.pointer.hover_pos()).is_some_and(|p| {
+                    self.view.contains(p) && super::context_menu::uncovered(ui, p)
+                });
                 if over && from_view != self.pushed_selection {
                     if from_view.is_empty() {
                         *cx.selection = Selection::default();

@@ -11,19 +11,26 @@
 //!   header, a group's title bar, the resize corners) win over the graph's background.
 //!   Only those strips take input, never a whole frame, so nodes inside a group stay
 //!   clickable.
-//! - The node finder the library opens on a right-click becomes the app's palette.
+//! - Right-clicks open the menu of what is under the pointer (context_menu.rs).
+//! - A collapsed group hides its member notes as it hides its nodes.
 
 use std::collections::BTreeSet;
 
-use egui::{Color32, Pos2, Rect, Sense, Stroke};
+use egui::{Color32, Pos2, Rect, Sense};
 
 use super::camera::{collapsed_rect, corner_rect, Cam, STRIP};
 use super::paint::LodBox;
-use super::view::fill;
 use super::{Canvas, DEFAULT_NODE_SIZE};
 use crate::commands::{MoveItems, SetGroup, SetNote, SetText, TextField};
-use crate::document::{Color, Document, Group, Note, Selection};
+use crate::document::{frame_around, Bounds, Color, Document, Group, Note, Selection};
 use crate::view::UiCx;
+
+/// The text of a new sticky note, selected when it opens so typing replaces it.
+pub const NOTE_PLACEHOLDER: &str = "New note";
+
+/// The colour of a note's text, shown or edited: dark, readable on every note colour
+/// (a test checks the contrast).
+pub const NOTE_INK: Color32 = Color32::from_gray(30);
 
 /// What is being dragged.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,7 +109,6 @@ impl Annotations {
                     cx.apply(c.gesture(gesture));
                 }
             }
-            response.context_menu(|ui| group_menu(ui, cx, group));
             if let Some(corner) = corner {
                 let handle = ui.interact(corner, id.with("size"), Sense::drag());
                 if handle.dragged() {
@@ -118,7 +124,11 @@ impl Annotations {
                 handle.on_hover_cursor(egui::CursorIcon::ResizeNwSe);
             }
         }
-        for note in &notes {
+        let hidden = hidden_notes(cx.session.document())
+            .into_iter()
+            .map(str::to_owned)
+            .collect::<std::collections::HashSet<_>>();
+        for note in notes.iter().filter(|n| !hidden.contains(&n.guid)) {
             let r = cam.rect(note.pos, note.size);
             let id = egui::Id::new(("note", &note.guid));
             let editing = self.editing_note.as_deref() == Some(note.guid.as_str());
@@ -152,7 +162,6 @@ impl Annotations {
                     cx.apply(c.gesture(gesture));
                 }
             }
-            response.context_menu(|ui| note_menu(ui, cx, note, &mut self.editing_note));
             let handle = ui.interact(corner_rect(r, cam.zoom), id.with("size"), Sense::drag());
             if handle.dragged() {
                 let gesture = self.gesture(cx, Drag::NoteSize(note.guid.clone()));
@@ -203,13 +212,31 @@ impl Annotations {
             r.max - egui::vec2(4.0, 4.0),
         );
         let mut text = note.text.clone();
+        let id = ui.id().with(("note text", &note.guid));
+        // The theme's text colour is light in the dark theme, unreadable on the light
+        // note colours: the text is drawn in the ink used when not editing.
         let edit = egui::TextEdit::multiline(&mut text)
+            .id(id)
             .font(egui::FontId::proportional(14.0 * cam.zoom))
+            .text_color(NOTE_INK)
             .frame(false)
             .desired_width(area.width());
         let response = ui.put(area, edit);
         if !response.has_focus() && !response.lost_focus() {
             response.request_focus();
+            // A new note's placeholder starts selected, so typing replaces it.
+            if note.text == NOTE_PLACEHOLDER {
+                if let Some(mut state) = egui::TextEdit::load_state(ui.ctx(), id) {
+                    let end = egui::text::CCursor::new(note.text.chars().count());
+                    state
+                        .cursor
+                        .set_char_range(Some(egui::text::CCursorRange::two(
+                            egui::text::CCursor::new(0),
+                            end,
+                        )));
+                    state.store(ui.ctx(), id);
+                }
+            }
         }
         if response.changed() {
             let gesture = cx.gestures.for_response(&response);
@@ -273,105 +300,53 @@ fn select(
     }
 }
 
-fn group_menu(ui: &mut egui::Ui, cx: &mut UiCx<'_>, group: &Group) {
-    ui.label(egui::RichText::new(&group.title).strong());
-    let text = if group.collapsed {
-        "Expand"
-    } else {
-        "Collapse"
-    };
-    if ui.button(text).clicked() {
-        let mut g = group.clone();
-        g.collapsed = !g.collapsed;
-        cx.apply(SetGroup::replace(g));
-        ui.close_menu();
-    }
-    color_choices(ui, group.color, |c| {
-        let mut g = group.clone();
-        g.color = c;
-        cx.apply(SetGroup::replace(g));
-    });
-    if ui.button("Ungroup (keep nodes)").clicked() {
-        cx.apply(SetGroup::remove(&group.guid));
-        ui.close_menu();
-    }
-}
-
-fn note_menu(ui: &mut egui::Ui, cx: &mut UiCx<'_>, note: &Note, editing: &mut Option<String>) {
-    if ui.button("Edit text").clicked() {
-        *editing = Some(note.guid.clone());
-        ui.close_menu();
-    }
-    color_choices(ui, note.color, |c| {
-        let mut n = note.clone();
-        n.color = c;
-        cx.apply(SetNote::replace(n));
-    });
-    if ui.button("Delete note").clicked() {
-        cx.apply(SetNote::remove(&note.guid));
-        ui.close_menu();
-    }
-}
-
-fn color_choices(ui: &mut egui::Ui, current: Color, mut pick: impl FnMut(Color)) {
-    ui.horizontal(|ui| {
-        for c in Color::ALL {
-            let (r, response) = ui.allocate_exact_size(egui::vec2(18.0, 18.0), Sense::click());
-            let stroke = if c == current {
-                Stroke::new(2.0, Color32::WHITE)
-            } else {
-                Stroke::NONE
-            };
-            ui.painter().rect(r, 3.0, fill(c), stroke);
-            if response.on_hover_text(c.name()).clicked() {
-                pick(c);
-            }
-        }
-    });
-}
-
 /// A new group around the selected nodes and notes, or `None` if nothing is selected.
 pub fn group_around(
     doc: &Document,
     selection: &Selection,
     sizes: &std::collections::HashMap<String, [f64; 2]>,
 ) -> Option<Group> {
-    let mut min = [f64::MAX, f64::MAX];
-    let mut max = [f64::MIN, f64::MIN];
+    let mut boxes = Vec::new();
     let mut members = Vec::new();
-    let mut grow = |p: [f64; 2], s: [f64; 2]| {
-        min = [min[0].min(p[0]), min[1].min(p[1])];
-        max = [max[0].max(p[0] + s[0]), max[1].max(p[1] + s[1])];
-    };
     for guid in &selection.nodes {
         if let Some(p) = doc.position(guid) {
-            grow(p, sizes.get(guid).copied().unwrap_or(DEFAULT_NODE_SIZE));
+            let [w, h] = sizes.get(guid).copied().unwrap_or(DEFAULT_NODE_SIZE);
+            boxes.push(Bounds {
+                min: p,
+                max: [p[0] + w, p[1] + h],
+            });
             members.push(guid.clone());
         }
     }
     for guid in &selection.notes {
         if let Some(n) = doc.note(guid) {
-            grow(n.pos, n.size);
+            boxes.push(Bounds {
+                min: n.pos,
+                max: [n.pos[0] + n.size[0], n.pos[1] + n.size[1]],
+            });
             members.push(guid.clone());
         }
     }
-    if members.is_empty() {
-        return None;
-    }
-    let pad = 24.0;
     Some(Group {
         guid: String::new(),
         title: "Group".to_owned(),
         color: Color::Blue,
-        rect: [
-            min[0] - pad,
-            min[1] - pad - f64::from(STRIP),
-            max[0] - min[0] + 2.0 * pad,
-            max[1] - min[1] + 2.0 * pad + f64::from(STRIP),
-        ],
+        rect: frame_around(boxes)?,
         members,
         collapsed: false,
     })
+}
+
+/// The notes inside collapsed groups: a collapsed group hides its notes as it hides its
+/// nodes.
+pub(super) fn hidden_notes(doc: &Document) -> std::collections::HashSet<&str> {
+    doc.groups()
+        .iter()
+        .filter(|g| g.collapsed)
+        .flat_map(|g| &g.members)
+        .filter(|m| doc.note(m).is_some())
+        .map(String::as_str)
+        .collect()
 }
 
 /// The topmost box under `pos`.
@@ -393,9 +368,7 @@ impl Canvas {
         }
         let cam = self.cam();
         self.annotations.interact(ui, cx, cam);
-        if let Some(finder) = self.cache.state.node_finder.take() {
-            self.palette_request = finder.position.or_else(|| ui.ctx().pointer_hover_pos());
-        }
+        self.context_menu_ui(ui, cx);
     }
 
     /// Clicks and box selection on the boxes of the level of detail. egui_node_graph2 has
@@ -445,6 +418,39 @@ impl Canvas {
             Some(guid) => *cx.selection = Selection::of_nodes([guid]),
             None if double => {}
             None => *cx.selection = Selection::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canvas::view::fill;
+
+    /// WCAG relative luminance of an sRGB colour.
+    fn luminance(c: Color32) -> f64 {
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c.r()) + 0.7152 * lin(c.g()) + 0.0722 * lin(c.b())
+    }
+
+    #[test]
+    fn note_text_is_readable_on_every_note_colour() {
+        for color in Color::ALL {
+            // As painted: the note's fill at 92 % over the darkest canvas.
+            let paper = fill(color).gamma_multiply(0.92);
+            let (a, b) = (luminance(paper), luminance(NOTE_INK));
+            let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+            assert!(
+                ratio >= 4.5,
+                "{color:?}: contrast {ratio:.2} is below WCAG AA"
+            );
         }
     }
 }

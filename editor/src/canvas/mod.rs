@@ -24,13 +24,15 @@
 //!    level-of-detail boxes; then the overlays (the running path, edges into collapsed
 //!    groups).
 //! 5. input.rs: what the library does not see: clicks on level-of-detail boxes, the handles
-//!    and menus of notes and groups, a request for the node finder.
+//!    of notes and groups; then context_menu.rs: the right-click menu of what is under the
+//!    pointer.
 //! 6. emit.rs: the library's responses become commands and the new selection.
 //!
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
 
 mod camera;
+mod context_menu;
 mod emit;
 mod influence;
 mod input;
@@ -41,7 +43,8 @@ mod sync;
 mod view;
 
 pub use camera::DEFAULT_NODE_SIZE;
-pub use input::{group_around, Annotations};
+pub use context_menu::{ContextMenu, MenuTarget};
+pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
 pub use overview::Overview;
 pub use paint::LOD_ZOOM;
 pub use view::{CanvasResponse, DrawnNode};
@@ -69,11 +72,13 @@ pub struct Canvas {
     drag_gesture: Option<u64>,
     /// Where the canvas was drawn last frame.
     view: Rect,
-    /// Set when the user asked for the node finder here (right-click): the app opens the
-    /// palette at this screen position.
+    /// Set when the user asked for the node finder here ("Add Node…" on the canvas's
+    /// menu): the app opens the palette at this screen position.
     pub palette_request: Option<Pos2>,
     /// Sticky notes and groups.
     pub annotations: Annotations,
+    /// The right-click menu open on the canvas.
+    context: Option<ContextMenu>,
     /// Nodes moved by the drag in progress: on release they may join or leave groups.
     dragged_nodes: BTreeSet<String>,
     /// The node selection handed to egui_node_graph2 this frame (only the nodes its graph
@@ -98,6 +103,7 @@ impl Default for Canvas {
             view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
             palette_request: None,
             annotations: Annotations::default(),
+            context: None,
             dragged_nodes: BTreeSet::new(),
             pushed_selection: BTreeSet::new(),
             scene: Scene::default(),

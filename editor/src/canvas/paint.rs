@@ -274,7 +274,12 @@ impl Canvas {
             );
             resize_mark(painter, r, cam.zoom, color);
         }
-        for note in doc.notes() {
+        let hidden = super::input::hidden_notes(doc);
+        for note in doc
+            .notes()
+            .iter()
+            .filter(|n| !hidden.contains(n.guid.as_str()))
+        {
             let r = cam.rect(note.pos, note.size);
             let selected = cx.selection.notes.contains(&note.guid);
             let color = fill(note.color);

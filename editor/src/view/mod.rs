@@ -11,9 +11,11 @@
 //! app builds it (`app::Tab`); none of them imports `app` (editor/tests/editor/layers.rs
 //! checks that), as egui keeps its `View` trait beside the widgets rather than in the app.
 
+mod action;
 mod gestures;
 mod toasts;
 
+pub use action::Action;
 pub use gestures::Gestures;
 pub use toasts::Toasts;
 
@@ -61,4 +63,9 @@ pub enum Request {
     ToggleBreakpoint(String),
     /// Open the file a Subtree node refers to, in a new tab.
     OpenSubtree(String),
+    /// Do what a shortcut or menu item does, on the current selection (context menus).
+    Act(Action),
+    /// Open the source where the host program registered this node type, in the user's
+    /// editor.
+    OpenSource(String),
 }

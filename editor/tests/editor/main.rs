@@ -8,6 +8,7 @@ mod common;
 
 mod annotations_ui;
 mod canvas_ui;
+mod context_menus;
 mod disk_changes;
 mod layers;
 mod panels;

@@ -593,7 +593,7 @@ fn apply_op(s: &mut Session, op: &Op) {
                 nth_node(&doc, *from).and_then(|g| extract_subtree(&doc, &g, &types, "part"));
             let _ = node;
             match (target, file) {
-                (Some(t), Some(f)) => inline_subtree(&doc, &types, &t, &f)
+                (Some(t), Some(f)) => inline_subtree(&doc, &types, &t, &f, &Default::default())
                     .ok()
                     .map(|(b, _)| b.into()),
                 _ => None,

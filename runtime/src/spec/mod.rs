@@ -5,5 +5,7 @@
 mod node_type;
 mod node_types;
 
-pub use node_type::{Category, ChildCount, Direction, NodeType, ParamKind, ParamSpec};
+pub use node_type::{
+    Category, ChildCount, Direction, NodeType, ParamKind, ParamSpec, SourceLocation,
+};
 pub use node_types::{NodeTypes, MANIFEST_FORMAT};

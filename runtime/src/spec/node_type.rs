@@ -423,6 +423,20 @@ pub struct NodeType {
     /// A narrower child count than the category's, as `[min, max]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub child_range: Option<[usize; 2]>,
+    /// Where the host program registered the type, so an editor can open that source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceLocation>,
+}
+
+/// A place in a source file: `file` as the program's build named it (absolute, or
+/// relative to the folder it was built from), `line` counted from 1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceLocation {
+    /// The file, as `std::panic::Location::file` gives it.
+    pub file: String,
+    /// The line, from 1.
+    pub line: u32,
 }
 
 impl NodeType {
@@ -435,7 +449,25 @@ impl NodeType {
             params: Vec::new(),
             host: false,
             child_range: None,
+            source: None,
         }
+    }
+
+    /// Records where the type is declared, for the editor's "open source".
+    pub fn source(mut self, file: &str, line: u32) -> NodeType {
+        self.source = Some(SourceLocation {
+            file: file.to_owned(),
+            line,
+        });
+        self
+    }
+
+    /// Records the caller's file and line as the type's source:
+    /// `NodeType::action("Jump", "…").here()`.
+    #[track_caller]
+    pub fn here(self) -> NodeType {
+        let at = std::panic::Location::caller();
+        self.source(at.file(), at.line())
     }
 
     /// How many children this type takes: its category's rule, narrowed by `child_range`.

@@ -403,7 +403,8 @@ fn runtime_manifests_conform() {
                 arbor_runtime::ParamSpec::new("gait", ParamKind::Enum, "How.")
                     .values(&["walk", "run"])
                     .default("walk".into()),
-            ),
+            )
+            .here(),
         |_| {
             Ok(arbor_runtime::ActionFn(
                 |_: &mut arbor_runtime::ActionCtx<'_, ()>| Status::Success,
@@ -415,9 +416,28 @@ fn runtime_manifests_conform() {
     if let Some(errors) = compiled.manifest_errors(&value) {
         panic!("a host manifest does not match the schema:\n{errors}\n\n{host}");
     }
+    // The source location recorded by `here()` is this file, and reads back.
+    let source = &value["nodes"][0]["source"];
+    assert!(source["file"]
+        .as_str()
+        .is_some_and(|f| f.ends_with("schema.rs")));
+    assert!(source["line"].as_u64().is_some_and(|l| l > 1));
+    let mut back = NodeTypes::builtin();
+    back.merge_manifest(&host)
+        .expect("the runtime reads what it writes");
+    assert_eq!(
+        back.node("WalkTo").and_then(|t| t.source.clone()),
+        registry
+            .types()
+            .node("WalkTo")
+            .and_then(|t| t.source.clone())
+    );
     // And the schema is not vacuous.
     let mut wrong = value.clone();
     wrong["nodes"][0]["params"][0]["type"] = json!("number");
+    assert!(compiled.manifest_errors(&wrong).is_some());
+    let mut wrong = value.clone();
+    wrong["nodes"][0]["source"]["line"] = json!(0);
     assert!(compiled.manifest_errors(&wrong).is_some());
 }
 

@@ -1,6 +1,8 @@
 //! AutoLayout: applies [`tidy_layout`] as one undoable step. The new positions are computed
 //! when the command is built; undo restores every old position, including "none" for
 //! nodes that had no position. The layout keeps the child order, so nothing is re-ordered.
+//! Group frames are fitted to their members' new places in the same step, so a frame
+//! never stays behind around empty canvas.
 
 use std::collections::BTreeMap;
 
@@ -8,22 +10,39 @@ use arbor_runtime::NodeTypes;
 use undo::Edit;
 
 use super::{refused, CommandError, DocEdit};
-use crate::document::{tidy_layout, Document, LayoutOptions, Pos};
+use crate::document::{fit_group, tidy_layout, Document, LayoutOptions, Pos};
 
 #[derive(Clone, Debug)]
 pub struct AutoLayout {
     after: BTreeMap<String, Pos>,
+    /// Group frames fitted to the new positions, by group GUID.
+    frames_after: BTreeMap<String, [f64; 4]>,
     /// Captured on edit.
     before: BTreeMap<String, Option<Pos>>,
+    frames_before: BTreeMap<String, [f64; 4]>,
 }
 
 impl AutoLayout {
     pub fn new(doc: &Document, options: &LayoutOptions) -> AutoLayout {
+        let after = tidy_layout(doc, options);
+        let frames_after = doc
+            .groups()
+            .iter()
+            .filter_map(|g| Some((g.guid.clone(), fit_group(doc, g, options, &after)?)))
+            .collect();
         AutoLayout {
-            after: tidy_layout(doc, options),
+            after,
+            frames_after,
             before: BTreeMap::new(),
+            frames_before: BTreeMap::new(),
         }
     }
+}
+
+/// Sets a group's frame; returns the old one.
+fn set_frame(doc: &mut Document, guid: &str, rect: [f64; 4]) -> Option<[f64; 4]> {
+    let group = doc.editor.groups.iter_mut().find(|g| g.guid == guid)?;
+    Some(std::mem::replace(&mut group.rect, rect))
 }
 
 impl Edit for AutoLayout {
@@ -36,9 +55,17 @@ impl Edit for AutoLayout {
             .iter()
             .map(|(g, p)| (g.clone(), doc.set_position(g, Some(*p))))
             .collect();
+        self.frames_before = self
+            .frames_after
+            .iter()
+            .filter_map(|(g, r)| Some((g.clone(), set_frame(doc, g, *r)?)))
+            .collect();
     }
 
     fn undo(&mut self, doc: &mut Document) {
+        for (g, r) in &self.frames_before {
+            set_frame(doc, g, *r);
+        }
         for (g, p) in &self.before {
             doc.set_position(g, *p);
         }
@@ -54,7 +81,13 @@ impl DocEdit for AutoLayout {
         if self.after.keys().any(|g| !doc.contains(g)) {
             return refused("the tree changed since the layout was computed");
         }
-        if self.after.values().flatten().any(|v| !v.is_finite()) {
+        if self
+            .after
+            .values()
+            .flatten()
+            .chain(self.frames_after.values().flatten())
+            .any(|v| !v.is_finite())
+        {
             return refused("the layout sizes must be finite numbers");
         }
         Ok(())
@@ -62,6 +95,10 @@ impl DocEdit for AutoLayout {
 
     fn is_noop(&self, doc: &Document) -> bool {
         self.after.iter().all(|(g, p)| doc.position(g) == Some(*p))
+            && self
+                .frames_after
+                .iter()
+                .all(|(g, r)| doc.group(g).map(|x| x.rect) == Some(*r))
     }
 }
 
@@ -91,5 +128,68 @@ mod tests {
         assert!(AutoLayout::new(&after, &nan)
             .check(&after, &NodeTypes::default())
             .is_err());
+    }
+
+    #[test]
+    fn group_frames_follow_their_members_in_the_same_step() {
+        let (mut doc, [_, b, c, ..]) = sample();
+        doc.editor.groups.push(crate::document::Group {
+            guid: "g".into(),
+            members: vec![b.clone(), c.clone()],
+            rect: [5000.0, 5000.0, 10.0, 10.0],
+            ..Default::default()
+        });
+        doc.set_position(&c, Some([900.0, -500.0]));
+        let options = LayoutOptions::default();
+        let before = doc.clone();
+        let after = round_trip(&mut doc, AutoLayout::new(&before, &options));
+        let [x, y, w, h] = after.group("g").expect("the group stays").rect;
+        for m in [&b, &c] {
+            let p = after.position(m).expect("laid out");
+            let [mw, mh] = options.node_size;
+            assert!(p[0] >= x && p[1] >= y && p[0] + mw <= x + w && p[1] + mh <= y + h);
+        }
+        // Undo (inside round_trip) restored the old frame exactly.
+        assert_eq!(
+            doc.group("g").map(|g| g.rect),
+            Some([5000.0, 5000.0, 10.0, 10.0])
+        );
+    }
+
+    #[test]
+    fn sibling_groups_get_frames_that_neither_cross_nor_cover_others() {
+        // a → [b, c], c → [d]: b and c each in a group of their own, then the same with
+        // only c grouped, so b (outside) must not be under c's frame.
+        let (mut doc, [_, b, c, d, _]) = sample();
+        let group = |guid: &str, members: Vec<String>| crate::document::Group {
+            guid: guid.into(),
+            members,
+            ..Default::default()
+        };
+        doc.editor.groups.push(group("gb", vec![b.clone()]));
+        doc.editor
+            .groups
+            .push(group("gc", vec![c.clone(), d.clone()]));
+        let options = LayoutOptions::default();
+        let before = doc.clone();
+        let after = round_trip(&mut doc, AutoLayout::new(&before, &options));
+        let frame = |g: &str| {
+            let [x, y, w, h] = after.group(g).expect("group").rect;
+            crate::document::Bounds {
+                min: [x, y],
+                max: [x + w, y + h],
+            }
+        };
+        assert!(!frame("gb").overlaps(&frame("gc")), "the frames cross");
+        doc.editor.groups.remove(0);
+        let before = doc.clone();
+        let after = round_trip(&mut doc, AutoLayout::new(&before, &options));
+        let [x, y, w, h] = after.group("gc").expect("group").rect;
+        let frame = crate::document::Bounds {
+            min: [x, y],
+            max: [x + w, y + h],
+        };
+        let outside = crate::document::node_box(&options, &b, after.position(&b).expect("b"));
+        assert!(!frame.overlaps(&outside), "b lies under c's frame");
     }
 }

@@ -7,13 +7,19 @@
 //! stay valid. Pasting the same text twice gives two independent copies. If the document
 //! has no root and the fragment has a single top node, that node becomes the root.
 //! Undo removes exactly what was appended (everything is appended at the ends of lists).
+//! [`Paste::clear_of`] moves the block off the items already there, so a paste never
+//! lands on top of existing nodes.
 
 use arbor_runtime::NodeTypes;
 use undo::Edit;
 
 use super::{finite, refused, CommandError, DocEdit};
 use crate::document::ids::{self, GuidMap};
-use crate::document::{Document, Fragment, Pos, Selection};
+use std::collections::HashSet;
+
+use crate::document::{
+    free_offset, node_box, obstacles, Bounds, Document, Fragment, LayoutOptions, Pos, Selection,
+};
 
 #[derive(Clone, Debug)]
 pub struct Paste {
@@ -72,6 +78,54 @@ impl Paste {
         let mut paste = Paste::new(&fragment, [origin[0] + offset[0], origin[1] + offset[1]])?;
         paste.label = format!("Duplicate {}", count(&paste.fragment));
         Ok(paste)
+    }
+
+    /// Moves the whole block, keeping its shape, to the nearest spot where it overlaps no
+    /// node or note of `doc` (except those in `skip`, e.g. a node the same step removes);
+    /// see [`crate::document::free_offset`]. `options` gives the drawn node sizes.
+    pub fn clear_of(
+        mut self,
+        doc: &Document,
+        options: &LayoutOptions,
+        skip: &HashSet<&str>,
+    ) -> Result<Paste, CommandError> {
+        let Some(block) = self.bounds(options) else {
+            return Ok(self);
+        };
+        let [dx, dy] = free_offset(block, &obstacles(doc, options, skip));
+        let shift = |p: Pos| finite([p[0] + dx, p[1] + dy]);
+        let f = &mut self.fragment;
+        for p in f.positions.values_mut() {
+            *p = shift(*p)?;
+        }
+        for n in &mut f.notes {
+            n.pos = shift(n.pos)?;
+        }
+        for g in &mut f.groups {
+            [g.rect[0], g.rect[1]] = shift([g.rect[0], g.rect[1]])?;
+        }
+        Ok(self)
+    }
+
+    /// The box around the pasted nodes, notes and group frames.
+    fn bounds(&self, options: &LayoutOptions) -> Option<Bounds> {
+        let f = &self.fragment;
+        let nodes = f
+            .positions
+            .iter()
+            .map(|(guid, p)| node_box(options, guid, *p));
+        let notes = f.notes.iter().map(|n| Bounds {
+            min: n.pos,
+            max: [n.pos[0] + n.size[0], n.pos[1] + n.size[1]],
+        });
+        let groups = f.groups.iter().map(|g| Bounds {
+            min: [g.rect[0], g.rect[1]],
+            max: [g.rect[0] + g.rect[2], g.rect[1] + g.rect[3]],
+        });
+        nodes.chain(notes).chain(groups).reduce(|a, b| Bounds {
+            min: [a.min[0].min(b.min[0]), a.min[1].min(b.min[1])],
+            max: [a.max[0].max(b.max[0]), a.max[1].max(b.max[1])],
+        })
     }
 
     /// The pasted nodes that have no parent among the pasted ones (new GUIDs).

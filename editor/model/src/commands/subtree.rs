@@ -21,7 +21,7 @@ use super::{
     quoted, refused, AddNode, Batch, BatchBuilder, CommandError, Connect, Paste, RemoveItems,
     RenameKey,
 };
-use crate::document::{Document, Fragment, Selection};
+use crate::document::{Document, Fragment, LayoutOptions, Selection};
 
 /// Replaces the branch under `top` by a `Subtree` node whose `path` is `path`.
 pub fn replace_with_subtree(
@@ -72,13 +72,15 @@ pub fn replace_with_subtree(
     Ok(batch.finish(format!("Export {} as a subtree", quoted(doc, top))))
 }
 
-/// Replaces the `Subtree` node `node` by a copy of `file`'s tree. Returns the step and the
-/// GUIDs of the copied nodes.
+/// Replaces the `Subtree` node `node` by a copy of `file`'s tree, placed from the node's
+/// position to the nearest spot clear of the other nodes and notes (`sizes`: drawn node
+/// sizes). Returns the step and the GUIDs of the copied nodes.
 pub fn inline_subtree(
     doc: &Document,
     types: &NodeTypes,
     node: &str,
     file: &Document,
+    sizes: &LayoutOptions,
 ) -> Result<(Batch, Selection), CommandError> {
     let Some(def) = doc.node(node) else {
         return Err(CommandError::UnknownNode(node.to_owned()));
@@ -112,7 +114,12 @@ pub fn inline_subtree(
     let slot = parent
         .as_deref()
         .and_then(|p| doc.children(p).iter().position(|c| c == node));
-    let paste = Paste::new(&fragment, doc.position(node).unwrap_or([0.0, 0.0]))?;
+    // The Subtree node itself goes away in the same step, so its place is free.
+    let paste = Paste::new(&fragment, doc.position(node).unwrap_or([0.0, 0.0]))?.clear_of(
+        doc,
+        sizes,
+        &std::collections::HashSet::from([node]),
+    )?;
     let pasted = paste.selection();
     let top = paste.tops().first().map(|t| t.to_string());
 
@@ -201,7 +208,8 @@ mod tests {
         doc.node_mut(&a).unwrap().children.insert(0, s.clone());
         doc.set_position(&s, Some([7.0, 8.0]));
 
-        let (batch, pasted) = inline_subtree(&doc, &types, &s, &file).unwrap();
+        let (batch, pasted) =
+            inline_subtree(&doc, &types, &s, &file, &LayoutOptions::default()).unwrap();
         let after = round_trip(&mut doc, batch);
         assert!(!after.contains(&s));
         assert_eq!(pasted.nodes.len(), 3);
@@ -209,9 +217,25 @@ mod tests {
         assert!(pasted.nodes.contains(first));
         assert_eq!(after.children(&a)[1], b);
         assert_eq!(after.node(first).unwrap().kind, "Sequence");
-        // The copy's top-left corner lands where the Subtree node was.
-        assert_eq!(after.position(first), Some([57.0, 8.0]));
+        // The copy keeps its shape, and stands clear of the nodes already there (the
+        // sample's nodes are around the Subtree node's place, so it moved off them).
         let cond = after.children(first)[0].clone();
+        let (p, q) = (
+            after.position(first).unwrap(),
+            after.position(&cond).unwrap(),
+        );
+        assert_eq!([q[0] - p[0], q[1] - p[1]], [-50.0, 90.0]);
+        let options = LayoutOptions::default();
+        let skip = pasted.nodes.iter().map(String::as_str).collect();
+        let others = crate::document::obstacles(&after, &options, &skip);
+        for (guid, at) in pasted
+            .nodes
+            .iter()
+            .filter_map(|g| Some((g, after.position(g)?)))
+        {
+            let mine = crate::document::node_box(&options, guid, at);
+            assert!(others.iter().all(|o| !o.overlaps(&mine)), "{guid} overlaps");
+        }
         assert_eq!(after.node(&cond).unwrap().params["key"], json!("zone"));
         // `mood` is declared here now; `target` was mapped, so it is not.
         assert!(after.key("mood").is_some());
@@ -222,7 +246,7 @@ mod tests {
     fn inline_refuses_other_nodes() {
         let types = NodeTypes::builtin();
         let (doc, [a, ..]) = sample();
-        let err = inline_subtree(&doc, &types, &a, &doc).unwrap_err();
+        let err = inline_subtree(&doc, &types, &a, &doc, &LayoutOptions::default()).unwrap_err();
         assert!(err.to_string().contains("not a Subtree node"), "{err}");
     }
 
@@ -237,7 +261,8 @@ mod tests {
         );
         step.edit(&mut exported);
         let s = exported.children(&a)[1].clone();
-        let (batch, _) = inline_subtree(&exported, &types, &s, &file).unwrap();
+        let (batch, _) =
+            inline_subtree(&exported, &types, &s, &file, &LayoutOptions::default()).unwrap();
         let after = round_trip(&mut exported, batch);
         let kinds = |d: &Document| -> Vec<String> {
             d.execution_order()

@@ -7,6 +7,10 @@
 //! The algorithm works along two axes: *breadth*, along which siblings are packed (y), and
 //! *depth*, one column per level (x).
 //!
+//! Groups: the branches a group holds are packed as one box, padded with room for the
+//! group's frame and title bar, so frames fitted afterwards (AutoLayout does) neither
+//! cross each other nor cover a node outside the group.
+//!
 //! Deterministic: the same document and options always give the same positions, and the
 //! result keeps the child order (children's y increases with their index), so applying it
 //! never re-orders anything. The root's top-left corner stays where it was; unconnected
@@ -17,6 +21,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::editor_data::Pos;
 use super::model::Document;
+use super::placement::{GROUP_PAD, GROUP_TITLE};
 
 /// Sizes and gaps, in canvas units.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +51,7 @@ impl Default for LayoutOptions {
 }
 
 impl LayoutOptions {
-    fn size(&self, guid: &str) -> [f64; 2] {
+    pub(crate) fn size(&self, guid: &str) -> [f64; 2] {
         self.sizes.get(guid).copied().unwrap_or(self.node_size)
     }
 
@@ -67,6 +72,31 @@ struct Item<'a> {
     /// Per depth below (and including) this node: the lowest and highest extent along the
     /// sibling axis, relative to this node's centre.
     contour: Vec<(f64, f64)>,
+}
+
+/// Packs contours side by side along the sibling axis, each as close to the previous ones
+/// as `gap` allows; returns each one's offset and the combined contour.
+fn pack(contours: &[&[(f64, f64)]], gap: f64) -> (Vec<f64>, Vec<(f64, f64)>) {
+    let mut acc: Vec<(f64, f64)> = Vec::new();
+    let mut offsets = Vec::with_capacity(contours.len());
+    for contour in contours {
+        let offset = if acc.is_empty() {
+            0.0
+        } else {
+            acc.iter()
+                .zip(contour.iter())
+                .map(|(a, c)| a.1 - c.0 + gap)
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        for (d, &(l, r)) in contour.iter().enumerate() {
+            match acc.get_mut(d) {
+                Some(a) => *a = (a.0.min(l + offset), a.1.max(r + offset)),
+                None => acc.push((l + offset, r + offset)),
+            }
+        }
+        offsets.push(offset);
+    }
+    (offsets, acc)
 }
 
 /// New top-left positions for every node reached from the root or an unconnected top.
@@ -115,28 +145,60 @@ pub fn tidy_layout(doc: &Document, options: &LayoutOptions) -> BTreeMap<String, 
         }
     }
 
+    // Which group each node belongs to (the first that lists it), so that a group's
+    // branches are packed as one box with room for its frame.
+    let group_of: HashMap<&str, usize> = doc
+        .groups()
+        .iter()
+        .enumerate()
+        .rev()
+        .flat_map(|(g, group)| group.members.iter().map(move |m| (m.as_str(), g)))
+        .collect();
+    let group_top = |parent: &str, child: &str| {
+        let g = group_of.get(child).copied()?;
+        (group_of.get(parent).copied() != Some(g)).then_some(g)
+    };
+
     for i in (0..items.len()).rev() {
         let half = items[i].width / 2.0;
-        let mut acc: Vec<(f64, f64)> = Vec::new();
-        let mut offsets = Vec::with_capacity(items[i].children.len());
+        // Children in runs: consecutive children that start the same group form one run,
+        // packed together and then padded into a box the frame fits in; any other
+        // child is a run of its own.
+        let mut runs: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
         for &c in &items[i].children {
-            let contour = &items[c].contour;
-            let offset = if acc.is_empty() {
-                0.0
-            } else {
-                acc.iter()
-                    .zip(contour)
-                    .map(|(a, c)| a.1 - c.0 + options.sibling_gap)
-                    .fold(f64::NEG_INFINITY, f64::max)
-            };
-            for (d, &(l, r)) in contour.iter().enumerate() {
-                match acc.get_mut(d) {
-                    Some(a) => *a = (a.0.min(l + offset), a.1.max(r + offset)),
-                    None => acc.push((l + offset, r + offset)),
-                }
+            let g = group_top(items[i].guid, items[c].guid);
+            match runs.last_mut() {
+                Some((last, members)) if g.is_some() && *last == g => members.push(c),
+                _ => runs.push((g, vec![c])),
             }
-            offsets.push(offset);
         }
+        let mut run_contours = Vec::with_capacity(runs.len());
+        let mut inner_offsets = Vec::with_capacity(runs.len());
+        for (group, members) in &runs {
+            let contours: Vec<&[(f64, f64)]> = members
+                .iter()
+                .map(|&c| items[c].contour.as_slice())
+                .collect();
+            let (offsets, mut contour) = pack(&contours, options.sibling_gap);
+            if group.is_some() {
+                let lo = contour.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+                let hi = contour
+                    .iter()
+                    .map(|c| c.1)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let boxed = (lo - GROUP_PAD - GROUP_TITLE, hi + GROUP_PAD);
+                contour.iter_mut().for_each(|c| *c = boxed);
+            }
+            run_contours.push(contour);
+            inner_offsets.push(offsets);
+        }
+        let slices: Vec<&[(f64, f64)]> = run_contours.iter().map(Vec::as_slice).collect();
+        let (run_offsets, acc) = pack(&slices, options.sibling_gap);
+        let offsets: Vec<f64> = run_offsets
+            .iter()
+            .zip(&inner_offsets)
+            .flat_map(|(run, inner)| inner.iter().map(move |o| run + o))
+            .collect();
         let centre = match (offsets.first(), offsets.last()) {
             (Some(first), Some(last)) => (first + last) / 2.0,
             _ => 0.0,

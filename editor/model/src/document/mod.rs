@@ -8,7 +8,8 @@
 //!   Only [`crate::commands`] change it.
 //! - [`Fragment`]: a copied selection as JSON text; [`ids::regenerate`] gives pasted
 //!   fragments new GUIDs.
-//! - [`tidy_layout`]: positions for auto-layout.
+//! - [`tidy_layout`]: positions for auto-layout; [`free_offset`]: where pasted items stand
+//!   free of the existing ones.
 //! - [`io`]: atomic canonical save, load with the runtime's errors, manifests.
 //! - [`extract_subtree`]: a branch as a tree file of its own, for subtree export.
 //! - [`xml`]: BehaviorTree.CPP XML files, opened by import and saved by export.
@@ -21,6 +22,7 @@ pub mod io;
 mod json_path;
 mod layout;
 mod model;
+mod placement;
 mod selection;
 mod stamp;
 mod subtree;
@@ -32,6 +34,10 @@ pub use editor_data::{Color, EditorData, Group, Note, Pos};
 pub use json_path::{deserialize_at, json_path, ShapeError};
 pub use layout::{tidy_layout, LayoutOptions};
 pub use model::{Bounds, Document, KeyUsage, Owner};
+pub use placement::{
+    fit_group, frame_around, free_offset, node_box, obstacles, GROUP_PAD, GROUP_TITLE,
+    PLACEMENT_GAP,
+};
 pub use selection::Selection;
 pub use stamp::{fnv1a, DiskChange, DiskStamp};
 pub use subtree::extract_subtree;
