@@ -83,6 +83,10 @@ impl Bounds {
 pub struct Document {
     pub(crate) file: TreeFile,
     pub(crate) editor: EditorData,
+    /// Places for nodes the file gives none (a tree written by hand, by a program or by
+    /// the runtime's builder), laid out when it loaded. Shown, never saved: opening and
+    /// saving such a file changes nothing, and a node moved by hand gets a stored place.
+    pub(crate) derived: BTreeMap<String, Pos>,
 }
 
 impl Default for Document {
@@ -124,6 +128,7 @@ impl Document {
         Document {
             file: TreeFile::new(name),
             editor: EditorData::default(),
+            derived: BTreeMap::new(),
         }
     }
 
@@ -151,14 +156,17 @@ impl Document {
             }
         })?;
         file.editor = None;
-        let mut doc = Document { file, editor };
+        let mut doc = Document {
+            file,
+            editor,
+            derived: BTreeMap::new(),
+        };
         doc.place_unplaced_nodes();
         Ok(doc)
     }
 
-    /// Gives every node without a stored position the place auto-layout would give it:
-    /// a tree written by hand, by a program or by the runtime's builder has no editor
-    /// data, and drawing all its nodes at the origin stacks them into one unreadable pile.
+    /// Gives every node without a stored position the place auto-layout would give it, in
+    /// `derived`: drawing them all at the origin would stack them into one unreadable pile.
     fn place_unplaced_nodes(&mut self) {
         if self
             .file
@@ -169,9 +177,10 @@ impl Document {
             return;
         }
         let laid_out = super::tidy_layout(self, &super::LayoutOptions::default());
-        for (guid, pos) in laid_out {
-            self.editor.positions.entry(guid).or_insert(pos);
-        }
+        self.derived = laid_out
+            .into_iter()
+            .filter(|(guid, _)| !self.editor.positions.contains_key(guid))
+            .collect();
     }
 
     /// The file to save or to hand to the runtime: nodes in canonical order (depth-first
@@ -298,7 +307,11 @@ impl Document {
     }
 
     pub fn position(&self, guid: &str) -> Option<Pos> {
-        self.editor.positions.get(guid).copied()
+        self.editor
+            .positions
+            .get(guid)
+            .or_else(|| self.derived.get(guid))
+            .copied()
     }
 
     /// The node whose `children` lists `guid` (the first one, should a broken file have two).
@@ -705,6 +718,12 @@ mod tests {
         placed.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
         placed.dedup();
         assert_eq!(placed.len(), 3, "three distinct places: {placed:?}");
+        // Derived places are shown, not saved: the file saves back as it was.
+        assert!(
+            doc.to_tree_file().editor.is_none(),
+            "{:?}",
+            doc.to_tree_file().editor
+        );
     }
 
     #[test]
