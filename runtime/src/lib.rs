@@ -115,7 +115,8 @@ pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BIN
 pub use registry::Registry;
 pub use rng::Rng;
 pub use spec::{
-    Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, MANIFEST_FORMAT,
+    Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, StandIn,
+    MANIFEST_FORMAT,
 };
 pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};

@@ -33,6 +33,7 @@ mod layout;
 mod mapping;
 mod meta;
 mod model;
+mod nav2;
 mod script;
 mod standin;
 mod xml;

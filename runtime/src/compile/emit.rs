@@ -204,6 +204,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 kind.map_keys(&remap);
                 (kind, false)
             }
+            (None, Some(_)) if self.runs_as_stand_in(&def.kind).is_some() => {
+                let stand_in = self.runs_as_stand_in(&def.kind)?;
+                (crate::nodes::stand_in::kind(stand_in), false)
+            }
             (None, Some(args)) => {
                 let host = self.host_action(file, i, &def.kind, args, &remap)?;
                 let kind = Kind::Host {
@@ -293,6 +297,17 @@ impl<'a, C: 'static> Emitter<'a, C> {
         node.first_child = first_child;
         node.child_count = kids.len() as u32;
         Some(me)
+    }
+
+    /// The stand-in a host control or decorator of type `kind` runs as: one is declared
+    /// and the registry has no program for it (rule 70). Checking alone (no registry)
+    /// builds nothing, so it needs none.
+    fn runs_as_stand_in(&self, kind: &str) -> Option<crate::spec::StandIn> {
+        let registry = self.registry?;
+        if registry.factory(kind).is_some() {
+            return None;
+        }
+        self.types.node(kind)?.stand_in
     }
 
     /// Builds the action of host type `kind` for node `i` (a host leaf, or a host

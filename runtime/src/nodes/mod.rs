@@ -9,6 +9,7 @@ pub(crate) mod action;
 pub(crate) mod attached;
 pub(crate) mod control;
 pub(crate) mod decorator;
+pub(crate) mod stand_in;
 
 use std::sync::Arc;
 

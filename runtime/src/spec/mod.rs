@@ -4,6 +4,8 @@
 
 mod node_type;
 mod node_types;
+mod stand_in;
 
 pub use node_type::{Category, ChildCount, Direction, NodeType, ParamKind, ParamSpec};
 pub use node_types::{NodeTypes, MANIFEST_FORMAT};
+pub use stand_in::StandIn;

@@ -423,6 +423,10 @@ pub struct NodeType {
     /// A narrower child count than the category's, as `[min, max]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub child_range: Option<[usize; 2]>,
+    /// For a host Composite or Decorator: the built-in behaviour it runs with where no
+    /// program provides it (preview, `arbor run`; rule 70).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<super::StandIn>,
 }
 
 impl NodeType {
@@ -435,6 +439,7 @@ impl NodeType {
             params: Vec::new(),
             host: false,
             child_range: None,
+            stand_in: None,
         }
     }
 
@@ -468,6 +473,13 @@ impl NodeType {
             host: true,
             ..NodeType::new(name, Category::Condition, description)
         }
+    }
+
+    /// Declares how this host control or decorator runs where no program provides it
+    /// (rule 70).
+    pub fn stand_in(mut self, stand_in: super::StandIn) -> NodeType {
+        self.stand_in = Some(stand_in);
+        self
     }
 
     /// Adds a parameter declaration.
