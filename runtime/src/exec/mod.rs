@@ -342,7 +342,10 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 control::sequence::tick(self, i, node, cursor, *dynamic, *memory)
             }
             Kind::Selector { dynamic } => control::selector::tick(self, i, node, cursor, *dynamic),
-            Kind::Parallel { need } => control::parallel::tick(self, i, *need),
+            Kind::Parallel { need, failures } => match failures {
+                None => control::parallel::tick(self, i, *need),
+                Some(f) => control::parallel::tick_counting(self, i, *need, *f),
+            },
             Kind::IfThenElse => control::if_then_else::tick(self, i),
             Kind::WhileDoElse => control::while_do_else::tick(self, i),
             Kind::Switch { variable, cases } => control::switch::tick(self, i, *variable, cases),

@@ -34,6 +34,8 @@ pub(crate) enum Kind {
     },
     Parallel {
         need: u32,
+        /// BT.CPP's `failure_count` (rule 71); `None`: rule 13's counting.
+        failures: Option<u32>,
     },
     IfThenElse,
     WhileDoElse,

@@ -14,7 +14,10 @@ pub(crate) fn kind(stand_in: StandIn) -> Kind {
         StandIn::Fallback => Kind::Selector { dynamic: false },
         StandIn::ReactiveFallback => Kind::Selector { dynamic: true },
         // `need` is clamped to the number of children: all must succeed.
-        StandIn::Parallel => Kind::Parallel { need: u32::MAX },
+        StandIn::Parallel => Kind::Parallel {
+            need: u32::MAX,
+            failures: None,
+        },
         StandIn::Inverter => Kind::Inverter,
         StandIn::ForceSuccess => Kind::Succeeder,
         StandIn::ForceFailure => Kind::ForceFailure,

@@ -38,10 +38,7 @@ fn uses_timers(path: &Path) -> bool {
 }
 
 /// Own trees that are expected to differ, with the reason (docs/interop.md lists them).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
-    "parallel_one.xml",
-    "Parallel success_count=1 failure_count=2: Arbor ticks a failed child again",
-)];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
