@@ -821,3 +821,21 @@ fn a_literal_subtree_port_wins_over_autoremap() {
     let new_pos = sub.blackboard.iter().find(|k| k.key == "new_pos").unwrap();
     assert_eq!(new_pos.default, Some(json!("2.2;2.4")));
 }
+
+#[test]
+fn import_and_check_agree_on_the_subtree_depth_limit() {
+    // Issue 16: the import accepted chains that `check` refused past 16.
+    for (n, ok) in [(16, true), (17, false)] {
+        let imported = import_str(&subtree_chain(n), &ImportOptions::new("c"));
+        assert_eq!(imported.is_ok(), ok, "import of {n}");
+        let Ok(imported) = imported else { continue };
+        let dir = tempdir(&format!("chain-check-{n}"));
+        imported.write_to(&dir).expect("written");
+        let report = arbor_runtime::check_file(
+            dir.join("c.json"),
+            &imported.node_types(),
+            &arbor_runtime::LoadOptions::default(),
+        );
+        assert!(report.is_ok(), "check of {n}: {report:?}");
+    }
+}
