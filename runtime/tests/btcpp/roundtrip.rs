@@ -430,7 +430,9 @@ fn a_reimport_equals_the_first_import() {
         .map(|n| n.params["remap"].clone())
         .collect();
     assert!(
-        remaps.iter().all(|r| r.get("target") == Some(&json!("move_goal"))),
+        remaps
+            .iter()
+            .all(|r| r.get("target") == Some(&json!("move_goal"))),
         "{remaps:?}"
     );
 }
