@@ -114,10 +114,7 @@ pub(crate) fn tick_counting<C, O: Observer + ?Sized>(
         } else {
             continue;
         };
-        for &other in children {
-            x.abort(other);
-        }
-        return outcome;
+        return complete(x, children, outcome);
     }
     x.slot(i).cursor = failed;
     Status::Running
@@ -152,10 +149,19 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, need
         } else {
             continue;
         };
-        for &other in children {
-            x.abort(other);
-        }
-        return outcome;
+        return complete(x, children, outcome);
     }
     Status::Running
+}
+
+/// Rule 14: a completing Parallel aborts its running children in child order.
+fn complete<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    children: &[u32],
+    outcome: Status,
+) -> Status {
+    for &other in children {
+        x.abort(other);
+    }
+    outcome
 }
