@@ -137,3 +137,18 @@ fn run_ticks_the_children_of_nav2_controls_through_their_stand_ins() {
         text(&out.stderr)
     );
 }
+
+#[test]
+#[cfg(unix)]
+fn importing_dev_zero_fails_at_once_with_a_located_error() {
+    // Issue 16: `arbor import /dev/zero` grew memory until killed.
+    let dir = tempdir("cli-dev-zero");
+    let out_json = dir.join("z.json").display().to_string();
+    let out = arbor(&["import", "/dev/zero", "-o", &out_json]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("/dev/zero:1:1: cannot read the file: not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}

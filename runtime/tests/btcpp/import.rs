@@ -732,7 +732,13 @@ fn dev_zero_is_refused_with_bounded_memory() {
         r#"<root BTCPP_format="4"><include path="/dev/zero"/><BehaviorTree ID="T"><A/></BehaviorTree></root>"#,
     )
     .unwrap();
-    assert!(arbor_runtime::btcpp::import_file(&main, "m").is_err());
+    let e = arbor_runtime::btcpp::import_file(&main, "m")
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains("main.xml:1:24: ") && e.contains("/dev/zero"),
+        "located at the <include>: {e}"
+    );
 }
 
 fn subtree_chain(n: usize) -> String {
