@@ -23,6 +23,8 @@ pub(crate) enum Conv {
     Dynamic(bool),
     /// SequenceWithMemory: a Sequence with `memory: true` (rule 50).
     Memory,
+    /// AsyncSequence / AsyncFallback: `yield: true` (rule 72).
+    Yield,
     /// An integer port to an integer parameter; -1 means forever on both sides, 0 and
     /// other negative values have no Arbor equivalent (Repeat, RetryUntilSuccessful).
     Count {
@@ -91,8 +93,10 @@ pub(crate) const TABLE: &[Entry] = &[
         conv: Conv::Memory,
     },
     entry("Precondition", "Sequence", Conv::Precondition),
+    entry("AsyncSequence", "Sequence", Conv::Yield),
     entry("Fallback", "Selector", Conv::Dynamic(false)),
     entry("ReactiveFallback", "Selector", Conv::Dynamic(true)),
+    entry("AsyncFallback", "Selector", Conv::Yield),
     Entry {
         id: "Parallel",
         aliases: &[],
@@ -196,8 +200,6 @@ pub(crate) fn by_arbor(arbor: &str) -> impl Iterator<Item = &'static Entry> + '_
 pub(crate) const OPAQUE_BUILTINS: &[(&str, Category)] = &[
     ("ParallelAll", Category::Composite),
     ("TryCatch", Category::Composite),
-    ("AsyncSequence", Category::Composite),
-    ("AsyncFallback", Category::Composite),
     ("ManualSelector", Category::Composite),
     ("LoopInt", Category::Decorator),
     ("LoopBool", Category::Decorator),
@@ -254,6 +256,9 @@ pub(crate) fn import_params(
         }
         Conv::Memory => {
             params.insert("memory".into(), json!(true));
+        }
+        Conv::Yield => {
+            params.insert("yield".into(), json!(true));
         }
         Conv::Count { port, param } => {
             // BT.CPP 4.8 ends the tick after a run that completed at once (rule 49).
@@ -394,12 +399,19 @@ pub(crate) fn export_attrs(
         Conv::Dynamic(dynamic) => {
             let is = p.get("dynamic").and_then(Json::as_bool).unwrap_or(false);
             let memory = p.get("memory").and_then(Json::as_bool).unwrap_or(false);
-            if is != dynamic || memory {
+            let yields = p.get("yield").and_then(Json::as_bool).unwrap_or(false);
+            if is != dynamic || memory || yields {
                 return Err(String::new());
             }
         }
         Conv::Memory => {
             if p.get("memory").and_then(Json::as_bool) != Some(true) {
+                return Err(String::new());
+            }
+        }
+        Conv::Yield => {
+            let memory = p.get("memory").and_then(Json::as_bool).unwrap_or(false);
+            if p.get("yield").and_then(Json::as_bool) != Some(true) || memory {
                 return Err(String::new());
             }
         }

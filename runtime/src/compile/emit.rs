@@ -291,7 +291,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
         let guarded = kids.iter().any(|&k| self.nodes[k as usize].lower_priority);
         let node = &mut self.nodes[me as usize];
         node.rescan = match node.kind {
-            Kind::Sequence { dynamic, .. } | Kind::Selector { dynamic } => dynamic || guarded,
+            Kind::Sequence { dynamic, .. } | Kind::Selector { dynamic, .. } => dynamic || guarded,
             _ => false,
         };
         node.first_child = first_child;

@@ -28,9 +28,13 @@ pub(crate) enum Kind {
         dynamic: bool,
         /// BT.CPP's SequenceWithMemory (rule 50).
         memory: bool,
+        /// BT.CPP's AsyncSequence: rule 50's one instant child per tick alone (rule 72).
+        yields: bool,
     },
     Selector {
         dynamic: bool,
+        /// BT.CPP's AsyncFallback: one instantly failed child per tick (rule 72).
+        yields: bool,
     },
     Parallel {
         need: u32,

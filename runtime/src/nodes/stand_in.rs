@@ -5,14 +5,24 @@ use crate::nodes::Kind;
 use crate::spec::StandIn;
 
 pub(crate) fn kind(stand_in: StandIn) -> Kind {
-    let sequence = |dynamic, memory| Kind::Sequence { dynamic, memory };
+    let sequence = |dynamic, memory| Kind::Sequence {
+        dynamic,
+        memory,
+        yields: false,
+    };
     match stand_in {
         // A Sequence of one child returns the child's status: a pass-through.
         StandIn::Sequence | StandIn::PassThrough => sequence(false, false),
         StandIn::ReactiveSequence => sequence(true, false),
         StandIn::SequenceWithMemory => sequence(false, true),
-        StandIn::Fallback => Kind::Selector { dynamic: false },
-        StandIn::ReactiveFallback => Kind::Selector { dynamic: true },
+        StandIn::Fallback => Kind::Selector {
+            dynamic: false,
+            yields: false,
+        },
+        StandIn::ReactiveFallback => Kind::Selector {
+            dynamic: true,
+            yields: false,
+        },
         // `need` is clamped to the number of children: all must succeed.
         StandIn::Parallel => Kind::Parallel {
             need: u32::MAX,

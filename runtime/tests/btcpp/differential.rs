@@ -42,14 +42,6 @@ fn uses_timers(path: &Path) -> bool {
 /// that does not run its children.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     (
-        "async_fallback.xml",
-        "AsyncFallback: a Fallback that yields after a child failed at once",
-    ),
-    (
-        "async_sequence.xml",
-        "AsyncSequence: a Sequence that yields after a child succeeded at once, no memory",
-    ),
-    (
         "loop_int.xml",
         "LoopInt: runs its child once per element of a queue, writing the element",
     ),

@@ -479,3 +479,36 @@ fn exporting_a_chain_of_4000_subtree_files_is_refused_not_a_stack_overflow() {
         assert_eq!(report.is_ok(), ok, "check of {n}: {report:?}");
     }
 }
+
+#[test]
+fn async_sequence_and_fallback_import_as_yielding_nodes_and_export_back() {
+    // They were opaque; rule 72 gives them an Arbor form.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <AsyncSequence><AsyncFallback><A/><B/></AsyncFallback><C/></AsyncSequence>
+      </BehaviorTree></root>"#;
+    let imported =
+        arbor_runtime::btcpp::import_str(xml, &arbor_runtime::btcpp::ImportOptions::new("t"))
+            .expect("imports");
+    let kinds: Vec<(String, Value)> = imported
+        .main()
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.kind.as_str(), "Sequence" | "Selector"))
+        .map(|n| (n.kind.clone(), Value::Object(n.params.clone())))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("Sequence".to_owned(), json!({"yield": true})),
+            ("Selector".to_owned(), json!({"yield": true})),
+        ]
+    );
+    assert!(imported.types.iter().all(|t| !t.name.starts_with("Async")));
+    let dir = tempdir("async-nodes");
+    imported.write_to(&dir).expect("written");
+    let out = export_dir(&dir, "t.json").xml;
+    assert!(
+        out.contains("<AsyncSequence>") && out.contains("<AsyncFallback>"),
+        "{out}"
+    );
+}
