@@ -243,6 +243,16 @@ fn yielding(kind: &str, children: Vec<Value>) -> Value {
     json!({"type": kind, "name": "S", "params": {"yield": true}, "children": children})
 }
 
+/// `n` ticks: each one's root status and the nodes whose body ran.
+fn run_ticks(a: &mut arbor_runtime::Agent<()>, n: usize) -> Vec<(Status, Vec<String>)> {
+    (0..n)
+        .map(|_| {
+            let (s, e) = step(a);
+            (s, ticked(&e))
+        })
+        .collect()
+}
+
 #[test]
 fn rule72_a_yielding_sequence_ends_the_tick_after_an_instant_success() {
     // BT.CPP 4.8 AsyncSequence, A B C succeeding at once: RUNNING [A], RUNNING [B],
@@ -256,14 +266,8 @@ fn rule72_a_yielding_sequence_ends_the_tick_after_an_instant_success() {
         ],
     );
     let mut a = agent(root, json!([]));
-    let ticks: Vec<(Status, Vec<String>)> = (0..3)
-        .map(|_| {
-            let (s, e) = step(&mut a);
-            (s, ticked(&e))
-        })
-        .collect();
     assert_eq!(
-        ticks,
+        run_ticks(&mut a, 3),
         [
             (Status::Running, strs(&["A", "S"])),
             (Status::Running, strs(&["B", "S"])),
@@ -327,14 +331,8 @@ fn rule72_a_yielding_selector_ends_the_tick_after_an_instant_failure() {
         ],
     );
     let mut a = agent(root, json!([]));
-    let statuses: Vec<(Status, Vec<String>)> = (0..3)
-        .map(|_| {
-            let (s, e) = step(&mut a);
-            (s, ticked(&e))
-        })
-        .collect();
     assert_eq!(
-        statuses,
+        run_ticks(&mut a, 3),
         [
             (Status::Running, strs(&["A", "S"])),
             (Status::Running, strs(&["B", "S"])),

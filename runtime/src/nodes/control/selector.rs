@@ -34,16 +34,7 @@ pub(crate) fn spec() -> NodeType {
         .literal()
         .default(false.into()),
     )
-    .param(
-        ParamSpec::new(
-            "yield",
-            ParamKind::Bool,
-            "BehaviorTree.CPP's AsyncFallback: a child that started and failed in this tick ends the \
-             tick (returns running) when more children follow (rule 72).",
-        )
-        .literal()
-        .default(false.into()),
-    )
+    .param(super::yield_param("AsyncFallback", "failed"))
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {

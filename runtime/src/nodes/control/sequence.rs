@@ -46,16 +46,7 @@ pub(crate) fn spec() -> NodeType {
         .literal()
         .default(false.into()),
     )
-    .param(
-        ParamSpec::new(
-            "yield",
-            ParamKind::Bool,
-            "BehaviorTree.CPP's AsyncSequence: a child that started and succeeded in this tick ends the \
-             tick (returns running) when more children follow (rule 72).",
-        )
-        .literal()
-        .default(false.into()),
-    )
+    .param(super::yield_param("AsyncSequence", "succeeded"))
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
