@@ -254,26 +254,29 @@ fn run_ticks(a: &mut arbor_runtime::Agent<()>, n: usize) -> Vec<(Status, Vec<Str
 }
 
 #[test]
-fn rule72_a_yielding_sequence_ends_the_tick_after_an_instant_success() {
-    // BT.CPP 4.8 AsyncSequence, A B C succeeding at once: RUNNING [A], RUNNING [B],
-    // SUCCESS [C].
-    let root = yielding(
-        "Sequence",
-        vec![
-            scripted("A", &["success"]),
-            scripted("B", &["success"]),
-            scripted("C", &["success"]),
-        ],
-    );
-    let mut a = agent(root, json!([]));
-    assert_eq!(
-        run_ticks(&mut a, 3),
-        [
-            (Status::Running, strs(&["A", "S"])),
-            (Status::Running, strs(&["B", "S"])),
-            (Status::Success, strs(&["C", "S"])),
-        ]
-    );
+fn rule72_yielding_sequence_and_selector_end_the_tick_after_an_instant_completion() {
+    // BT.CPP 4.8: AsyncSequence over A, B, C succeeding at once, and AsyncFallback over
+    // A, B failing and C succeeding: RUNNING [A], RUNNING [B], SUCCESS [C].
+    for (kind, first) in [("Sequence", "success"), ("Selector", "failure")] {
+        let root = yielding(
+            kind,
+            vec![
+                scripted("A", &[first]),
+                scripted("B", &[first]),
+                scripted("C", &["success"]),
+            ],
+        );
+        let mut a = agent(root, json!([]));
+        assert_eq!(
+            run_ticks(&mut a, 3),
+            [
+                (Status::Running, strs(&["A", "S"])),
+                (Status::Running, strs(&["B", "S"])),
+                (Status::Success, strs(&["C", "S"])),
+            ],
+            "{kind}"
+        );
+    }
 }
 
 #[test]
@@ -315,29 +318,6 @@ fn rule72_a_yielding_sequence_forgets_a_failure_and_moves_on_after_a_resumed_chi
     assert_eq!(
         (status, ticked(&events)),
         (Status::Running, strs(&["A", "B", "S"]))
-    );
-}
-
-#[test]
-fn rule72_a_yielding_selector_ends_the_tick_after_an_instant_failure() {
-    // BT.CPP 4.8 AsyncFallback, A B failing and C succeeding: RUNNING [A], RUNNING [B],
-    // SUCCESS [C].
-    let root = yielding(
-        "Selector",
-        vec![
-            scripted("A", &["failure"]),
-            scripted("B", &["failure"]),
-            scripted("C", &["success"]),
-        ],
-    );
-    let mut a = agent(root, json!([]));
-    assert_eq!(
-        run_ticks(&mut a, 3),
-        [
-            (Status::Running, strs(&["A", "S"])),
-            (Status::Running, strs(&["B", "S"])),
-            (Status::Success, strs(&["C", "S"])),
-        ]
     );
 }
 
