@@ -204,18 +204,17 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 kind.map_keys(&remap);
                 (kind, false)
             }
-            (None, Some(_)) if self.runs_as_stand_in(&def.kind).is_some() => {
-                let stand_in = self.runs_as_stand_in(&def.kind)?;
-                (crate::nodes::stand_in::kind(stand_in), false)
-            }
-            (None, Some(args)) => {
-                let host = self.host_action(file, i, &def.kind, args, &remap)?;
-                let kind = Kind::Host {
-                    action: host.action,
-                    state: host.state,
-                };
-                (kind, host.hooks)
-            }
+            (None, Some(args)) => match self.runs_as_stand_in(&def.kind) {
+                Some(stand_in) => (crate::nodes::stand_in::kind(stand_in), false),
+                None => {
+                    let host = self.host_action(file, i, &def.kind, args, &remap)?;
+                    let kind = Kind::Host {
+                        action: host.action,
+                        state: host.state,
+                    };
+                    (kind, host.hooks)
+                }
+            },
             (None, None) => return None,
         };
         let me = self.nodes.len() as u32;
