@@ -117,6 +117,26 @@ impl<C: 'static> Registry<C> {
         self.insert(ty, move |_| Ok(ConditionFn(test.clone())), false, None)
     }
 
+    /// Declares a host control or decorator with a stand-in (rule 70) and no program: its
+    /// nodes run as the stand-in's built-in kind. A type without a `stand_in` declared this
+    /// way is known to the loader, which reports each node of it as having no
+    /// implementation.
+    ///
+    /// # Panics
+    /// If `ty.name` is a built-in kind.
+    pub fn declare(&mut self, mut ty: NodeType) -> &mut Self {
+        let builtin = |t: &NodeType| !t.host;
+        assert!(
+            !self.types.node(&ty.name).is_some_and(builtin),
+            "`{}` is a built-in node type",
+            ty.name
+        );
+        ty.host = true;
+        self.factories.remove(&ty.name);
+        self.types.insert(ty);
+        self
+    }
+
     /// Every type this registry knows, built-in and host.
     pub fn types(&self) -> &NodeTypes {
         &self.types

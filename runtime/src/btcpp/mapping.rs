@@ -23,6 +23,8 @@ pub(crate) enum Conv {
     Dynamic(bool),
     /// SequenceWithMemory: a Sequence with `memory: true` (rule 50).
     Memory,
+    /// AsyncSequence / AsyncFallback: `yield: true` (rule 72).
+    Yield,
     /// An integer port to an integer parameter; -1 means forever on both sides, 0 and
     /// other negative values have no Arbor equivalent (Repeat, RetryUntilSuccessful).
     Count {
@@ -40,7 +42,7 @@ pub(crate) enum Conv {
         param: &'static str,
         default: bool,
     },
-    /// `success_count` / `failure_count` to `need` (see `parallel_need`).
+    /// `success_count` / `failure_count` to `need` and `failures` (see `parallel_need`).
     Parallel,
     /// SwitchN: `variable` and `case_1` … `case_N` (N + 1 children).
     Switch(usize),
@@ -91,8 +93,10 @@ pub(crate) const TABLE: &[Entry] = &[
         conv: Conv::Memory,
     },
     entry("Precondition", "Sequence", Conv::Precondition),
+    entry("AsyncSequence", "Sequence", Conv::Yield),
     entry("Fallback", "Selector", Conv::Dynamic(false)),
     entry("ReactiveFallback", "Selector", Conv::Dynamic(true)),
+    entry("AsyncFallback", "Selector", Conv::Yield),
     Entry {
         id: "Parallel",
         aliases: &[],
@@ -196,8 +200,6 @@ pub(crate) fn by_arbor(arbor: &str) -> impl Iterator<Item = &'static Entry> + '_
 pub(crate) const OPAQUE_BUILTINS: &[(&str, Category)] = &[
     ("ParallelAll", Category::Composite),
     ("TryCatch", Category::Composite),
-    ("AsyncSequence", Category::Composite),
-    ("AsyncFallback", Category::Composite),
     ("ManualSelector", Category::Composite),
     ("LoopInt", Category::Decorator),
     ("LoopBool", Category::Decorator),
@@ -255,6 +257,9 @@ pub(crate) fn import_params(
         Conv::Memory => {
             params.insert("memory".into(), json!(true));
         }
+        Conv::Yield => {
+            params.insert("yield".into(), json!(true));
+        }
         Conv::Count { port, param } => {
             // BT.CPP 4.8 ends the tick after a run that completed at once (rule 49).
             params.insert("yield".into(), json!(true));
@@ -310,14 +315,9 @@ pub(crate) fn import_params(
                 .map(|t| int_port("failure_count", &t))
                 .transpose()?
                 .unwrap_or(1);
-            let (need, exact) = parallel_need(success, failure, children)?;
+            let (need, failures) = parallel_need(success, failure, children)?;
             params.insert("need".into(), json!(need));
-            if !exact {
-                return Err(format!(
-                    "`failure_count=\"{failure}\"` fails earlier than Arbor's Parallel can \
-                     (it fails once more than n - need children fail)"
-                ));
-            }
+            params.insert("failures".into(), json!(failures));
         }
         Conv::Switch(n) => {
             if children != n + 1 {
@@ -354,17 +354,13 @@ pub(crate) fn import_params(
     Ok(params)
 }
 
-/// BT.CPP Parallel thresholds to Arbor's `need`: negative thresholds count from the end
-/// (-1 = all children). Returns `need` and whether Arbor's Parallel fails exactly when
-/// BT.CPP's does: Arbor fails once more than `n - need` children failed, BT.CPP once
-/// `failure_count` did or success became impossible; they agree when
-/// `failure_count >= n - need + 1`. (Arbor also ticks failed children again; see
-/// docs/interop.md.)
+/// BT.CPP Parallel thresholds to Arbor's `need` and `failures` (rule 71, BT.CPP's
+/// counting): negative thresholds count from the end (-1 = all children).
 pub(crate) fn parallel_need(
     success: i64,
     failure: i64,
     children: usize,
-) -> Result<(i64, bool), String> {
+) -> Result<(i64, i64), String> {
     let n = children as i64;
     let resolve = |t: i64| if t < 0 { (n + t + 1).max(0) } else { t };
     let (s, f) = (resolve(success), resolve(failure));
@@ -373,8 +369,13 @@ pub(crate) fn parallel_need(
             "thresholds success_count={success}, failure_count={failure} exceed the {n} children"
         ));
     }
-    let need = s.max(1).min(n.max(1));
-    Ok((need, f > n - need))
+    if s == 0 && n > 0 {
+        // BT.CPP then succeeds after its first child, whatever that child returns.
+        return Err(format!(
+            "success_count={success} needs no success; Arbor's Parallel needs at least one"
+        ));
+    }
+    Ok((s.max(1), f))
 }
 
 /// The Arbor node of an entry with a context-free conversion, as attributes; `Err` says
@@ -398,12 +399,19 @@ pub(crate) fn export_attrs(
         Conv::Dynamic(dynamic) => {
             let is = p.get("dynamic").and_then(Json::as_bool).unwrap_or(false);
             let memory = p.get("memory").and_then(Json::as_bool).unwrap_or(false);
-            if is != dynamic || memory {
+            let yields = p.get("yield").and_then(Json::as_bool).unwrap_or(false);
+            if is != dynamic || memory || yields {
                 return Err(String::new());
             }
         }
         Conv::Memory => {
             if p.get("memory").and_then(Json::as_bool) != Some(true) {
+                return Err(String::new());
+            }
+        }
+        Conv::Yield => {
+            let memory = p.get("memory").and_then(Json::as_bool).unwrap_or(false);
+            if p.get("yield").and_then(Json::as_bool) != Some(true) || memory {
                 return Err(String::new());
             }
         }
@@ -465,8 +473,15 @@ pub(crate) fn export_attrs(
                 .and_then(Json::as_i64)
                 .unwrap_or(1)
                 .clamp(1, n);
+            // Without `failures` (rule 13's counting) the nearest BT.CPP thresholds; BT.CPP
+            // then does not tick a failed child again (docs/interop.md).
+            let failures = match p.get("failures").and_then(Json::as_i64) {
+                Some(f) if (0..=n).contains(&f) => f,
+                Some(f) => return Err(format!("failures={f} exceeds the {n} children")),
+                None => n - need + 1,
+            };
             attrs.push(("success_count".to_owned(), need.to_string()));
-            attrs.push(("failure_count".to_owned(), (n - need + 1).to_string()));
+            attrs.push(("failure_count".to_owned(), failures.to_string()));
         }
         Conv::Switch(n) => {
             if children != n + 1 {
@@ -528,13 +543,14 @@ mod tests {
 
     #[test]
     fn parallel_thresholds() {
-        // BT.CPP defaults: all must succeed, one failure fails: Arbor need = n.
-        assert_eq!(parallel_need(-1, 1, 3), Ok((3, true)));
-        // One success is enough and all must fail: Arbor need 1.
-        assert_eq!(parallel_need(1, -1, 3), Ok((1, true)));
-        // One success, one failure (a race): Arbor would wait for all three failures.
-        assert_eq!(parallel_need(1, 1, 3), Ok((1, false)));
+        // BT.CPP defaults: all must succeed, one failure fails.
+        assert_eq!(parallel_need(-1, 1, 3), Ok((3, 1)));
+        // One success is enough and all must fail.
+        assert_eq!(parallel_need(1, -1, 3), Ok((1, 3)));
+        // One success, one failure (a race): whichever comes first.
+        assert_eq!(parallel_need(1, 1, 3), Ok((1, 1)));
         assert!(parallel_need(4, 1, 3).is_err());
+        assert!(parallel_need(0, 1, 3).is_err());
     }
 
     #[test]

@@ -12,8 +12,9 @@
 //!   into one v4 document, or fail with an [`ExportError`] listing every node that has no
 //!   BT.CPP form.
 //! - [`stand_in_registry`] runs imported trees without the program that implements their
-//!   custom nodes: every host node type becomes a stand-in that behaves like a Scripted
-//!   leaf, scripted per node through [`StandIns`].
+//!   custom nodes: every host action and condition becomes a stand-in that behaves like a
+//!   Scripted leaf, scripted per node through [`StandIns`]; a control or decorator with a
+//!   declared `stand_in` (Nav2's get one, rule 70) runs its children as that built-in.
 //!
 //! The mapping of node types is one table, `mapping::TABLE`; docs/interop.md explains it
 //! and what is lossy. What Arbor nodes cannot hold (post-condition scripts, the exact
@@ -33,6 +34,7 @@ mod layout;
 mod mapping;
 mod meta;
 mod model;
+mod nav2;
 mod script;
 mod standin;
 mod xml;

@@ -8,10 +8,11 @@
 //! [`StandIns`], so one compiled tree serves agents with different scripts; a node
 //! without a script succeeds.
 //!
-//! Limitation: a stand-in does not tick children. Opaque decorators and controls
-//! (`LoopInt`, `TryCatch`, a custom `<Control>`) therefore return their script's status
-//! without running their branch; give them a script, or replace them with an Arbor node to
-//! preview that branch.
+//! A host control or decorator whose type declares a `stand_in` (rule 70: "as Sequence",
+//! "pass through", …; the import gives Nav2's controls and decorators one) runs as that
+//! built-in kind and ticks its children. One without (`LoopInt`, `TryCatch`, a custom
+//! `<Control>` the import knows nothing about) is a scripted leaf that does not tick its
+//! branch; declare a stand-in in its manifest, or give it a script.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -113,7 +114,12 @@ pub fn stand_in_registry(types: &NodeTypes) -> Registry<StandIns> {
         .nodes()
         .filter(|t| t.host && super::builtin().node(&t.name).is_none())
     {
-        registry.register(ty.clone(), |_| Ok(StandIn));
+        // A control or decorator with a declared stand-in runs its children as that
+        // built-in kind (rule 70); everything else is a scripted leaf.
+        match ty.stand_in {
+            Some(_) => registry.declare(ty.clone()),
+            None => registry.register(ty.clone(), |_| Ok(StandIn)),
+        };
     }
     registry
 }

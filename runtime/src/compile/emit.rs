@@ -204,14 +204,17 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 kind.map_keys(&remap);
                 (kind, false)
             }
-            (None, Some(args)) => {
-                let host = self.host_action(file, i, &def.kind, args, &remap)?;
-                let kind = Kind::Host {
-                    action: host.action,
-                    state: host.state,
-                };
-                (kind, host.hooks)
-            }
+            (None, Some(args)) => match self.runs_as_stand_in(&def.kind) {
+                Some(stand_in) => (crate::nodes::stand_in::kind(stand_in), false),
+                None => {
+                    let host = self.host_action(file, i, &def.kind, args, &remap)?;
+                    let kind = Kind::Host {
+                        action: host.action,
+                        state: host.state,
+                    };
+                    (kind, host.hooks)
+                }
+            },
             (None, None) => return None,
         };
         let me = self.nodes.len() as u32;
@@ -287,12 +290,23 @@ impl<'a, C: 'static> Emitter<'a, C> {
         let guarded = kids.iter().any(|&k| self.nodes[k as usize].lower_priority);
         let node = &mut self.nodes[me as usize];
         node.rescan = match node.kind {
-            Kind::Sequence { dynamic, .. } | Kind::Selector { dynamic } => dynamic || guarded,
+            Kind::Sequence { dynamic, .. } | Kind::Selector { dynamic, .. } => dynamic || guarded,
             _ => false,
         };
         node.first_child = first_child;
         node.child_count = kids.len() as u32;
         Some(me)
+    }
+
+    /// The stand-in a host control or decorator of type `kind` runs as: one is declared
+    /// and the registry has no program for it (rule 70). Checking alone (no registry)
+    /// builds nothing, so it needs none.
+    fn runs_as_stand_in(&self, kind: &str) -> Option<crate::spec::StandIn> {
+        let registry = self.registry?;
+        if registry.factory(kind).is_some() {
+            return None;
+        }
+        self.types.node(kind)?.stand_in
     }
 
     /// Builds the action of host type `kind` for node `i` (a host leaf, or a host

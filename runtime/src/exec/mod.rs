@@ -338,11 +338,18 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     fn body(&mut self, i: u32, node: &'a Node, cursor: u32) -> Status {
         let tree = self.tree;
         match &node.kind {
-            Kind::Sequence { dynamic, memory } => {
-                control::sequence::tick(self, i, node, cursor, *dynamic, *memory)
+            Kind::Sequence {
+                dynamic,
+                memory,
+                yields,
+            } => control::sequence::tick(self, i, node, cursor, *dynamic, *memory, *yields),
+            Kind::Selector { dynamic, yields } => {
+                control::selector::tick(self, i, node, cursor, *dynamic, *yields)
             }
-            Kind::Selector { dynamic } => control::selector::tick(self, i, node, cursor, *dynamic),
-            Kind::Parallel { need } => control::parallel::tick(self, i, *need),
+            Kind::Parallel { need, failures } => match failures {
+                None => control::parallel::tick(self, i, *need),
+                Some(f) => control::parallel::tick_counting(self, i, *need, *f),
+            },
             Kind::IfThenElse => control::if_then_else::tick(self, i),
             Kind::WhileDoElse => control::while_do_else::tick(self, i),
             Kind::Switch { variable, cases } => control::switch::tick(self, i, *variable, cases),

@@ -9,6 +9,7 @@ pub(crate) mod action;
 pub(crate) mod attached;
 pub(crate) mod control;
 pub(crate) mod decorator;
+pub(crate) mod stand_in;
 
 use std::sync::Arc;
 
@@ -27,12 +28,18 @@ pub(crate) enum Kind {
         dynamic: bool,
         /// BT.CPP's SequenceWithMemory (rule 50).
         memory: bool,
+        /// BT.CPP's AsyncSequence: rule 50's one instant child per tick alone (rule 72).
+        yields: bool,
     },
     Selector {
         dynamic: bool,
+        /// BT.CPP's AsyncFallback: one instantly failed child per tick (rule 72).
+        yields: bool,
     },
     Parallel {
         need: u32,
+        /// BT.CPP's `failure_count` (rule 71); `None`: rule 13's counting.
+        failures: Option<u32>,
     },
     IfThenElse,
     WhileDoElse,

@@ -4,8 +4,10 @@
 
 mod node_type;
 mod node_types;
+mod stand_in;
 
 pub use node_type::{
     Category, ChildCount, Direction, NodeType, ParamKind, ParamSpec, SourceLocation,
 };
 pub use node_types::{NodeTypes, MANIFEST_FORMAT};
+pub use stand_in::StandIn;

@@ -437,6 +437,10 @@ pub struct SourceLocation {
     pub file: String,
     /// The line, from 1.
     pub line: u32,
+    /// For a host Composite or Decorator: the built-in behaviour it runs with where no
+    /// program provides it (preview, `arbor run`; rule 70).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<super::StandIn>,
 }
 
 impl NodeType {
@@ -450,6 +454,7 @@ impl NodeType {
             host: false,
             child_range: None,
             source: None,
+            stand_in: None,
         }
     }
 
@@ -500,6 +505,13 @@ impl NodeType {
             host: true,
             ..NodeType::new(name, Category::Condition, description)
         }
+    }
+
+    /// Declares how this host control or decorator runs where no program provides it
+    /// (rule 70).
+    pub fn stand_in(mut self, stand_in: super::StandIn) -> NodeType {
+        self.stand_in = Some(stand_in);
+        self
     }
 
     /// Adds a parameter declaration.

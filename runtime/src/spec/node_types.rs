@@ -110,6 +110,17 @@ impl NodeTypes {
                     ty.name
                 ));
             }
+            if let Some(s) = ty.stand_in.filter(|s| !s.fits(ty.category)) {
+                return Err(format!(
+                    "`{}`: stand_in \"{}\" does not suit a {} (sequence, reactive_sequence, \
+                     sequence_with_memory, fallback, reactive_fallback and parallel suit \
+                     composites and decorators; pass_through, inverter, force_success and \
+                     force_failure only decorators)",
+                    ty.name,
+                    s.as_str(),
+                    ty.category.as_str()
+                ));
+            }
             let builtin = |t: &NodeType| !t.host;
             if self.node(&ty.name).is_some_and(builtin)
                 || self.decorator(&ty.name).is_some_and(builtin)
@@ -185,5 +196,36 @@ mod tests {
         let err = types.merge_manifest(&typo).unwrap_err();
         assert!(err.contains("unknown field `descripton`"), "{err}");
         assert!(types.node("Waiting").is_none(), "nothing merged on error");
+    }
+
+    #[test]
+    fn a_stand_in_is_read_and_must_suit_the_category() {
+        let manifest = |category: &str, stand_in: &str| {
+            format!(
+                r#"{{"format": "arbor-node-types", "version": 1, "nodes": [
+                    {{"name": "RateController", "category": "{category}",
+                      "stand_in": "{stand_in}"}}]}}"#
+            )
+        };
+        let mut types = NodeTypes::builtin();
+        assert_eq!(
+            types.merge_manifest(&manifest("Decorator", "pass_through")),
+            Ok(1)
+        );
+        assert_eq!(
+            types.node("RateController").and_then(|t| t.stand_in),
+            Some(crate::spec::StandIn::PassThrough)
+        );
+        let err = NodeTypes::builtin()
+            .merge_manifest(&manifest("Composite", "pass_through"))
+            .unwrap_err();
+        assert!(
+            err.contains("stand_in \"pass_through\" does not suit a Composite"),
+            "{err}"
+        );
+        let err = NodeTypes::builtin()
+            .merge_manifest(&manifest("Decorator", "as_sequence"))
+            .unwrap_err();
+        assert!(err.contains("unknown variant `as_sequence`"), "{err}");
     }
 }

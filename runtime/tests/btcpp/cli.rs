@@ -87,3 +87,68 @@ fn export_lists_what_has_no_bt_cpp_form_and_exits_1() {
     assert!(err.contains("node \"roll\" (Random)"), "{err}");
     assert!(!std::path::Path::new("unused.xml").exists());
 }
+
+/// Rule 70 in `arbor run`: Nav2's controls and decorators get stand-ins on import, so the
+/// imported tree runs its branches with stubs for the leaves only.
+#[test]
+fn run_ticks_the_children_of_nav2_controls_through_their_stand_ins() {
+    let dir = tempdir("cli-nav2");
+    let xml = dir.join("nav.xml");
+    std::fs::write(
+        &xml,
+        r#"<root BTCPP_format="4"><BehaviorTree ID="Nav">
+          <RecoveryNode number_of_retries="6">
+            <PipelineSequence>
+              <RateController hz="1.0"><ComputePathToPose goal="{goal}"/></RateController>
+              <FollowPath controller_id="FollowPath"/>
+            </PipelineSequence>
+            <ClearEntireCostmap/>
+          </RecoveryNode></BehaviorTree></root>"#,
+    )
+    .unwrap();
+    let json = dir.join("nav.json").display().to_string();
+    let out = arbor(&["import", xml.to_str().unwrap(), "-o", &json]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let types = std::fs::read_to_string(dir.join("nav.types.json")).unwrap();
+    assert!(
+        types.contains(r#""stand_in": "reactive_sequence""#),
+        "{types}"
+    );
+    let manifest = dir.join("nav.types.json").display().to_string();
+    let out = arbor(&[
+        "run",
+        &json,
+        "--types",
+        &manifest,
+        "--ticks",
+        "2",
+        "--stub",
+        "FollowPath=running,failure",
+        "--default-stub",
+        "success",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Tick 1 follows the path (running); tick 2 it fails and the recovery clears the map.
+    // As scripted leaves the controls would have succeeded at once.
+    assert_eq!(
+        text(&out.stdout),
+        "tick 1: running\ntick 2: success\n",
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn importing_dev_zero_fails_at_once_with_a_located_error() {
+    // Issue 16: `arbor import /dev/zero` grew memory until killed.
+    let dir = tempdir("cli-dev-zero");
+    let out_json = dir.join("z.json").display().to_string();
+    let out = arbor(&["import", "/dev/zero", "-o", &out_json]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("/dev/zero:1:1: cannot read the file: not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+}

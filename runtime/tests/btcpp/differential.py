@@ -2,6 +2,7 @@
 
 Reads a JSON list of runs on stdin, each
   {"name", "path", "main", "custom": {ID: "action"|"condition"},
+   "stand_ins": {ID: "decorator"|BT.CPP built-in ID},
    "scripts": {ID: [status, ...]}, "ticks": N, "dt_ms": M}
 runs the tree in BT.CPP 4 through the `behaviortreepy` bindings, and writes one JSON
 object per run on stdout:
@@ -14,6 +15,11 @@ attributes are removed before BT.CPP loads the tree, because nodes registered fr
 declare no ports and BT.CPP refuses unknown ones; the scripted leaves read no port, so
 this changes nothing observable. `<include>`d files are inlined (with the same port
 stripping), each file once.
+
+Custom controls and decorators with a stand-in (rule 70) run their children in both
+engines: here a "decorator" is a SimpleDecorator that returns its child's status, and any
+other stand-in renames the element to the BT.CPP built-in that behaves as it does
+(`<PipelineSequence>` becomes `<ReactiveSequence>`), its ports removed.
 """
 
 import json
@@ -43,14 +49,17 @@ KEEP = ("ID", "name")
 MAX_CALLS_PER_TICK = 5000
 
 
-def strip_ports(el, custom):
+def strip_ports(el, custom, renames):
     node_id = el.get("ID") if el.tag in EXPLICIT else el.tag
-    if node_id in custom:
+    if node_id in custom or node_id in renames:
         for attr in list(el.attrib):
             if attr not in KEEP and not attr.startswith("_"):
                 del el.attrib[attr]
+    if node_id in renames:
+        el.tag = renames[node_id]
+        el.attrib.pop("ID", None)
     for child in el:
-        strip_ports(child, custom)
+        strip_ports(child, custom, renames)
 
 
 ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);")
@@ -100,7 +109,7 @@ def tolerate(text):
     return "".join(out)
 
 
-def load_document(path, custom, seen):
+def load_document(path, custom, renames, seen):
     """The <root> of `path` with its includes inlined."""
     seen.add(os.path.realpath(path))
     with open(path, encoding="utf-8") as f:
@@ -110,12 +119,12 @@ def load_document(path, custom, seen):
         target = os.path.join(os.path.dirname(path), inc.get("path", ""))
         if os.path.realpath(target) in seen or inc.get("ros_pkg"):
             continue
-        for tree in load_document(target, custom, seen):
+        for tree in load_document(target, custom, renames, seen):
             if tree.tag == "BehaviorTree":
                 root.append(tree)
     for tree in root:
         if tree.tag == "BehaviorTree":
-            strip_ports(tree, custom)
+            strip_ports(tree, custom, renames)
     return root
 
 
@@ -170,8 +179,17 @@ def run(req):
         except Exception:
             # A BT.CPP built-in Arbor imports as an opaque stand-in.
             out["builtin"].append(node_id)
+    stand_ins = req.get("stand_ins", {})
+    for node_id, kind in stand_ins.items():
+        if kind == "decorator":
+            try:
+                factory.register_simple_decorator(node_id, lambda status, node: status)
+            except Exception:
+                out["builtin"].append(node_id)
+    renames = {i: k for i, k in stand_ins.items() if k != "decorator"}
     try:
-        root = load_document(req["path"], set(custom) - set(out["builtin"]), set())
+        stripped = (set(custom) | set(stand_ins)) - set(out["builtin"])
+        root = load_document(req["path"], stripped, renames, set())
         factory.register_behavior_tree_from_text(ET.tostring(root, encoding="unicode"))
         tree = factory.create_tree(req["main"])
     except Exception as e:

@@ -402,3 +402,113 @@ fn an_id_that_is_not_an_element_name_exports_in_the_explicit_form() {
     );
     assert!(!out.xml.contains("<Foo.Bar"), "{}", out.xml);
 }
+
+#[test]
+fn a_reimport_equals_the_first_import() {
+    // Issue 16: importing the export again lost SubTree remaps and key defaults, and a
+    // text key (`move_goal = "1;2;3"`) came back typed json. `round_trip` compares the
+    // two imports' shapes: every file's keys (type, default) and every node's params
+    // (remaps included).
+    round_trip("reimport.xml", "move");
+    let (first, _) = import_to("reimport.xml", "move", "reimport-types");
+    let key = |file: &TreeFile, name: &str| {
+        file.blackboard
+            .iter()
+            .find(|k| k.key == name)
+            .unwrap_or_else(|| panic!("no key {name}"))
+            .clone()
+    };
+    assert_eq!(
+        serde_json::to_value(key(first.main(), "move_goal").ty).unwrap(),
+        json!("string")
+    );
+    let remaps: Vec<Value> = first
+        .main()
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "Subtree")
+        .map(|n| n.params["remap"].clone())
+        .collect();
+    assert!(
+        remaps
+            .iter()
+            .all(|r| r.get("target") == Some(&json!("move_goal"))),
+        "{remaps:?}"
+    );
+}
+
+/// Arbor files `c0.json` → `c1.json` → … → `c{n}.json`, each a Subtree of the next.
+fn arbor_subtree_chain(dir: &Path, n: usize) {
+    let guid = |i: usize, k: usize| format!("00000000-0000-4000-8000-{:06}{k:06}", i);
+    for i in 0..=n {
+        let node = if i < n {
+            json!({"guid": guid(i, 1), "name": "down", "type": "Subtree",
+                   "params": {"path": format!("c{}.json", i + 1)}})
+        } else {
+            json!({"guid": guid(i, 1), "name": "leaf", "type": "Scripted",
+                   "params": {"returns": ["success"]}})
+        };
+        let file = json!({"format": "arbor-tree", "version": 1, "guid": guid(i, 0),
+                          "name": format!("c{i}"), "root": guid(i, 1), "nodes": [node]});
+        std::fs::write(dir.join(format!("c{i}.json")), file.to_string()).unwrap();
+    }
+}
+
+#[test]
+fn exporting_a_chain_of_4000_subtree_files_is_refused_not_a_stack_overflow() {
+    // Issue 16: `arbor export` of a 4,000-deep chain overflowed its stack. Export, the
+    // loader's check and the import all stop at Arbor's limit of 16 nested subtrees.
+    let dir = tempdir("export-chain-4000");
+    arbor_subtree_chain(&dir, 4000);
+    let err = export_file(&dir.join("c0.json"), &NodeTypes::builtin())
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("nest more than 16"), "{err}");
+
+    // The same limit in all three: 16 nested subtrees pass, 17 do not.
+    for (n, ok) in [(16, true), (17, false)] {
+        let dir = tempdir(&format!("export-chain-{n}"));
+        arbor_subtree_chain(&dir, n);
+        let exported = export_file(&dir.join("c0.json"), &NodeTypes::builtin());
+        assert_eq!(exported.is_ok(), ok, "export of {n}: {:?}", exported.err());
+        let report = arbor_runtime::check_file(
+            dir.join("c0.json"),
+            &NodeTypes::builtin(),
+            &arbor_runtime::LoadOptions::default(),
+        );
+        assert_eq!(report.is_ok(), ok, "check of {n}: {report:?}");
+    }
+}
+
+#[test]
+fn async_sequence_and_fallback_import_as_yielding_nodes_and_export_back() {
+    // They were opaque; rule 72 gives them an Arbor form.
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <AsyncSequence><AsyncFallback><A/><B/></AsyncFallback><C/></AsyncSequence>
+      </BehaviorTree></root>"#;
+    let imported =
+        arbor_runtime::btcpp::import_str(xml, &arbor_runtime::btcpp::ImportOptions::new("t"))
+            .expect("imports");
+    let kinds: Vec<(String, Value)> = imported
+        .main()
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.kind.as_str(), "Sequence" | "Selector"))
+        .map(|n| (n.kind.clone(), Value::Object(n.params.clone())))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("Sequence".to_owned(), json!({"yield": true})),
+            ("Selector".to_owned(), json!({"yield": true})),
+        ]
+    );
+    assert!(imported.types.iter().all(|t| !t.name.starts_with("Async")));
+    let dir = tempdir("async-nodes");
+    imported.write_to(&dir).expect("written");
+    let out = export_dir(&dir, "t.json").xml;
+    assert!(
+        out.contains("<AsyncSequence>") && out.contains("<AsyncFallback>"),
+        "{out}"
+    );
+}

@@ -285,3 +285,80 @@ fn built_in_ports_bound_to_keys_run_and_export_as_keys() {
         btcpp_violations(&out.xml)
     );
 }
+
+/// A Nav2 navigation tree (the shape of Nav2's `navigate_w_replanning_and_recovery.xml`).
+const NAV2: &str = r#"<root BTCPP_format="4" main_tree_to_execute="Nav">
+  <BehaviorTree ID="Nav">
+    <RecoveryNode number_of_retries="6" name="NavigateRecovery">
+      <PipelineSequence name="NavigateWithReplanning">
+        <RateController hz="1.0">
+          <ComputePathToPose goal="{goal}" path="{path}" name="plan"/>
+        </RateController>
+        <FollowPath path="{path}" controller_id="FollowPath" name="follow"/>
+      </PipelineSequence>
+      <ClearEntireCostmap name="clear" service_name="local_costmap/clear_entirely_local_costmap"/>
+    </RecoveryNode>
+  </BehaviorTree>
+</root>"#;
+
+#[test]
+fn rule70_nav2_controls_and_decorators_preview_their_children() {
+    // Before rule 70, RecoveryNode was a scripted leaf: one tick, success, nothing below
+    // it ran.
+    let imported = import_str(NAV2, &ImportOptions::new("nav")).expect("imports");
+    let stand_in = |id: &str| {
+        imported
+            .types
+            .iter()
+            .find(|t| t.name == format!("BTCPP_{id}") || t.name == id)
+            .unwrap_or_else(|| panic!("no type for {id}"))
+            .stand_in
+            .map(|s| s.as_str())
+    };
+    assert_eq!(stand_in("RecoveryNode"), Some("fallback"));
+    assert_eq!(stand_in("PipelineSequence"), Some("reactive_sequence"));
+    assert_eq!(stand_in("RateController"), Some("pass_through"));
+    assert_eq!(
+        stand_in("FollowPath"),
+        None,
+        "actions keep scripted stand-ins"
+    );
+    let dir = tempdir("run-nav2");
+    imported.write_to(&dir).expect("written");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(
+        &tree,
+        &[("follow", &["running", "failure"]), ("clear", &["success"])],
+    );
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Running);
+    assert_eq!((count(&ticked, "plan"), count(&ticked, "follow")), (1, 1));
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, Status::Success);
+    // The pipeline re-plans while following; the failed follow runs the recovery.
+    assert_eq!(
+        (
+            count(&ticked, "plan"),
+            count(&ticked, "follow"),
+            count(&ticked, "clear")
+        ),
+        (1, 1, 1)
+    );
+}
+
+#[test]
+fn a_custom_control_the_import_does_not_know_stays_a_scripted_leaf() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <MyControl name="mine"><Go name="go"/><Stop name="stop"/></MyControl>
+      </BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("mine")).expect("imports");
+    assert!(imported.types.iter().all(|t| t.stand_in.is_none()));
+    let dir = tempdir("run-custom-control");
+    imported.write_to(&dir).expect("written");
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[]);
+    let mut agent = Agent::new(tree, 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!((status, ticked), (Status::Success, vec!["mine".to_owned()]));
+}

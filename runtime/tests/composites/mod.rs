@@ -6,5 +6,6 @@ mod if_then_else;
 mod parallel;
 mod selector;
 mod sequence;
+mod stand_ins;
 mod switch;
 mod while_do_else;

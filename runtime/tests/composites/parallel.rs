@@ -362,3 +362,101 @@ fn rule13_repeat_over_parallel_of_the_needs_example() {
     );
     assert!(events.contains(&"abort Alive".to_owned()));
 }
+
+fn counting(need: i64, failures: i64, children: Vec<Value>) -> Value {
+    json!({"type": "Parallel", "name": "P", "params": {"need": need, "failures": failures},
+           "children": children})
+}
+
+#[test]
+fn rule71_a_failed_child_is_not_ticked_again() {
+    // BT.CPP 4.8 `Parallel success_count="1" failure_count="2"` (differential test,
+    // parallel_one.xml): the failed child stays failed; the other's success wins.
+    let root = counting(
+        1,
+        2,
+        vec![
+            scripted("A", &["failure", "success"]),
+            scripted("B", &["running", "success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Running);
+    assert_eq!(ticked(&events), strs(&["A", "B", "P"]));
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Success);
+    assert_eq!(ticked(&events), strs(&["B", "P"]), "A is not ticked again");
+}
+
+#[test]
+fn rule71_failures_count_over_the_execution() {
+    // Two failures in different ticks reach `failures: 2`; rule 13 would keep going.
+    let root = counting(
+        1,
+        2,
+        vec![
+            scripted("A", &["failure"]),
+            scripted("B", &["running", "failure"]),
+            scripted("C", &["running"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(step(&mut a).0, Status::Running);
+    let (status, events) = step_lifecycle(&mut a);
+    assert_eq!(status, Status::Failure);
+    // B's failure is the second: C is not ticked, it is aborted before P's exit.
+    assert_eq!(
+        events,
+        strs(&[
+            "tick B failure",
+            "exit B failure",
+            "abort C",
+            "exit C aborted",
+            "tick P failure",
+            "exit P failure",
+        ])
+    );
+}
+
+#[test]
+fn rule71_success_is_checked_first_and_counts_earlier_ticks() {
+    // need 2 of 3: C succeeded at tick 1, so A's success at tick 2 is the second one and
+    // B is not ticked (rule 13 would tick B before counting C).
+    let root = counting(
+        2,
+        3,
+        vec![
+            scripted("A", &["running", "success"]),
+            scripted("B", &["running"]),
+            scripted("C", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(step(&mut a).0, Status::Running);
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Success);
+    assert_eq!(ticked(&events), strs(&["A", "P"]));
+}
+
+#[test]
+fn rule71_fails_once_need_successes_are_out_of_reach() {
+    // need 2 of 3 with `failures: 3`: after two failures only one child can succeed.
+    let root = counting(
+        2,
+        3,
+        vec![
+            scripted("A", &["failure"]),
+            scripted("B", &["failure"]),
+            scripted("C", &["running"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Failure);
+    assert_eq!(ticked(&events), strs(&["A", "B", "P"]));
+    // Flags and counts are cleared: the next execution starts from scratch.
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Failure);
+    assert_eq!(ticked(&events), strs(&["A", "B", "P"]));
+}

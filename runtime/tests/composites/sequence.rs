@@ -7,8 +7,10 @@
 use crate::common;
 
 use arbor_runtime::Status;
-use common::{agent, bb_set, run_n, scripted, seq, step, step_lifecycle, strs, ticked};
-use serde_json::json;
+use common::{
+    agent, bb_set, run_n, scripted, seq, step, step_lifecycle, strs, ticked, try_compile,
+};
+use serde_json::{json, Value};
 
 #[test]
 fn rule10_all_children_succeed_in_one_tick() {
@@ -235,4 +237,98 @@ fn rule50_memory_sequence_resumes_at_the_failed_child() {
             (Status::Success, strs(&["C"])),
         ]
     );
+}
+
+fn yielding(kind: &str, children: Vec<Value>) -> Value {
+    json!({"type": kind, "name": "S", "params": {"yield": true}, "children": children})
+}
+
+/// `n` ticks: each one's root status and the nodes whose body ran.
+fn run_ticks(a: &mut arbor_runtime::Agent<()>, n: usize) -> Vec<(Status, Vec<String>)> {
+    (0..n)
+        .map(|_| {
+            let (s, e) = step(a);
+            (s, ticked(&e))
+        })
+        .collect()
+}
+
+#[test]
+fn rule72_yielding_sequence_and_selector_end_the_tick_after_an_instant_completion() {
+    // BT.CPP 4.8: AsyncSequence over A, B, C succeeding at once, and AsyncFallback over
+    // A, B failing and C succeeding: RUNNING [A], RUNNING [B], SUCCESS [C].
+    for (kind, first) in [("Sequence", "success"), ("Selector", "failure")] {
+        let root = yielding(
+            kind,
+            vec![
+                scripted("A", &[first]),
+                scripted("B", &[first]),
+                scripted("C", &["success"]),
+            ],
+        );
+        let mut a = agent(root, json!([]));
+        assert_eq!(
+            run_ticks(&mut a, 3),
+            [
+                (Status::Running, strs(&["A", "S"])),
+                (Status::Running, strs(&["B", "S"])),
+                (Status::Success, strs(&["C", "S"])),
+            ],
+            "{kind}"
+        );
+    }
+}
+
+#[test]
+fn rule72_a_yielding_sequence_forgets_a_failure_and_moves_on_after_a_resumed_child() {
+    // BT.CPP 4.8 AsyncSequence with B failing once: RUNNING [A], FAILURE [B], RUNNING [A]
+    // (no memory, unlike SequenceWithMemory); with A running once: RUNNING [A],
+    // RUNNING [A, B].
+    let root = yielding(
+        "Sequence",
+        vec![
+            scripted("A", &["success"]),
+            scripted("B", &["failure", "success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(ticked(&step(&mut a).1), strs(&["A", "S"]));
+    let (status, events) = step(&mut a);
+    assert_eq!(
+        (status, ticked(&events)),
+        (Status::Failure, strs(&["B", "S"]))
+    );
+    let (status, events) = step(&mut a);
+    assert_eq!(
+        (status, ticked(&events)),
+        (Status::Running, strs(&["A", "S"]))
+    );
+
+    let root = yielding(
+        "Sequence",
+        vec![
+            scripted("A", &["running", "success"]),
+            scripted("B", &["success"]),
+            scripted("C", &["success"]),
+        ],
+    );
+    let mut a = agent(root, json!([]));
+    assert_eq!(step(&mut a).0, Status::Running);
+    let (status, events) = step(&mut a);
+    assert_eq!(
+        (status, ticked(&events)),
+        (Status::Running, strs(&["A", "B", "S"]))
+    );
+}
+
+#[test]
+fn rule72_yield_and_dynamic_are_exclusive() {
+    for kind in ["Sequence", "Selector"] {
+        let root = json!({"type": kind, "params": {"yield": true, "dynamic": true},
+                          "children": [scripted("A", &["success"])]});
+        let err = try_compile(root, json!([]))
+            .map(|_| ())
+            .expect_err("refused");
+        assert!(err.to_string().contains("`dynamic` and `yield`"), "{err}");
+    }
 }

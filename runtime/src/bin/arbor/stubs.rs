@@ -6,6 +6,8 @@
 //! Declared on the command line (`--stub MoveTo=running,running,success`, repeatable), in a
 //! stubs file (`--stubs STUBS.json`: `{"MoveTo": ["running", "success"]}`), or for every
 //! other host type at once (`--default-stub success`). The command line wins over the file.
+//! A host control or decorator whose manifest declares a `stand_in` and that has no stub of
+//! its own runs its children as that stand-in (rule 70).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -101,6 +103,11 @@ impl Stubs {
         let mut registry = Registry::new();
         for ty in types.nodes().filter(|t| t.host) {
             let name = ty.name.clone();
+            if ty.stand_in.is_some() && !self.by_type.contains_key(&name) {
+                // A control or decorator runs its children as its stand-in (rule 70).
+                registry.declare(ty.clone());
+                continue;
+            }
             let returns = match (self.by_type.get(&name), self.default) {
                 (Some(returns), _) => Ok(returns.clone()),
                 (None, Some(Status::Running)) if ty.category == Category::Condition => Err(format!(

@@ -35,6 +35,7 @@ impl Cx<'_> {
             };
             let mut ty = NodeType::new(&name, category, &description);
             ty.host = true;
+            ty.stand_in = crate::btcpp::nav2::stand_in(id).filter(|s| s.fits(category));
             // Model ports first (declaration order), then ports only seen in use.
             let mut ports: Vec<String> = model
                 .as_ref()

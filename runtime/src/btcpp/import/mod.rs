@@ -1436,7 +1436,7 @@ fn is_canonical(entry: &Entry) -> bool {
         .is_some_and(|first| std::ptr::eq(first, entry))
         || matches!(
             entry.conv,
-            Conv::Dynamic(true) | Conv::Memory | Conv::Switch(_) | Conv::Always(_)
+            Conv::Dynamic(true) | Conv::Memory | Conv::Yield | Conv::Switch(_) | Conv::Always(_)
         )
 }
 

@@ -7,7 +7,8 @@
 //! While running, each earlier child with a LowerPriority/Both condition is ticked again as
 //! a fresh execution; if it runs or succeeds, the running child is aborted and it takes over
 //! (rule 24). With `dynamic: true` every earlier child is re-ticked, as BT.CPP's
-//! ReactiveFallback (rule 27).
+//! ReactiveFallback (rule 27). With `yield: true` (BT.CPP's AsyncFallback, rule 72) a
+//! child that was not running and fails ends the tick: running, the next child next tick.
 //! JSON: `{"type":"Selector","params":{"dynamic":false},"children":[…]}`
 
 use crate::args::Args;
@@ -33,13 +34,23 @@ pub(crate) fn spec() -> NodeType {
         .literal()
         .default(false.into()),
     )
+    .param(super::yield_param("AsyncFallback", "failed"))
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     let dynamic = args
         .bool("dynamic")
         .map_err(|m| ParamError::new("dynamic", m))?;
-    Ok(Kind::Selector { dynamic })
+    let yields = args
+        .bool("yield")
+        .map_err(|m| ParamError::new("yield", m))?;
+    if yields && dynamic {
+        return Err(ParamError::new(
+            "yield",
+            "a Selector cannot be both `dynamic` and `yield`",
+        ));
+    }
+    Ok(Kind::Selector { dynamic, yields })
 }
 
 /// Inlined into `Exec::tick_node`, so resuming through a composite costs one call, not two.
@@ -50,6 +61,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     node: &Node,
     current: u32,
     dynamic: bool,
+    yields: bool,
 ) -> Status {
     let children = x.tree.children_of(node);
     if children.is_empty() {
@@ -65,8 +77,15 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
         }
     }
     for (k, &child) in children.iter().enumerate().skip(current) {
+        let resumed = yields && x.is_running(child);
         match x.tick(child) {
-            Status::Failure => {}
+            Status::Failure => {
+                // Rule 72: a child that started and failed in this tick ends it.
+                if yields && !resumed && k + 1 < children.len() {
+                    x.slot(i).cursor = k as u32 + 1;
+                    return Status::Running;
+                }
+            }
             Status::Running => {
                 // Resuming at the same child, the commonest case, leaves the cursor as is.
                 if k != current {

@@ -7,7 +7,9 @@
 //! While running, a child before the current one that carries a LowerPriority/Both condition
 //! has only those conditions re-checked; if one is false the running child is aborted and
 //! the Sequence fails (rule 25). With `dynamic: true` every earlier child is re-ticked each
-//! tick, as BT.CPP's ReactiveSequence (rule 27).
+//! tick, as BT.CPP's ReactiveSequence (rule 27). `memory: true` is BT.CPP's
+//! SequenceWithMemory (rule 50); `yield: true` is its AsyncSequence, rule 50 without the
+//! remembered failure (rule 72).
 //! JSON: `{"type":"Sequence","params":{"dynamic":false},"children":[…]}`
 
 use crate::args::Args;
@@ -44,6 +46,7 @@ pub(crate) fn spec() -> NodeType {
         .literal()
         .default(false.into()),
     )
+    .param(super::yield_param("AsyncSequence", "succeeded"))
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -53,13 +56,27 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     let memory = args
         .bool("memory")
         .map_err(|m| ParamError::new("memory", m))?;
+    let yields = args
+        .bool("yield")
+        .map_err(|m| ParamError::new("yield", m))?;
     if memory && dynamic {
         return Err(ParamError::new(
             "memory",
             "a Sequence cannot be both `dynamic` and `memory`",
         ));
     }
-    Ok(Kind::Sequence { dynamic, memory })
+    if yields && dynamic {
+        return Err(ParamError::new(
+            "yield",
+            "a Sequence cannot be both `dynamic` and `yield`",
+        ));
+    }
+    Ok(Kind::Sequence {
+        dynamic,
+        memory,
+        // `memory` yields too (rule 50).
+        yields: yields && !memory,
+    })
 }
 
 /// Inlined into `Exec::tick_node`, so resuming through a composite costs one call, not two.
@@ -71,9 +88,10 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     current: u32,
     dynamic: bool,
     memory: bool,
+    yields: bool,
 ) -> Status {
-    if memory {
-        return tick_with_memory(x, i, node, current);
+    if memory || yields {
+        return tick_with_memory(x, i, node, current, memory);
     }
     let children = x.tree.children_of(node);
     let current = current as usize;
@@ -110,6 +128,7 @@ fn tick_with_memory<C, O: Observer + ?Sized>(
     i: u32,
     node: &Node,
     current: u32,
+    remember_failure: bool,
 ) -> Status {
     let children = x.tree.children_of(node);
     let mut current = current as usize;
@@ -133,7 +152,9 @@ fn tick_with_memory<C, O: Observer + ?Sized>(
                 return Status::Running;
             }
             Status::Failure => {
-                x.slot(i).persist = k as u32 + 1;
+                if remember_failure {
+                    x.slot(i).persist = k as u32 + 1;
+                }
                 return Status::Failure;
             }
         }
