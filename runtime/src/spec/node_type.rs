@@ -426,6 +426,10 @@ pub struct NodeType {
     /// Where the host program registered the type, so an editor can open that source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceLocation>,
+    /// For a host Composite or Decorator: the built-in behaviour it runs with where no
+    /// program provides it (preview, `arbor run`; rule 70).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<super::StandIn>,
 }
 
 /// A place in a source file: `file` as the program's build named it (absolute, or
@@ -437,10 +441,6 @@ pub struct SourceLocation {
     pub file: String,
     /// The line, from 1.
     pub line: u32,
-    /// For a host Composite or Decorator: the built-in behaviour it runs with where no
-    /// program provides it (preview, `arbor run`; rule 70).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stand_in: Option<super::StandIn>,
 }
 
 impl NodeType {
