@@ -15,6 +15,7 @@
 mod actions;
 mod documents;
 mod files;
+mod groot2;
 mod guard;
 mod menus;
 mod prefs;
@@ -42,6 +43,7 @@ use arbor_runtime::Report;
 use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::live::LiveSource;
+use crate::remote::groot2::{Groot2, Groot2Panel};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
 use crate::view::{Request, Toasts, View as _};
 use crate::Session;
@@ -75,6 +77,11 @@ pub struct ArborApp {
     /// The focused instance and tree last brought to the front.
     remote_followed: Option<(String, String)>,
     bottom: Bottom,
+    /// The attachment to a BehaviorTree.CPP program (app/groot2.rs).
+    groot2: Option<Groot2>,
+    groot2_panel: Groot2Panel,
+    /// The generation of the program's tree last shown in a tab.
+    groot2_shown: u64,
 }
 
 impl ArborApp {
@@ -95,6 +102,9 @@ impl ArborApp {
             remote_panel: RemotePanel::default(),
             remote_followed: None,
             bottom: Bottom::Preview,
+            groot2: None,
+            groot2_panel: Groot2Panel::default(),
+            groot2_shown: 0,
         }
     }
 
@@ -276,6 +286,7 @@ impl ArborApp {
             egui::TopBottomPanel::top("tabs").show(ctx, |ui| self.tab_bar(ui));
         }
         self.remote_frame(ctx);
+        self.groot2_frame(ctx);
         let remote_action = self.views(ctx);
         let (tab, shared) = self.active_and_shared();
         tab.palette_ui(ctx, &mut shared.toasts);
@@ -295,6 +306,8 @@ impl ArborApp {
     /// panel), the canvas. Returns what the remote panel asked for.
     fn views(&mut self, ctx: &egui::Context) -> Option<RemoteAction> {
         let remote_live = self.remote_is_live();
+        let groot2_live = self.groot2_is_live();
+        let selected: Vec<String> = self.selection().nodes.iter().cloned().collect();
         let time = ctx.input(|i| i.time);
         let ArborApp {
             tabs,
@@ -303,6 +316,8 @@ impl ArborApp {
             remote,
             remote_panel,
             bottom,
+            groot2,
+            groot2_panel,
             ..
         } = self;
         let (mut cx, views) = tabs[*active].parts(shared);
@@ -343,6 +358,22 @@ impl ArborApp {
             .default_height(270.0)
             .min_height(120.0)
             .show(ctx, |ui| {
+                if let Some(g) = groot2.as_mut() {
+                    ui.horizontal(|ui| {
+                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
+                        ui.selectable_value(
+                            bottom,
+                            Bottom::Groot2,
+                            format!("BT.CPP: {}", g.address),
+                        );
+                    });
+                    ui.separator();
+                    if *bottom == Bottom::Groot2 {
+                        ui.set_min_height(ui.available_height().max(200.0));
+                        remote_action = groot2_panel.ui(ui, g, &selected);
+                        return;
+                    }
+                }
                 if let Some(remote) = remote.as_mut() {
                     ui.horizontal(|ui| {
                         ui.selectable_value(bottom, Bottom::Preview, "Preview");
@@ -362,8 +393,9 @@ impl ArborApp {
                 }
                 views.preview.ui(ui, &mut cx);
             });
-        let live: &dyn LiveSource = match remote.as_ref() {
-            Some(remote) if remote_live => remote,
+        let live: &dyn LiveSource = match (remote.as_ref(), groot2.as_ref()) {
+            (_, Some(g)) if groot2_live => g,
+            (Some(remote), _) if remote_live => remote,
             _ => &*views.preview,
         };
         egui::CentralPanel::default()

@@ -96,6 +96,7 @@ impl AttachDialog {
                 match remote {
                     None => {
                         ui.weak("Start your program with the debug server (see docs/embedding.md), then connect.");
+                        ui.weak("A BehaviorTree.CPP program with a Groot2Publisher: type groot2://127.0.0.1:1667 (its port).");
                     }
                     Some(remote) => instances(ui, remote),
                 }

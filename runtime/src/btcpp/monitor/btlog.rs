@@ -144,7 +144,10 @@ impl BtLog {
                 .ok_or_else(|| {
                     error(
                         offset + 8,
-                        format!("transition {i}: status {} is not a BT.CPP status", record[8]),
+                        format!(
+                            "transition {i}: status {} is not a BT.CPP status",
+                            record[8]
+                        ),
                     )
                 })?;
             transitions.push(LogTransition {
@@ -199,9 +202,21 @@ mod tests {
         assert_eq!(
             log.transitions,
             vec![
-                LogTransition { micros: 5, uid: 1, state: NodeState::Running },
-                LogTransition { micros: 0x0102_0304_0506, uid: 2, state: NodeState::Failure },
-                LogTransition { micros: 9, uid: 1, state: NodeState::Idle },
+                LogTransition {
+                    micros: 5,
+                    uid: 1,
+                    state: NodeState::Running
+                },
+                LogTransition {
+                    micros: 0x0102_0304_0506,
+                    uid: 2,
+                    state: NodeState::Failure
+                },
+                LogTransition {
+                    micros: 9,
+                    uid: 1,
+                    state: NodeState::Idle
+                },
             ]
         );
         assert_eq!(log.transitions[1].state.status(), Some(Status::Failure));

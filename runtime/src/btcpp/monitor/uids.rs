@@ -77,7 +77,11 @@ impl MonitoredTree {
 
     /// The blackboard names to ask the Groot2 publisher for, `;`-separated as it expects.
     pub fn blackboard_request(&self) -> String {
-        let names: Vec<&str> = self.instances.iter().map(|i| i.blackboard.as_str()).collect();
+        let names: Vec<&str> = self
+            .instances
+            .iter()
+            .map(|i| i.blackboard.as_str())
+            .collect();
         names.join(";")
     }
 }
@@ -113,9 +117,9 @@ fn split_instances(text: &str, origin: &str) -> Result<String, ImportError> {
         }
         let suffix = format!("_{}", path.rsplit("::").next().unwrap_or(path));
         inserts.push((id.range_value().end, suffix.clone()));
-        let subtree = doc.descendants().find(|n| {
-            n.has_tag_name("SubTree") && n.attribute("_fullpath") == Some(path)
-        });
+        let subtree = doc
+            .descendants()
+            .find(|n| n.has_tag_name("SubTree") && n.attribute("_fullpath") == Some(path));
         if let Some(sub_id) = subtree.and_then(|n| n.attribute_node("ID")) {
             inserts.push((sub_id.range_value().end, suffix));
         }

@@ -1,0 +1,149 @@
+//! The Groot2 panel: the connection to a BT.CPP program, the node waiting at a
+//! breakpoint with Continue / Succeed / Fail, forced results for the selected nodes, the
+//! blackboards (read-only: the protocol cannot write them) and the connection's log.
+
+use arbor_runtime::Status;
+use egui::{Color32, RichText};
+
+use super::state::{Groot2, NodeHook};
+use crate::live::{status_color, Entry, LiveBlackboard};
+use crate::remote::{Connection, RemoteAction};
+
+/// The panel's own state.
+#[derive(Default)]
+pub struct Groot2Panel {
+    blackboard: LiveBlackboard,
+}
+
+impl Groot2Panel {
+    /// Draws the panel for the nodes `selected` on the canvas; returns Detach when asked.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        g: &mut Groot2,
+        selected: &[String],
+    ) -> Option<RemoteAction> {
+        let mut action = None;
+        ui.horizontal(|ui| {
+            connection_label(ui, g);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if ui.button("Detach").clicked() {
+                    action = Some(RemoteAction::Detach);
+                }
+            });
+        });
+        ui.horizontal(|ui| match g.waiting {
+            Some(uid) => {
+                let name = g.guid(uid).map(str::to_owned).unwrap_or_default();
+                ui.colored_label(
+                    Color32::from_rgb(230, 170, 60),
+                    format!("waiting at the breakpoint on node {uid}"),
+                )
+                .on_hover_text(name);
+                if ui.button("Continue").on_hover_text("F5: tick the node as usual").clicked() {
+                    g.resume(None);
+                }
+                if ui.button("Succeed").on_hover_text("Skip the node: it returns SUCCESS").clicked() {
+                    g.resume(Some(Status::Success));
+                }
+                if ui.button("Fail").on_hover_text("Skip the node: it returns FAILURE").clicked() {
+                    g.resume(Some(Status::Failure));
+                }
+            }
+            None => {
+                ui.weak("Running. F9 on a node sets a breakpoint; BT.CPP cannot pause between ticks or step.");
+            }
+        });
+        self.forcing(ui, g, selected);
+        ui.separator();
+        ui.columns(2, |cols| {
+            self.blackboards(&mut cols[0], g);
+            cols[1].label(RichText::new("Log").strong());
+            egui::ScrollArea::vertical()
+                .id_salt("groot2-log")
+                .stick_to_bottom(true)
+                .show(&mut cols[1], |ui| {
+                    if g.log.is_empty() {
+                        ui.weak("Nothing to report.");
+                    }
+                    for line in &g.log {
+                        ui.label(line);
+                    }
+                });
+        });
+        action
+    }
+
+    /// Fault injection: the selected nodes return a result without running.
+    fn forcing(&mut self, ui: &mut egui::Ui, g: &mut Groot2, selected: &[String]) {
+        let nodes: Vec<&String> = selected.iter().filter(|s| g.uid(s).is_some()).collect();
+        ui.horizontal(|ui| {
+            ui.label("Selected nodes:");
+            if nodes.is_empty() {
+                ui.weak("select nodes of the program's tree to force their result");
+                return;
+            }
+            for (label, result) in [
+                ("Force success", Some(Status::Success)),
+                ("Force failure", Some(Status::Failure)),
+                ("Run normally", None),
+            ] {
+                if ui.button(label).clicked() {
+                    for guid in &nodes {
+                        g.force(guid, result);
+                    }
+                }
+            }
+        });
+        let forced: Vec<(u16, Status)> = g
+            .hooks
+            .iter()
+            .filter_map(|(uid, h)| match h {
+                NodeHook::Force(s) => Some((*uid, *s)),
+                NodeHook::Breakpoint => None,
+            })
+            .collect();
+        if !forced.is_empty() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("Forced:");
+                for (uid, status) in forced {
+                    ui.colored_label(status_color(status), format!("node {uid} → {status:?}"));
+                }
+            });
+        }
+    }
+
+    fn blackboards(&mut self, ui: &mut egui::Ui, g: &Groot2) {
+        let entries: Vec<Entry> = g
+            .blackboards
+            .iter()
+            .flat_map(|(board, keys)| {
+                let keys = keys.as_object().cloned().unwrap_or_default();
+                keys.into_iter().map(move |(key, value)| Entry {
+                    key: format!("{board}/{key}"),
+                    ty: None,
+                    value: Some(value).filter(|v| !v.is_null()),
+                    expires_in: None,
+                })
+            })
+            .collect();
+        // BT.CPP's protocol reads blackboards; it has no request to write them.
+        let _ = self.blackboard.ui(ui, "groot2-blackboard", &entries, false);
+    }
+}
+
+fn connection_label(ui: &mut egui::Ui, g: &Groot2) {
+    let (color, text) = match &g.connection {
+        Connection::Connecting => (Color32::GRAY, format!("Connecting to {}…", g.address)),
+        Connection::Connected { server } => (
+            Color32::from_rgb(110, 200, 120),
+            format!("Connected to {} ({server})", g.address),
+        ),
+        Connection::Lost(why) => (
+            Color32::from_rgb(230, 170, 60),
+            format!("{why}; reconnecting…"),
+        ),
+        Connection::Refused(why) => (Color32::from_rgb(230, 90, 90), format!("Refused: {why}")),
+    };
+    ui.colored_label(color, text);
+}

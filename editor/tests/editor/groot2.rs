@@ -1,0 +1,373 @@
+//! Attaching to real BehaviorTree.CPP programs (Groot2's protocol), end to end: a Python
+//! script (tests/data/groot2/program.py) builds a BT.CPP 4 tree through `behaviortreepy`,
+//! publishes it with `Groot2Publisher` on a free loopback port and ticks it; the editor
+//! attaches, imports the tree, follows statuses and blackboards, sets breakpoints and
+//! forced results, and reconnects when the program restarts. A second test replays the
+//! `.btlog` the program's `FileLogger` wrote.
+//!
+//! The venv with `behaviortreepy` is made on first use (runtime/tests/btcpp/venv.rs, the
+//! same one the differential test uses); the tests skip, saying so, only when this
+//! machine has no Python or pip.
+
+use std::io::{BufRead as _, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::Harness;
+use arbor_editor::app::Bottom;
+use arbor_editor::live::LiveSource;
+use arbor_editor::remote::groot2::{Address, Groot2, Replay};
+use arbor_editor::remote::Connection;
+use arbor_editor::Session;
+use arbor_runtime::btcpp::{BtLog, NodeState};
+use arbor_runtime::Status;
+
+#[path = "../../../runtime/tests/btcpp/venv.rs"]
+mod venv;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the editor sits in the workspace")
+        .to_path_buf()
+}
+
+fn python() -> Option<PathBuf> {
+    match venv::btcpp_python(&workspace()) {
+        Ok(py) => Some(py),
+        Err(why) => {
+            eprintln!("SKIPPED: the BT.CPP program needs Python with pip: {why}");
+            None
+        }
+    }
+}
+
+/// A loopback port whose next port is free too (the publisher takes it).
+fn free_port() -> u16 {
+    for _ in 0..50 {
+        let Ok(a) = TcpListener::bind("127.0.0.1:0") else {
+            continue;
+        };
+        let Ok(port) = a.local_addr().map(|a| a.port()) else {
+            continue;
+        };
+        if port < u16::MAX && TcpListener::bind(("127.0.0.1", port + 1)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no two free consecutive loopback ports");
+}
+
+/// The BT.CPP program; killed when dropped.
+struct Program(Child);
+
+impl Program {
+    fn start(py: &Path, port: u16, args: &[&str]) -> Program {
+        let script = workspace().join("editor/tests/data/groot2/program.py");
+        let mut child = Command::new(py)
+            .arg(script)
+            .arg(port.to_string())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the BT.CPP program starts");
+        let stdout = child.stdout.take().expect("piped");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the program says it is ready");
+        assert_eq!(line.trim(), "ready", "the program did not start");
+        Program(child)
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Polls until `done` holds; fails after ten seconds with the connection and log.
+fn until(g: &mut Groot2, what: &str, done: impl Fn(&Groot2) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        g.poll();
+        if done(g) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting for {what}; connection {:?}, log {:?}",
+            g.connection,
+            g.log
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The UID of the node named `name` in the program's tree.
+fn uid(g: &Groot2, name: &str) -> u16 {
+    let tree = g.tree.as_ref().expect("a tree");
+    let guid = tree
+        .imported
+        .files
+        .iter()
+        .flat_map(|f| f.tree.nodes.iter())
+        .find(|n| n.name == name)
+        .map(|n| n.guid.clone())
+        .unwrap_or_else(|| panic!("no node {name}"));
+    g.uid(&guid).expect("the node has a UID")
+}
+
+fn guid(g: &Groot2, name: &str) -> String {
+    g.guid(uid(g, name)).expect("mapped").to_owned()
+}
+
+fn status(g: &Groot2, name: &str) -> Option<Status> {
+    g.state(uid(g, name)).and_then(NodeState::status)
+}
+
+#[test]
+fn a_bt_cpp_program_is_watched_paused_forced_and_found_again_after_a_restart() {
+    let Some(py) = python() else {
+        return;
+    };
+    let port = free_port();
+    let program = Program::start(&py, port, &[]);
+    let mut g = Groot2::connect(Address {
+        host: "127.0.0.1".into(),
+        port,
+    });
+    until(&mut g, "the tree", |g| g.tree.is_some());
+    assert!(matches!(g.connection, Connection::Connected { .. }));
+
+    // The imported tree: the program's names, every node's UID mapped.
+    let tree = g.tree.as_ref().expect("a tree");
+    let names = |i: usize| -> Vec<String> {
+        tree.imported.files[i]
+            .tree
+            .nodes
+            .iter()
+            .map(|n| n.name.clone())
+            .collect()
+    };
+    let main = names(0);
+    for name in ["patrol", "ready", "battery_ok", "charge", "walk"] {
+        assert!(main.contains(&name.to_owned()), "{name} in {main:?}");
+    }
+    assert_eq!(
+        tree.imported.files.len(),
+        2,
+        "Main and the Deliver instance"
+    );
+    assert!(names(1).contains(&"pick".to_owned()));
+    assert_eq!(tree.nodes.len(), 10, "{:?}", tree.nodes);
+    assert_eq!(tree.blackboard_request(), "Main;Deliver::7");
+
+    // Statuses over time: walk runs for ticks, then succeeds; the check always fails.
+    until(&mut g, "walk running", |g| {
+        status(g, "walk") == Some(Status::Running)
+    });
+    until(&mut g, "walk succeeded", |g| {
+        status(g, "walk") == Some(Status::Success)
+    });
+    until(&mut g, "the failing check", |g| {
+        status(g, "battery_ok") == Some(Status::Failure)
+    });
+    assert_eq!(
+        g.node_live(&guid(&g, "battery_ok")).and_then(|l| l.status),
+        Some(Status::Failure),
+        "drawn through LiveSource"
+    );
+    until(&mut g, "the blackboard", |g| {
+        g.blackboards
+            .get("Main")
+            .and_then(|b| b.get("target"))
+            .is_some_and(|v| v.to_string().contains("dock"))
+    });
+
+    // A breakpoint before walk: the program stops there, the statuses freeze.
+    let walk = guid(&g, "walk");
+    g.toggle_breakpoint(&walk);
+    assert!(g.has_breakpoint(&walk));
+    let walk_uid = uid(&g, "walk");
+    until(&mut g, "the breakpoint", |g| g.waiting == Some(walk_uid));
+    assert_eq!(g.take_hit().as_deref(), Some(walk.as_str()));
+    std::thread::sleep(Duration::from_millis(300));
+    g.poll();
+    let frozen: Vec<_> = (1..=10).map(|u| g.state(u)).collect();
+    std::thread::sleep(Duration::from_millis(400));
+    g.poll();
+    assert_eq!(
+        (1..=10).map(|u| g.state(u)).collect::<Vec<_>>(),
+        frozen,
+        "nothing ticks while the program waits at the breakpoint"
+    );
+    // Continue: walk runs (and the breakpoint stops it again on the next pass).
+    g.resume(None);
+    until(&mut g, "walk running after Continue", |g| {
+        g.waiting.is_none() && status(g, "walk") == Some(Status::Running)
+    });
+    until(&mut g, "the breakpoint again", |g| {
+        g.waiting == Some(walk_uid)
+    });
+    // Forced at the breakpoint: walk fails without running, and so does the sequence.
+    g.resume(Some(Status::Failure));
+    until(&mut g, "walk forced to fail", |g| {
+        status(g, "walk") == Some(Status::Failure)
+    });
+    until(&mut g, "patrol failed", |g| {
+        status(g, "patrol") == Some(Status::Failure)
+    });
+    g.toggle_breakpoint(&walk);
+    assert!(!g.has_breakpoint(&walk));
+
+    // Fault injection without stopping: the failing check is forced to succeed.
+    let check = guid(&g, "battery_ok");
+    g.force(&check, Some(Status::Success));
+    until(&mut g, "the check forced to succeed", |g| {
+        status(g, "battery_ok") == Some(Status::Success)
+    });
+
+    // The program restarts on the same port: found again, same tree, same tab, and the
+    // forced result is set again.
+    let generation = g.generation;
+    drop(program);
+    until(&mut g, "the loss", |g| {
+        matches!(g.connection, Connection::Lost(_))
+    });
+    let _program = Program::start(&py, port, &[]);
+    until(&mut g, "the new run", |g| {
+        matches!(g.connection, Connection::Connected { .. })
+            && status(g, "battery_ok") == Some(Status::Success)
+            && status(g, "walk").is_some()
+    });
+    assert_eq!(
+        g.generation, generation,
+        "the same tree is not imported again"
+    );
+}
+
+#[test]
+fn the_editor_shows_a_bt_cpp_program_in_a_read_only_tab_drawn_live() {
+    let Some(py) = python() else {
+        return;
+    };
+    let port = free_port();
+    let _program = Program::start(&py, port, &[]);
+    let mut h = Harness::new(Session::default());
+    h.app.attach_to(&format!("groot2://127.0.0.1:{port}"), "");
+    assert_eq!(h.app.bottom(), Bottom::Groot2);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !(h.app.groot2_is_live()
+        && h.app.groot2().is_some_and(|g| {
+            g.tree
+                .as_ref()
+                .is_some_and(|t| t.nodes.keys().any(|u| g.state(*u).is_some()))
+        }))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no live tab: {:?}",
+            h.app.groot2().map(|g| &g.log)
+        );
+        h.frame();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let session = h.app.session();
+    assert!(session
+        .read_only_reason()
+        .is_some_and(|r| r.contains("BT.CPP")));
+    assert!(session.document().nodes().any(|n| n.name == "walk"));
+    h.app.detach();
+    assert!(h.app.groot2().is_none());
+}
+
+#[test]
+fn a_file_logger_log_replays_each_nodes_status_at_every_transition() {
+    let Some(py) = python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("run.btlog");
+    let port = free_port();
+    let mut program = Program::start(&py, port, &["24", path.to_str().expect("utf-8")]);
+    let exited = program.0.wait().expect("the program runs to its end");
+    assert!(exited.success());
+    let log = BtLog::read_file(&path).expect("a readable log");
+    assert_eq!(log.truncated, 0);
+    let mut replay = Replay::new(log).expect("the embedded tree imports");
+    let n = replay.len();
+    assert!(n > 50, "{n} transitions");
+    let name_of = |r: &Replay, uid: u16| -> String {
+        let guid = r.tree.guid(uid).expect("mapped").to_owned();
+        r.tree
+            .imported
+            .files
+            .iter()
+            .flat_map(|f| f.tree.nodes.iter())
+            .find(|n| n.guid == guid)
+            .map(|n| n.name.clone())
+            .unwrap_or_default()
+    };
+    // Transition 0: the root starts running.
+    replay.seek(0);
+    let first = replay.transition(0).expect("one");
+    assert_eq!(
+        (name_of(&replay, first.uid), first.state),
+        ("patrol".into(), NodeState::Running)
+    );
+    let root = replay.tree.imported.main().root.clone().expect("a root");
+    assert_eq!(
+        replay.node_live(&root).and_then(|l| l.status),
+        Some(Status::Running)
+    );
+    // The first transition of walk to success: at it, walk reads success; one before,
+    // running (it ran for ticks first).
+    let done = (0..n)
+        .find(|i| {
+            let t = replay.transition(*i).expect("in range");
+            name_of(&replay, t.uid) == "walk" && t.state == NodeState::Success
+        })
+        .expect("walk succeeded in the log");
+    let walk = replay
+        .tree
+        .guid(replay.transition(done).expect("it").uid)
+        .expect("mapped")
+        .to_owned();
+    replay.seek(done);
+    assert_eq!(
+        replay.node_live(&walk).and_then(|l| l.status),
+        Some(Status::Success)
+    );
+    replay.seek(done - 1);
+    assert_eq!(
+        replay.node_live(&walk).and_then(|l| l.status),
+        Some(Status::Running)
+    );
+    // battery_ok failed before walk ever ran.
+    let check = replay
+        .tree
+        .imported
+        .main()
+        .nodes
+        .iter()
+        .find(|n| n.name == "battery_ok")
+        .map(|n| n.guid.clone())
+        .expect("the check");
+    assert_eq!(
+        replay.node_live(&check).and_then(|l| l.status),
+        Some(Status::Failure)
+    );
+    // Stepping moves one transition; the start shows nothing.
+    replay.seek(0);
+    replay.step(1);
+    assert_eq!(replay.position(), 1);
+    replay.step(-5);
+    assert_eq!(replay.position(), 0);
+    assert_eq!(replay.node_live(&walk), None);
+}
