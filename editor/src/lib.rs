@@ -21,6 +21,7 @@ pub mod live;
 pub mod panels;
 pub mod preview;
 pub mod remote;
+pub mod replay;
 pub mod view;
 
 pub use arbor_editor_model::{

@@ -21,6 +21,7 @@ mod menus;
 mod prefs;
 mod recovery;
 mod remote;
+mod replay;
 mod shortcuts;
 mod tab;
 mod watch;
@@ -45,6 +46,7 @@ use crate::document::Selection;
 use crate::live::LiveSource;
 use crate::remote::groot2::{Groot2, Groot2Panel};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
+use crate::replay::{Replay, ReplayPanel};
 use crate::view::{Request, Toasts, View as _};
 use crate::Session;
 
@@ -82,6 +84,9 @@ pub struct ArborApp {
     groot2_panel: Groot2Panel,
     /// The generation of the program's tree last shown in a tab.
     groot2_shown: u64,
+    /// A log being replayed, and the GUID of the tree it is drawn on (app/replay.rs).
+    replay: Option<(Replay, String)>,
+    replay_panel: ReplayPanel,
 }
 
 impl ArborApp {
@@ -105,6 +110,8 @@ impl ArborApp {
             groot2: None,
             groot2_panel: Groot2Panel::default(),
             groot2_shown: 0,
+            replay: None,
+            replay_panel: ReplayPanel,
         }
     }
 
@@ -307,6 +314,7 @@ impl ArborApp {
     fn views(&mut self, ctx: &egui::Context) -> Option<RemoteAction> {
         let remote_live = self.remote_is_live();
         let groot2_live = self.groot2_is_live();
+        let replay_live = self.replay_is_live();
         let selected: Vec<String> = self.selection().nodes.iter().cloned().collect();
         let time = ctx.input(|i| i.time);
         let ArborApp {
@@ -318,8 +326,11 @@ impl ArborApp {
             bottom,
             groot2,
             groot2_panel,
+            replay,
+            replay_panel,
             ..
         } = self;
+        let mut replay_action = None;
         let (mut cx, views) = tabs[*active].parts(shared);
         views.preview.update(&mut cx, time);
         let mut remote_action = None;
@@ -358,6 +369,20 @@ impl ArborApp {
             .default_height(270.0)
             .min_height(120.0)
             .show(ctx, |ui| {
+                if let Some((r, _)) = replay.as_mut() {
+                    ui.horizontal(|ui| {
+                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
+                        ui.selectable_value(bottom, Bottom::Replay, format!("Replay: {}", r.title));
+                    });
+                    ui.separator();
+                    if *bottom == Bottom::Replay {
+                        ui.set_min_height(ui.available_height().max(200.0));
+                        let doc = cx.session.document();
+                        let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                        replay_action = replay_panel.ui(ui, r, &names);
+                        return;
+                    }
+                }
                 if let Some(g) = groot2.as_mut() {
                     ui.horizontal(|ui| {
                         ui.selectable_value(bottom, Bottom::Preview, "Preview");
@@ -393,9 +418,10 @@ impl ArborApp {
                 }
                 views.preview.ui(ui, &mut cx);
             });
-        let live: &dyn LiveSource = match (remote.as_ref(), groot2.as_ref()) {
-            (_, Some(g)) if groot2_live => g,
-            (Some(remote), _) if remote_live => remote,
+        let live: &dyn LiveSource = match (remote.as_ref(), groot2.as_ref(), replay.as_ref()) {
+            (_, _, Some((r, _))) if replay_live => r,
+            (_, Some(g), _) if groot2_live => g,
+            (Some(remote), _, _) if remote_live => remote,
             _ => &*views.preview,
         };
         egui::CentralPanel::default()
@@ -403,6 +429,7 @@ impl ArborApp {
             .show(ctx, |ui| {
                 views.canvas.ui(ui, &mut cx, live);
             });
+        self.replay_action(replay_action);
         remote_action
     }
 

@@ -26,6 +26,8 @@ pub enum Bottom {
     Remote,
     /// A BehaviorTree.CPP program (app/groot2.rs).
     Groot2,
+    /// A log being replayed (app/replay.rs).
+    Replay,
 }
 
 impl ArborApp {

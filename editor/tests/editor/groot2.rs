@@ -18,8 +18,9 @@ use std::time::{Duration, Instant};
 use crate::common::Harness;
 use arbor_editor::app::Bottom;
 use arbor_editor::live::LiveSource;
-use arbor_editor::remote::groot2::{Address, Groot2, Replay};
+use arbor_editor::remote::groot2::{Address, Groot2};
 use arbor_editor::remote::Connection;
+use arbor_editor::replay::Replay;
 use arbor_editor::Session;
 use arbor_runtime::btcpp::{BtLog, NodeState};
 use arbor_runtime::Status;
@@ -300,74 +301,76 @@ fn a_file_logger_log_replays_each_nodes_status_at_every_transition() {
     assert!(exited.success());
     let log = BtLog::read_file(&path).expect("a readable log");
     assert_eq!(log.truncated, 0);
-    let mut replay = Replay::new(log).expect("the embedded tree imports");
-    let n = replay.len();
-    assert!(n > 50, "{n} transitions");
-    let name_of = |r: &Replay, uid: u16| -> String {
-        let guid = r.tree.guid(uid).expect("mapped").to_owned();
-        r.tree
-            .imported
+    let mut replay = Replay::from_btlog("run.btlog", log).expect("the embedded tree imports");
+    assert_eq!(
+        replay.unknown, 0,
+        "every UID in the log is a node of its tree"
+    );
+    let tree = replay.tree.clone().expect("the log's tree");
+    let named = |name: &str| -> String {
+        tree.imported
             .files
             .iter()
             .flat_map(|f| f.tree.nodes.iter())
-            .find(|n| n.guid == guid)
-            .map(|n| n.name.clone())
-            .unwrap_or_default()
+            .find(|n| n.name == name)
+            .map(|n| n.guid.clone())
+            .unwrap_or_else(|| panic!("no node {name}"))
     };
-    // Transition 0: the root starts running.
-    replay.seek(0);
-    let first = replay.transition(0).expect("one");
-    assert_eq!(
-        (name_of(&replay, first.uid), first.state),
-        ("patrol".into(), NodeState::Running)
+    let (root, walk, check, pick) = (
+        named("patrol"),
+        named("walk"),
+        named("battery_ok"),
+        named("pick"),
     );
-    let root = replay.tree.imported.main().root.clone().expect("a root");
+    let n = replay.len();
+    assert!(n > 50, "{n} transitions");
+    // Transition 0: the root starts running, nothing else has run.
+    replay.seek(0);
+    let first = replay.step_at(0).expect("one").clone();
+    assert_eq!(
+        (first.node.as_str(), first.state),
+        (root.as_str(), NodeState::Running)
+    );
     assert_eq!(
         replay.node_live(&root).and_then(|l| l.status),
         Some(Status::Running)
     );
-    // The first transition of walk to success: at it, walk reads success; one before,
-    // running (it ran for ticks first).
+    assert_eq!(replay.node_live(&walk), None);
+    // The first time walk succeeds: there it reads success; one transition before,
+    // running (it ran for ticks first); the check had failed by then.
     let done = (0..n)
         .find(|i| {
-            let t = replay.transition(*i).expect("in range");
-            name_of(&replay, t.uid) == "walk" && t.state == NodeState::Success
+            replay
+                .step_at(*i)
+                .is_some_and(|s| s.node == walk && s.state == NodeState::Success)
         })
         .expect("walk succeeded in the log");
-    let walk = replay
-        .tree
-        .guid(replay.transition(done).expect("it").uid)
-        .expect("mapped")
-        .to_owned();
     replay.seek(done);
     assert_eq!(
         replay.node_live(&walk).and_then(|l| l.status),
         Some(Status::Success)
     );
-    replay.seek(done - 1);
-    assert_eq!(
-        replay.node_live(&walk).and_then(|l| l.status),
-        Some(Status::Running)
-    );
-    // battery_ok failed before walk ever ran.
-    let check = replay
-        .tree
-        .imported
-        .main()
-        .nodes
-        .iter()
-        .find(|n| n.name == "battery_ok")
-        .map(|n| n.guid.clone())
-        .expect("the check");
     assert_eq!(
         replay.node_live(&check).and_then(|l| l.status),
         Some(Status::Failure)
     );
-    // Stepping moves one transition; the start shows nothing.
-    replay.seek(0);
-    replay.step(1);
-    assert_eq!(replay.position(), 1);
-    replay.step(-5);
-    assert_eq!(replay.position(), 0);
-    assert_eq!(replay.node_live(&walk), None);
+    assert_eq!(replay.node_live(&pick), None, "the subtree has not run yet");
+    replay.step(-1);
+    assert_eq!(replay.position(), done - 1);
+    assert_eq!(
+        replay.node_live(&walk).and_then(|l| l.status),
+        Some(Status::Running)
+    );
+    // Later, pick (in the subtree instance) runs.
+    replay.seek(n - 1);
+    assert!(replay.node_live(&pick).is_some());
+
+    // The editor opens the same file: the log's tree read-only, drawn from the replay.
+    let mut h = Harness::new(Session::default());
+    h.app.open(&path);
+    h.frames(2);
+    assert_eq!(h.app.bottom(), Bottom::Replay);
+    assert!(h.app.replay_is_live());
+    assert!(h.app.session().read_only_reason().is_some());
+    assert!(h.app.session().document().nodes().any(|n| n.name == "walk"));
 }

@@ -9,8 +9,6 @@
 //!   and blackboards, carries out hooks, reconnects.
 //! - [`Groot2`] (state.rs): what the editor knows of the program; a
 //!   [`crate::live::LiveSource`], so the canvas draws it as it draws Arbor programs.
-//! - [`Replay`] (replay.rs): a `.btlog` written by BT.CPP's file logger, scrubbed
-//!   transition by transition.
 //! - panel.rs: the Groot2 panel (connection, waiting node, forced results, blackboards).
 //!
 //! The program's tree arrives as BT.CPP XML and is imported by the runtime's importer
@@ -25,7 +23,6 @@
 mod client;
 mod panel;
 mod protocol;
-mod replay;
 mod state;
 
 use std::fmt;
@@ -33,7 +30,6 @@ use std::net::IpAddr;
 
 pub use client::{Command, Event};
 pub use panel::Groot2Panel;
-pub use replay::Replay;
 pub use state::{Groot2, NodeHook};
 
 /// The scheme that marks a BT.CPP address in the Attach dialog.
