@@ -31,6 +31,7 @@ pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT};
 pub use remote::Bottom;
+pub use replay::is_log;
 pub use shortcuts::Action;
 pub use tab::Tab;
 

@@ -251,7 +251,7 @@ impl Link {
                     return End::Lost("the program restarted".into())
                 }
                 Ok(Some((_, parts))) => {
-                    match protocol::body(&parts, "statuses").and_then(|b| protocol::statuses(b)) {
+                    match protocol::body(&parts, "statuses").and_then(protocol::statuses) {
                         Ok(statuses) => self.offer(Event::Statuses(statuses)),
                         Err(e) => self.tell(Event::Problem(e.to_string())),
                     }

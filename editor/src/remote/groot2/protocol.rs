@@ -88,11 +88,7 @@ fn garbage(why: impl Into<String>) -> WireError {
 
 /// Checks an answer to the request `kind`/`id`; returns the program's id and the body
 /// parts.
-pub fn reply<'a>(
-    parts: &'a [Vec<u8>],
-    kind: Kind,
-    id: u32,
-) -> Result<([u8; 16], &'a [Vec<u8>]), WireError> {
+pub fn reply(parts: &[Vec<u8>], kind: Kind, id: u32) -> Result<([u8; 16], &[Vec<u8>]), WireError> {
     let Some((head, body)) = parts.split_first() else {
         return Err(garbage("an empty message"));
     };
@@ -134,7 +130,7 @@ pub fn body<'a>(parts: &'a [Vec<u8>], what: &str) -> Result<&'a [u8], WireError>
 
 /// The status buffer: 3 bytes per node, its UID (u16) and its [`NodeState`] byte.
 pub fn statuses(body: &[u8]) -> Result<Vec<(u16, NodeState)>, WireError> {
-    if body.len() % 3 != 0 {
+    if !body.len().is_multiple_of(3) {
         return Err(garbage(format!(
             "a status buffer of {} bytes (3 per node)",
             body.len()

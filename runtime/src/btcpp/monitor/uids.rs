@@ -124,7 +124,7 @@ fn split_instances(text: &str, origin: &str) -> Result<String, ImportError> {
             inserts.push((sub_id.range_value().end, suffix));
         }
     }
-    inserts.sort_by(|a, b| b.0.cmp(&a.0));
+    inserts.sort_by_key(|i| std::cmp::Reverse(i.0));
     let mut out = text.to_owned();
     for (at, suffix) in inserts {
         out.insert_str(at, &suffix);
