@@ -3,12 +3,40 @@
 //! its tree in a read-only tab, and routing F9/F5/F10 to its hooks while that tab is the
 //! active document.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+
+use arbor_runtime::btcpp::MonitoredTree;
 
 use super::{ArborApp, Bottom};
 use crate::document::Document;
 use crate::remote::groot2::{Address, Groot2};
 use crate::Session;
+
+/// A read-only session of an imported report's main tree. The trees are written to a
+/// folder of their own under the system's temporary directory first, so the main tree's
+/// Subtree nodes resolve (and Open Subtree shows a subtree instance, drawn live too: its
+/// nodes have UIDs as well).
+pub(super) fn read_only_import(
+    tree: &MonitoredTree,
+    what: &str,
+    reason: String,
+) -> Result<Session, String> {
+    static FOLDERS: AtomicU64 = AtomicU64::new(0);
+    let n = FOLDERS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("arbor-{what}-{}-{n}", std::process::id()));
+    let written = std::fs::create_dir_all(&dir).and_then(|()| tree.imported.write_to(&dir));
+    if let Some(main) = written.ok().and_then(|paths| paths.into_iter().next()) {
+        if let Ok(session) = Session::open_read_only(&main, reason.clone()) {
+            return Ok(session);
+        }
+    }
+    // Shown all the same, from memory, with the subtrees unresolved: the statuses matter
+    // more than the subtrees.
+    let main = tree.imported.main().clone();
+    let doc = Document::from_tree_file(main, None).map_err(|e| e.to_string())?;
+    Ok(Session::read_only(doc, tree.imported.node_types(), reason))
+}
 
 /// How often the editor redraws while attached (the client polls every 100 ms).
 const REFRESH: Duration = Duration::from_millis(50);
@@ -66,11 +94,10 @@ impl ArborApp {
         else {
             return;
         };
-        let main = tree.imported.main().clone();
-        let guid = main.guid.clone();
-        let types = tree.imported.node_types();
+        let guid = tree.imported.main().guid.clone();
         let reason = format!("the tree the BT.CPP program at {} runs", g.address);
         let warnings = tree.imported.warnings.len();
+        let opened = read_only_import(tree, "groot2", reason);
         self.groot2_shown = g.generation;
         if let Some(i) = self
             .tabs
@@ -80,9 +107,9 @@ impl ArborApp {
             self.switch_to(i);
             return;
         }
-        match Document::from_tree_file(main, None) {
-            Ok(doc) => {
-                self.show_in_tab(Session::read_only(doc, types, reason));
+        match opened {
+            Ok(session) => {
+                self.show_in_tab(session);
                 let note = if warnings > 0 {
                     format!(" ({warnings} import notes)")
                 } else {

@@ -396,7 +396,9 @@ impl ArborApp {
                     ui.separator();
                     if *bottom == Bottom::Groot2 {
                         ui.set_min_height(ui.available_height().max(200.0));
-                        remote_action = groot2_panel.ui(ui, g, &selected);
+                        let doc = cx.session.document();
+                        let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                        remote_action = groot2_panel.ui(ui, g, &selected, &names);
                         return;
                     }
                 }

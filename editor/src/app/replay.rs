@@ -10,7 +10,6 @@ use arbor_runtime::btcpp::BtLog;
 use super::{ArborApp, Bottom};
 use crate::document::Document;
 use crate::replay::{read_trace, Replay, ReplayAction, MAX_TRACE_BYTES};
-use crate::Session;
 
 /// Is `path` a log the replay opens (by its extension)?
 pub fn is_log(path: &Path) -> bool {
@@ -46,15 +45,13 @@ impl ArborApp {
         let truncated = log.truncated;
         let replay = Replay::from_btlog(title, log).map_err(|e| e.to_string())?;
         let tree = replay.tree.as_ref().ok_or("the log has no tree")?;
-        let main = tree.imported.main().clone();
-        let types = tree.imported.node_types();
-        let guid = main.guid.clone();
-        let doc = Document::from_tree_file(main, None).map_err(|e| e.to_string())?;
-        self.show_in_tab(Session::read_only(
-            doc,
-            types,
+        let guid = tree.imported.main().guid.clone();
+        let session = super::groot2::read_only_import(
+            tree,
+            "btlog",
             format!("the tree recorded in {title}"),
-        ));
+        )?;
+        self.show_in_tab(session);
         if truncated > 0 {
             self.shared.toasts.info(format!(
                 "{title} ends with {truncated} bytes of a cut-off transition: left out"

@@ -155,6 +155,19 @@ impl Replay {
         self.states.get(guid).map(|(s, _)| *s)
     }
 
+    /// A node's name from the log's own tree (any of its trees), for nodes of subtree
+    /// instances that the document shown does not hold.
+    pub fn node_name(&self, guid: &str) -> Option<String> {
+        self.tree
+            .as_ref()?
+            .imported
+            .files
+            .iter()
+            .flat_map(|f| f.tree.nodes.iter())
+            .find(|n| n.guid == guid)
+            .map(|n| n.name.clone())
+    }
+
     fn at(&self, i: usize) -> f64 {
         self.steps.get(i).map_or(0.0, |s| s.at)
     }

@@ -79,7 +79,9 @@ impl ReplayPanel {
                     format!("{:.3} s", step.at)
                 };
                 ui.label(when);
-                let name = names(&step.node).unwrap_or_else(|| step.node.clone());
+                let name = names(&step.node)
+                    .or_else(|| replay.node_name(&step.node))
+                    .unwrap_or_else(|| step.node.clone());
                 ui.label(RichText::new(name).strong());
                 match step.state.status() {
                     Some(s) if step.state.is_current() => {

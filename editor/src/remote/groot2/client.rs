@@ -233,6 +233,12 @@ impl Link {
             Ok(body) => String::from_utf8_lossy(body).into_owned(),
             Err(e) => return End::Lost(e.to_string()),
         };
+        // A new attachment starts clean: hooks an earlier editor left (one killed while the
+        // program waited at its breakpoint) are removed, which also lets a waiting node go
+        // on. The editor then sets its own again.
+        if let Err(end) = self.command(&mut req, program, Command::ClearHooks).await {
+            return end;
+        }
         self.tell(Event::Connected { program, xml });
         let mut polls = 0u32;
         loop {

@@ -16,12 +16,14 @@ pub struct Groot2Panel {
 }
 
 impl Groot2Panel {
-    /// Draws the panel for the nodes `selected` on the canvas; returns Detach when asked.
+    /// Draws the panel for the nodes `selected` on the canvas (`names` gives a node's name
+    /// by GUID, from the document shown); returns Detach when asked.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         g: &mut Groot2,
         selected: &[String],
+        names: &dyn Fn(&str) -> Option<String>,
     ) -> Option<RemoteAction> {
         let mut action = None;
         ui.horizontal(|ui| {
@@ -34,12 +36,14 @@ impl Groot2Panel {
         });
         ui.horizontal(|ui| match g.waiting {
             Some(uid) => {
-                let name = g.guid(uid).map(str::to_owned).unwrap_or_default();
+                let name = g
+                    .guid(uid)
+                    .and_then(names)
+                    .unwrap_or_else(|| format!("node {uid}"));
                 ui.colored_label(
                     Color32::from_rgb(230, 170, 60),
-                    format!("waiting at the breakpoint on node {uid}"),
-                )
-                .on_hover_text(name);
+                    format!("waiting at the breakpoint before {name} (BT.CPP UID {uid})"),
+                );
                 if ui.button("Continue").on_hover_text("F5: tick the node as usual").clicked() {
                     g.resume(None);
                 }
