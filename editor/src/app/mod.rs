@@ -370,54 +370,51 @@ impl ArborApp {
             .default_height(270.0)
             .min_height(120.0)
             .show(ctx, |ui| {
-                if let Some((r, _)) = replay.as_mut() {
+                // One tab per source of statuses that is open, beside the preview.
+                let tabs: Vec<(Bottom, String)> = [
+                    Some((Bottom::Preview, "Preview".to_owned())),
+                    replay
+                        .as_ref()
+                        .map(|(r, _)| (Bottom::Replay, format!("Replay: {}", r.title))),
+                    groot2
+                        .as_ref()
+                        .map(|g| (Bottom::Groot2, format!("BT.CPP: {}", g.address))),
+                    remote
+                        .as_ref()
+                        .map(|r| (Bottom::Remote, format!("Remote: {}", r.addr))),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if tabs.len() > 1 {
                     ui.horizontal(|ui| {
-                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
-                        ui.selectable_value(bottom, Bottom::Replay, format!("Replay: {}", r.title));
+                        for (tab, label) in &tabs {
+                            ui.selectable_value(bottom, *tab, label);
+                        }
                     });
                     ui.separator();
-                    if *bottom == Bottom::Replay {
-                        ui.set_min_height(ui.available_height().max(200.0));
-                        let doc = cx.session.document();
-                        let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                }
+                let shown = Some(*bottom).filter(|b| tabs.iter().any(|(t, _)| t == b));
+                if shown.is_some_and(|b| b != Bottom::Preview) {
+                    // As tall as the preview it replaces, so the canvas does not jump.
+                    ui.set_min_height(ui.available_height().max(200.0));
+                }
+                let doc = cx.session.document();
+                let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                match (shown, replay.as_mut(), groot2.as_mut(), remote.as_mut()) {
+                    (Some(Bottom::Replay), Some((r, _)), _, _) => {
                         replay_action = replay_panel.ui(ui, r, &names);
                         return;
                     }
-                }
-                if let Some(g) = groot2.as_mut() {
-                    ui.horizontal(|ui| {
-                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
-                        ui.selectable_value(
-                            bottom,
-                            Bottom::Groot2,
-                            format!("BT.CPP: {}", g.address),
-                        );
-                    });
-                    ui.separator();
-                    if *bottom == Bottom::Groot2 {
-                        ui.set_min_height(ui.available_height().max(200.0));
-                        let doc = cx.session.document();
-                        let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                    (Some(Bottom::Groot2), _, Some(g), _) => {
                         remote_action = groot2_panel.ui(ui, g, &selected, &names);
                         return;
                     }
-                }
-                if let Some(remote) = remote.as_mut() {
-                    ui.horizontal(|ui| {
-                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
-                        ui.selectable_value(
-                            bottom,
-                            Bottom::Remote,
-                            format!("Remote: {}", remote.addr),
-                        );
-                    });
-                    ui.separator();
-                    if *bottom == Bottom::Remote {
-                        // As tall as the preview it replaces, so the canvas does not jump.
-                        ui.set_min_height(ui.available_height().max(200.0));
+                    (Some(Bottom::Remote), _, _, Some(remote)) => {
                         remote_action = remote_panel.ui(ui, remote, remote_live);
                         return;
                     }
+                    _ => {}
                 }
                 views.preview.ui(ui, &mut cx);
             });

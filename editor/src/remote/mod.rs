@@ -22,7 +22,7 @@ pub mod groot2;
 mod inbox;
 mod instance;
 mod link;
-mod panel;
+pub(crate) mod panel;
 mod state;
 
 pub use instance::{InstanceView, Pause};

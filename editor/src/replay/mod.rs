@@ -232,9 +232,10 @@ mod tests {
             };
             steps.push(step(i as f64, &format!("n{}", i % 7), state));
         }
+        steps.push(step(2999.5, "n0", NodeState::Success));
         steps.push(step(3000.0, "n0", NodeState::Idle));
         let mut r = Replay::new("t", steps.clone(), true);
-        for i in [0, 1, 1023, 1024, 1025, 2047, 2999, 3000] {
+        for i in [0, 1, 1023, 1024, 1025, 2047, 2999, 3001] {
             r.seek(i);
             let mut naive = States::new();
             for (k, s) in steps[..=i].iter().enumerate() {
@@ -247,7 +248,7 @@ mod tests {
         r.step(-10_000);
         assert_eq!(r.position(), 0);
         r.step(10_000);
-        assert_eq!(r.position(), 3000);
+        assert_eq!(r.position(), 3001);
     }
 
     #[test]

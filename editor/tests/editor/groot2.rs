@@ -208,22 +208,36 @@ fn a_bt_cpp_program_is_watched_paused_forced_and_found_again_after_a_restart() {
         frozen,
         "nothing ticks while the program waits at the breakpoint"
     );
-    // Continue: walk runs (and the breakpoint stops it again on the next pass).
+    // Continue: walk is ticked (it runs). Its pre-tick hook fires on every tick of it, so
+    // the program stops there again on the next tick.
     g.resume(None);
     until(&mut g, "walk running after Continue", |g| {
-        g.waiting.is_none() && status(g, "walk") == Some(Status::Running)
+        status(g, "walk") == Some(Status::Running)
     });
     until(&mut g, "the breakpoint again", |g| {
         g.waiting == Some(walk_uid)
     });
-    // Forced at the breakpoint: walk fails without running, and so does the sequence.
+    // Forced at the breakpoint: walk fails without running, so the sequence fails and
+    // starts over without running the Deliver subtree, and stops before walk again.
+    let deliver = uid(&g, "Deliver");
+    let delivered = g.state(deliver);
     g.resume(Some(Status::Failure));
     until(&mut g, "walk forced to fail", |g| {
         status(g, "walk") == Some(Status::Failure)
     });
-    until(&mut g, "patrol failed", |g| {
-        status(g, "patrol") == Some(Status::Failure)
+    until(&mut g, "the breakpoint on the next lap", |g| {
+        g.waiting == Some(walk_uid)
     });
+    assert_eq!(
+        status(&g, "walk"),
+        Some(Status::Failure),
+        "not ticked since"
+    );
+    assert_eq!(
+        g.state(deliver),
+        delivered,
+        "the failed sequence skipped Deliver"
+    );
     g.toggle_breakpoint(&walk);
     assert!(!g.has_breakpoint(&walk));
 
@@ -373,4 +387,74 @@ fn a_file_logger_log_replays_each_nodes_status_at_every_transition() {
     assert!(h.app.replay_is_live());
     assert!(h.app.session().read_only_reason().is_some());
     assert!(h.app.session().document().nodes().any(|n| n.name == "walk"));
+}
+
+#[test]
+fn an_arbor_trace_replays_on_the_open_tree_it_names() {
+    const TREE: &str = "33333333-3333-4333-8333-000000000000";
+    const ROOT: &str = "33333333-3333-4333-8333-000000000001";
+    const WAIT: &str = "33333333-3333-4333-8333-000000000002";
+    let file = serde_json::json!({
+        "format": "arbor-tree", "version": 1, "guid": TREE, "name": "t",
+        "root": ROOT,
+        "nodes": [
+            {"guid": ROOT, "name": "loop", "type": "Sequence", "children": [WAIT]},
+            {"guid": WAIT, "name": "wait", "type": "Wait", "params": {"seconds": 0.1}}
+        ]
+    });
+    let doc = arbor_editor::document::io::load_str(&file.to_string(), None).expect("a document");
+    let mut h = Harness::new(Session::new(doc));
+    let dir = tempfile::tempdir().expect("a temp dir");
+    // As `arbor run --trace` prints them: wait runs a tick, then succeeds.
+    let trace = [
+        serde_json::json!({"tick": 1, "status": "running", "events": [
+            {"event": "enter", "node": ROOT, "name": "loop"},
+            {"event": "enter", "node": WAIT, "name": "wait"},
+            {"event": "tick", "node": WAIT, "name": "wait", "status": "running"},
+            {"event": "tick", "node": ROOT, "name": "loop", "status": "running"}]}),
+        serde_json::json!({"tick": 2, "status": "success", "events": [
+            {"event": "tick", "node": WAIT, "name": "wait", "status": "success"},
+            {"event": "exit", "node": WAIT, "name": "wait", "status": "success"},
+            {"event": "exit", "node": ROOT, "name": "loop", "status": "success"}]}),
+    ]
+    .map(|l| l.to_string())
+    .join("\n");
+    let path = dir.path().join("run.jsonl");
+    std::fs::write(&path, trace).expect("written");
+    h.app.open(&path);
+    h.frames(2);
+    assert_eq!(
+        h.app.tabs().len(),
+        1,
+        "replayed on the open tree, no new tab"
+    );
+    assert!(h.app.replay_is_live());
+    let replay = h.app.replay_mut().expect("a replay");
+    assert_eq!(replay.len(), 7);
+    replay.seek(2);
+    assert_eq!(
+        replay.node_live(WAIT).and_then(|l| l.status),
+        Some(Status::Running)
+    );
+    replay.seek(6);
+    assert_eq!(
+        replay.node_live(WAIT).and_then(|l| l.status),
+        Some(Status::Success)
+    );
+    assert_eq!(
+        replay.node_live(ROOT).and_then(|l| l.status),
+        Some(Status::Success)
+    );
+
+    // A trace of another tree is refused, saying why.
+    let other = dir.path().join("other.jsonl");
+    std::fs::write(
+        &other,
+        r#"{"tick":1,"events":[{"event":"enter","node":"x","name":"x"}]}"#,
+    )
+    .expect("written");
+    let mut h = Harness::new(Session::default());
+    h.app.open(&other);
+    h.frame();
+    assert!(h.app.replay().is_none());
 }

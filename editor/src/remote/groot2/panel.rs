@@ -3,11 +3,12 @@
 //! blackboards (read-only: the protocol cannot write them) and the connection's log.
 
 use arbor_runtime::Status;
-use egui::{Color32, RichText};
+use egui::Color32;
 
 use super::state::{Groot2, NodeHook};
 use crate::live::{status_color, Entry, LiveBlackboard};
-use crate::remote::{Connection, RemoteAction};
+use crate::remote::panel::{connection_line, log_column};
+use crate::remote::RemoteAction;
 
 /// The panel's own state.
 #[derive(Default)]
@@ -62,18 +63,7 @@ impl Groot2Panel {
         ui.separator();
         ui.columns(2, |cols| {
             self.blackboards(&mut cols[0], g);
-            cols[1].label(RichText::new("Log").strong());
-            egui::ScrollArea::vertical()
-                .id_salt("groot2-log")
-                .stick_to_bottom(true)
-                .show(&mut cols[1], |ui| {
-                    if g.log.is_empty() {
-                        ui.weak("Nothing to report.");
-                    }
-                    for line in &g.log {
-                        ui.label(line);
-                    }
-                });
+            log_column(&mut cols[1], "groot2-log", &g.log);
         });
         action
     }
@@ -137,17 +127,5 @@ impl Groot2Panel {
 }
 
 fn connection_label(ui: &mut egui::Ui, g: &Groot2) {
-    let (color, text) = match &g.connection {
-        Connection::Connecting => (Color32::GRAY, format!("Connecting to {}…", g.address)),
-        Connection::Connected { server } => (
-            Color32::from_rgb(110, 200, 120),
-            format!("Connected to {} ({server})", g.address),
-        ),
-        Connection::Lost(why) => (
-            Color32::from_rgb(230, 170, 60),
-            format!("{why}; reconnecting…"),
-        ),
-        Connection::Refused(why) => (Color32::from_rgb(230, 90, 90), format!("Refused: {why}")),
-    };
-    ui.colored_label(color, text);
+    connection_line(ui, &g.connection, &g.address.to_string());
 }
