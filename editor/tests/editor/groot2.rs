@@ -458,3 +458,92 @@ fn an_arbor_trace_replays_on_the_open_tree_it_names() {
     h.frame();
     assert!(h.app.replay().is_none());
 }
+
+/// A "program" on a free port that speaks ZeroMQ but answers every request with `reply`.
+fn fake_server(reply: Vec<Vec<u8>>) -> u16 {
+    use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
+    let port = free_port();
+    let (ready, bound) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let mut rep = zeromq::RepSocket::new();
+            rep.bind(&format!("tcp://127.0.0.1:{port}"))
+                .await
+                .expect("bound");
+            let mut publisher = zeromq::PubSocket::new();
+            publisher
+                .bind(&format!("tcp://127.0.0.1:{}", port + 1))
+                .await
+                .expect("bound");
+            let _ = ready.send(());
+            while rep.recv().await.is_ok() {
+                let mut parts = reply.iter().cloned();
+                let mut message = ZmqMessage::from(parts.next().unwrap_or_default());
+                for part in parts {
+                    message.push_back(part.into());
+                }
+                if rep.send(message).await.is_err() {
+                    break;
+                }
+            }
+        });
+    });
+    bound.recv().expect("the fake server started");
+    port
+}
+
+#[test]
+fn a_program_that_answers_garbage_or_nothing_costs_a_message_not_a_hang() {
+    let connect = |port| {
+        Groot2::connect(Address {
+            host: "127.0.0.1".into(),
+            port,
+        })
+    };
+    // Speaks ZeroMQ, but not Groot2.
+    let mut g = connect(fake_server(vec![b"hello".to_vec()]));
+    until(&mut g, "the complaint", |g| {
+        g.log.iter().any(|l| l.contains("not a Groot2 answer"))
+            && matches!(g.connection, Connection::Lost(_))
+    });
+    assert!(g.tree.is_none());
+    // A header of the right size for another request: refused as garbage too.
+    let mut wrong = vec![2, b'S', 0, 0, 0, 0];
+    wrong.extend_from_slice(&[7; 16]);
+    let mut g = connect(fake_server(vec![wrong, b"x".to_vec()]));
+    until(&mut g, "the complaint", |g| {
+        g.log.iter().any(|l| l.contains("not to the request sent"))
+    });
+    // Nothing listens: the connection is lost, said once, and retried.
+    let port = free_port();
+    let mut g = connect(port);
+    until(&mut g, "the loss", |g| {
+        matches!(g.connection, Connection::Lost(_))
+    });
+    let started = Instant::now();
+    g.poll();
+    assert!(
+        started.elapsed() < Duration::from_millis(50),
+        "poll never waits"
+    );
+    // Not ZeroMQ at all: a server that writes junk and hangs up.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bound");
+    let junk = listener.local_addr().expect("an address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(3) {
+            if let Ok(mut s) = stream {
+                use std::io::Write as _;
+                let _ = s.write_all(&[0xff; 64]);
+            }
+        }
+    });
+    let mut g = connect(junk);
+    until(&mut g, "the loss", |g| {
+        matches!(g.connection, Connection::Lost(_))
+    });
+    assert!(g.tree.is_none());
+}
