@@ -48,6 +48,8 @@ impl ArborApp {
         self.groot2 = Some(Groot2::connect(address));
         self.groot2_shown = 0;
         self.bottom = Bottom::Groot2;
+        // The dialog lists Arbor instances; a BT.CPP program has one tree, shown at once.
+        self.attach.open = false;
     }
 
     /// The attachment to a BT.CPP program, if any.

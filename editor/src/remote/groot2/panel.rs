@@ -6,15 +6,13 @@ use arbor_runtime::Status;
 use egui::Color32;
 
 use super::state::{Groot2, NodeHook};
-use crate::live::{status_color, Entry, LiveBlackboard};
+use crate::live::status_color;
 use crate::remote::panel::{connection_line, log_column};
 use crate::remote::RemoteAction;
 
-/// The panel's own state.
+/// The panel (no state of its own yet: everything it shows is the attachment's).
 #[derive(Default)]
-pub struct Groot2Panel {
-    blackboard: LiveBlackboard,
-}
+pub struct Groot2Panel;
 
 impl Groot2Panel {
     /// Draws the panel for the nodes `selected` on the canvas (`names` gives a node's name
@@ -107,22 +105,37 @@ impl Groot2Panel {
         }
     }
 
+    /// Every blackboard the program exposes, key by key. Read-only: BT.CPP's protocol
+    /// has no request to write one.
     fn blackboards(&mut self, ui: &mut egui::Ui, g: &Groot2) {
-        let entries: Vec<Entry> = g
+        ui.label(egui::RichText::new("Blackboards").strong());
+        let entries: Vec<(String, String)> = g
             .blackboards
             .iter()
             .flat_map(|(board, keys)| {
                 let keys = keys.as_object().cloned().unwrap_or_default();
-                keys.into_iter().map(move |(key, value)| Entry {
-                    key: format!("{board}/{key}"),
-                    ty: None,
-                    value: Some(value).filter(|v| !v.is_null()),
-                    expires_in: None,
-                })
+                keys.into_iter()
+                    .map(move |(key, value)| (format!("{board}/{key}"), value.to_string()))
             })
             .collect();
-        // BT.CPP's protocol reads blackboards; it has no request to write them.
-        let _ = self.blackboard.ui(ui, "groot2-blackboard", &entries, false);
+        if entries.is_empty() {
+            ui.weak("The program exposes no entries (yet).");
+            return;
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("groot2-blackboards")
+            .show(ui, |ui| {
+                egui::Grid::new("groot2-blackboard-grid")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (key, value) in entries {
+                            ui.label(key);
+                            ui.monospace(value);
+                            ui.end_row();
+                        }
+                    });
+            });
     }
 }
 
