@@ -109,7 +109,7 @@ impl ArborApp {
             remote_followed: None,
             bottom: Bottom::Preview,
             groot2: None,
-            groot2_panel: Groot2Panel::default(),
+            groot2_panel: Groot2Panel,
             groot2_shown: 0,
             replay: None,
             replay_panel: ReplayPanel,
