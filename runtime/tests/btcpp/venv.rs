@@ -5,6 +5,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+
+/// Tests in one binary run in parallel; only one of them may build the venv.
+static CREATING: Mutex<()> = Mutex::new(());
 
 /// The venv's python with `behaviortreepy` importable. `Err` (with why) only when this
 /// machine has no Python or no pip to build the venv with; then a test skips. A failed
@@ -23,6 +27,11 @@ pub fn btcpp_python(workspace: &Path) -> Result<PathBuf, String> {
     };
     if importable(&py) {
         return Ok(py);
+    }
+    // A test that panicked while holding it leaves the venv half made; pip repairs that.
+    let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+    if importable(&py) {
+        return Ok(py); // made by the test that held the lock
     }
     if !py.exists() {
         let out = Command::new("python3")
