@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::Harness;
-use arbor_editor::app::Bottom;
+use arbor_editor::app::{Action, Bottom};
 use arbor_editor::live::LiveSource;
 use arbor_editor::remote::groot2::{Address, Groot2};
 use arbor_editor::remote::Connection;
@@ -297,7 +297,37 @@ fn the_editor_shows_a_bt_cpp_program_in_a_read_only_tab_drawn_live() {
     assert!(session
         .read_only_reason()
         .is_some_and(|r| r.contains("BT.CPP")));
-    assert!(session.document().nodes().any(|n| n.name == "walk"));
+    let walk = session
+        .document()
+        .nodes()
+        .find(|n| n.name == "walk")
+        .map(|n| n.guid.clone())
+        .expect("walk in the tab");
+    assert_eq!(
+        h.app.tab().error_count(),
+        0,
+        "the imported tree resolves its subtree"
+    );
+
+    // F9 on the selected node sets the breakpoint in the program; it stops there; F5 lets
+    // it go on; F9 again clears it.
+    h.app
+        .set_selection(arbor_editor::document::Selection::of_nodes([walk.clone()]));
+    h.act(Action::Breakpoint);
+    assert!(h.app.groot2().is_some_and(|g| g.has_breakpoint(&walk)));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !h.app.groot2().is_some_and(|g| g.waiting.is_some()) {
+        assert!(Instant::now() < deadline, "the breakpoint was not reached");
+        h.frame();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.act(Action::PlayPause);
+    assert!(
+        h.app.groot2().is_some_and(|g| g.waiting.is_none()),
+        "F5 continues"
+    );
+    h.act(Action::Breakpoint);
+    assert!(!h.app.groot2().is_some_and(|g| g.has_breakpoint(&walk)));
     h.app.detach();
     assert!(h.app.groot2().is_none());
 }
