@@ -316,7 +316,7 @@ fn the_editor_shows_a_bt_cpp_program_in_a_read_only_tab_drawn_live() {
     h.act(Action::Breakpoint);
     assert!(h.app.groot2().is_some_and(|g| g.has_breakpoint(&walk)));
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !h.app.groot2().is_some_and(|g| g.waiting.is_some()) {
+    while h.app.groot2().is_none_or(|g| g.waiting.is_none()) {
         assert!(Instant::now() < deadline, "the breakpoint was not reached");
         h.frame();
         std::thread::sleep(Duration::from_millis(10));
