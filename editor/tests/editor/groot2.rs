@@ -575,3 +575,44 @@ fn a_program_that_answers_garbage_or_nothing_costs_a_message_not_a_hang() {
     });
     assert!(g.tree.is_none());
 }
+
+/// A trace `arbor run --trace` really printed (runtime/tests/data/cli/counting.json, three
+/// ticks with target20.json) replays on that tree.
+#[test]
+fn a_trace_printed_by_arbor_run_replays_on_its_tree() {
+    let tree = workspace().join("runtime/tests/data/cli/counting.json");
+    let session = Session::open(&tree).expect("the counting tree");
+    let root = session
+        .document()
+        .root()
+        .map(str::to_owned)
+        .expect("a root");
+    let mut h = Harness::new(session);
+    h.app
+        .open(&workspace().join("editor/tests/data/groot2/counting.trace.jsonl"));
+    h.frame();
+    assert!(h.app.replay_is_live());
+    let replay = h.app.replay_mut().expect("a replay");
+    assert!(replay.len() > 10, "{} steps", replay.len());
+    replay.seek(0);
+    assert_eq!(
+        replay.node_live(&root).and_then(|l| l.status),
+        Some(Status::Running)
+    );
+    // The root succeeds in tick 1 (the count reaches 20) and fails in ticks 2 and 3.
+    let end_of_first = (0..replay.len())
+        .rev()
+        .find(|i| replay.step_at(*i).is_some_and(|s| s.at == 1.0))
+        .expect("tick 1");
+    replay.seek(end_of_first);
+    assert_eq!(
+        replay.node_live(&root).and_then(|l| l.status),
+        Some(Status::Success)
+    );
+    let last = replay.len() - 1;
+    replay.seek(last);
+    assert_eq!(
+        replay.node_live(&root).and_then(|l| l.status),
+        Some(Status::Failure)
+    );
+}
