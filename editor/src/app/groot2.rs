@@ -145,9 +145,11 @@ impl ArborApp {
             super::Action::PlayPause => self.shared.toasts.info(
                 "A BT.CPP program cannot be paused between ticks: set a breakpoint (F9) on a node",
             ),
-            super::Action::Step => self.shared.toasts.info(
-                "BT.CPP's protocol has no single step: set a breakpoint on the next node and continue (F5)",
-            ),
+            super::Action::Step if g.waiting.is_some() => g.step(),
+            super::Action::Step => self
+                .shared
+                .toasts
+                .info("A BT.CPP program steps from a breakpoint only: set one (F9) on a node"),
             _ => {}
         }
     }

@@ -217,6 +217,27 @@ fn a_bt_cpp_program_is_watched_paused_forced_and_found_again_after_a_restart() {
     until(&mut g, "the breakpoint again", |g| {
         g.waiting == Some(walk_uid)
     });
+    // F10: walk goes on and the next node ticked stops (the next tick's root, or the
+    // Deliver subtree once walk is done). Continue: the step's other one-shot hooks are
+    // gone, so the next stop is walk's breakpoint again, not the node after.
+    g.step();
+    until(&mut g, "the step's stop", |g| {
+        g.waiting.is_some_and(|u| u != walk_uid)
+    });
+    let stepped_to = g.waiting;
+    assert!(
+        [Some(uid(&g, "patrol")), Some(uid(&g, "Deliver"))].contains(&stepped_to),
+        "stepped to {stepped_to:?}"
+    );
+    g.resume(None);
+    until(&mut g, "walk's breakpoint after the step", |g| {
+        g.waiting.is_some() && g.waiting != stepped_to
+    });
+    assert_eq!(
+        g.waiting,
+        Some(walk_uid),
+        "no one-shot hook was left behind"
+    );
     // Forced at the breakpoint: walk fails without running, so the sequence fails and
     // starts over without running the Deliver subtree, and stops before walk again.
     let deliver = uid(&g, "Deliver");

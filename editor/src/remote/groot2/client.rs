@@ -47,6 +47,8 @@ pub enum Command {
         uid: u16,
         result: Option<Status>,
     },
+    /// One-shot breakpoints before these nodes (a step: the next node ticked stops).
+    StepHooks(Vec<u16>),
     /// Remove every hook (detaching: nothing is left waiting for an editor that is gone).
     ClearHooks,
     /// The blackboards to ask for (`;`-separated names), once the tree is known.
@@ -307,6 +309,7 @@ impl Link {
             Command::Unlock { uid, result } => {
                 (Kind::BreakpointUnlock, protocol::unlock(uid, result))
             }
+            Command::StepHooks(uids) => (Kind::HookInsert, protocol::step_hooks(&uids)),
             Command::ClearHooks => (Kind::RemoveAllHooks, String::new()),
             Command::Blackboards(names) => {
                 self.blackboards = Some(names).filter(|n| !n.is_empty());

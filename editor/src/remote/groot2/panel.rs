@@ -43,18 +43,39 @@ impl Groot2Panel {
                     Color32::from_rgb(230, 170, 60),
                     format!("waiting at the breakpoint before {name} (BT.CPP UID {uid})"),
                 );
-                if ui.button("Continue").on_hover_text("F5: tick the node as usual").clicked() {
+                if ui
+                    .button("Continue")
+                    .on_hover_text("F5: tick the node as usual")
+                    .clicked()
+                {
                     g.resume(None);
                 }
-                if ui.button("Succeed").on_hover_text("Skip the node: it returns SUCCESS").clicked() {
+                if ui
+                    .button("Step")
+                    .on_hover_text("F10: tick the node, stop before the next node ticked")
+                    .clicked()
+                {
+                    g.step();
+                }
+                if ui
+                    .button("Succeed")
+                    .on_hover_text("Skip the node: it returns SUCCESS")
+                    .clicked()
+                {
                     g.resume(Some(Status::Success));
                 }
-                if ui.button("Fail").on_hover_text("Skip the node: it returns FAILURE").clicked() {
+                if ui
+                    .button("Fail")
+                    .on_hover_text("Skip the node: it returns FAILURE")
+                    .clicked()
+                {
                     g.resume(Some(Status::Failure));
                 }
             }
             None => {
-                ui.weak("Running. F9 on a node sets a breakpoint; BT.CPP cannot pause between ticks or step.");
+                ui.weak(
+                    "Running. F9 on a node sets a breakpoint; BT.CPP cannot pause between ticks.",
+                );
             }
         });
         self.forcing(ui, g, selected);

@@ -187,15 +187,24 @@ fn desired(result: Option<Status>) -> &'static str {
 /// A hook before the node's tick (`position` 0): a breakpoint that waits for
 /// [`unlock`], or with `replace` a result returned instead of ticking the node.
 pub fn hook(uid: u16, replace: Option<Status>) -> String {
+    hook_json(uid, replace, false).to_string()
+}
+
+fn hook_json(uid: u16, replace: Option<Status>, once: bool) -> Value {
     json!({
         "enabled": true,
         "uid": uid,
         "mode": if replace.is_some() { 1 } else { 0 },
-        "once": false,
+        "once": once,
         "desired_status": desired(replace),
         "position": 0,
     })
-    .to_string()
+}
+
+/// One-shot breakpoints before each of `uids` (BT.CPP removes each once it fired), in one
+/// request: what a single step is made of.
+pub fn step_hooks(uids: &[u16]) -> String {
+    Value::Array(uids.iter().map(|u| hook_json(*u, None, true)).collect()).to_string()
 }
 
 /// Removes the hook before the node's tick.
@@ -294,6 +303,12 @@ mod tests {
         assert_eq!(
             (v["mode"].clone(), v["desired_status"].clone()),
             (json!(1), json!("FAILURE"))
+        );
+        let v: Value = serde_json::from_str(&step_hooks(&[2, 3])).expect("json");
+        assert_eq!(v[1]["uid"], 3);
+        assert_eq!(
+            (v[0]["once"].clone(), v[0]["mode"].clone()),
+            (json!(true), json!(0))
         );
         let v: Value = serde_json::from_str(&unlock(4, Some(Status::Success))).expect("json");
         assert_eq!(v["desired_status"], "SUCCESS");

@@ -48,6 +48,8 @@ pub struct Groot2 {
     pub hooks: BTreeMap<u16, NodeHook>,
     /// The node waiting at its breakpoint.
     pub waiting: Option<u16>,
+    /// The one-shot hooks of a step in progress (removed once one of them fires).
+    stepping: Vec<u16>,
     /// The breakpoint node reached since the app last asked (to select and frame it).
     hit: Option<String>,
     pub log: Vec<String>,
@@ -67,6 +69,7 @@ impl Groot2 {
             blackboards: BTreeMap::new(),
             hooks: BTreeMap::new(),
             waiting: None,
+            stepping: Vec::new(),
             hit: None,
             log: Vec::new(),
             address,
@@ -105,6 +108,13 @@ impl Groot2 {
             Event::Blackboards(Value::Object(map)) => self.blackboards = map.into_iter().collect(),
             Event::Blackboards(_) => self.blackboards.clear(),
             Event::Breakpoint(uid) => {
+                // A step is over: its other one-shot hooks go (not this one, which holds
+                // the program until Continue, and BT.CPP removes once it is let go).
+                for other in std::mem::take(&mut self.stepping) {
+                    if other != uid {
+                        self.client.send(Command::Unhook(other));
+                    }
+                }
                 self.waiting = Some(uid);
                 self.hit = self.guid(uid).map(str::to_owned);
             }
@@ -124,6 +134,7 @@ impl Groot2 {
         };
         self.states.clear();
         self.waiting = None;
+        self.stepping.clear(); // the client removed every hook on connecting
         if self.xml.as_deref() != Some(xml.as_str()) {
             match MonitoredTree::import(&xml, "program", &format!("the tree of {}", self.address)) {
                 Ok(tree) => {
@@ -216,6 +227,28 @@ impl Groot2 {
             self.waiting = None;
         }
         self.client.send(command(uid, hook));
+    }
+
+    /// F10 at a breakpoint: lets the waiting node go on and stops before the next node
+    /// ticked, whichever it is, through a one-shot breakpoint on every node that has no
+    /// hook of the user's. Does nothing unless the program waits.
+    pub fn step(&mut self) {
+        if self.waiting.is_none() {
+            return;
+        }
+        let Some(tree) = &self.tree else {
+            return;
+        };
+        let mut uids: Vec<u16> = tree
+            .nodes
+            .keys()
+            .copied()
+            .filter(|u| !self.hooks.contains_key(u))
+            .collect();
+        uids.sort_unstable();
+        self.client.send(Command::StepHooks(uids.clone()));
+        self.stepping = uids;
+        self.resume(None);
     }
 
     /// Lets the waiting node go on (F5): ticked as usual, or with a forced result.
