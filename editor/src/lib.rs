@@ -24,6 +24,7 @@ pub mod live;
 pub mod panels;
 pub mod preview;
 pub mod remote;
+pub mod replay;
 pub mod view;
 pub mod viewer;
 

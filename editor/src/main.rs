@@ -1,15 +1,27 @@
-//! `arbor-editor [TREE.json | TREE.xml]`: opens a tree (by default the Villager sample) in
-//! the editor; a BehaviorTree.CPP XML file is imported.
+//! `arbor-editor [TREE.json | TREE.xml | LOG.btlog | groot2://HOST:PORT]`: opens a tree (by
+//! default the Villager sample) in the editor; a BehaviorTree.CPP XML file is imported, a
+//! log is replayed, and a `groot2://` address attaches to a running BT.CPP program.
 
 use std::path::PathBuf;
 
-use arbor_editor::app::{ArborApp, Recovery, APP_ID};
+use arbor_editor::app::{is_log, ArborApp, Recovery, APP_ID};
 use arbor_editor::Session;
 
 fn main() -> eframe::Result<()> {
     let path = std::env::args_os().nth(1).map(PathBuf::from);
     let path = path.unwrap_or_else(|| arbor_samples::trees_dir().join("villager.json"));
-    let session = match Session::open(&path) {
+    // Not documents: opened by the app once it runs, in a tab of their own.
+    let attach = path
+        .to_str()
+        .filter(|p| p.starts_with(arbor_editor::remote::groot2::SCHEME))
+        .map(str::to_owned);
+    let later = attach.is_some() || is_log(&path);
+    let opened = if later {
+        Ok(Session::default())
+    } else {
+        Session::open(&path)
+    };
+    let session = match opened {
         Ok(session) => session,
         Err(e) => {
             eprintln!("arbor-editor: {e}");
@@ -30,6 +42,11 @@ fn main() -> eframe::Result<()> {
             let mut app =
                 ArborApp::with_storage(session, cc.storage).with_recovery(Recovery::standard());
             app.show_notes("Imported");
+            match &attach {
+                Some(addr) => app.attach_to(addr, ""),
+                None if later => app.open(&path),
+                None => {}
+            }
             Ok(Box::new(app))
         }),
     )

@@ -132,6 +132,15 @@ impl Session {
         session
     }
 
+    /// As [`Session::read_only`], for a tree file written to disk with its subtree files
+    /// and manifest beside it (a BT.CPP program's imported tree), so its Subtree nodes
+    /// resolve.
+    pub fn open_read_only(path: &Path, reason: impl Into<String>) -> Result<Session, OpenError> {
+        let mut session = Session::open(path)?;
+        session.read_only = Some(reason.into());
+        Ok(session)
+    }
+
     /// Why this document cannot be edited, if it cannot.
     pub fn read_only_reason(&self) -> Option<&str> {
         self.read_only.as_deref()

@@ -62,6 +62,10 @@ impl ArborApp {
     /// Play, pause, step and breakpoints act where the canvas's statuses come from: the
     /// attached program while its tree is the active document, else the tab's preview.
     fn live_action(&mut self, action: Action) {
+        if self.groot2_is_live() {
+            self.groot2_action(action);
+            return;
+        }
         let remote = self.remote.as_ref().filter(|_| self.remote_is_live());
         match (action, remote) {
             (Action::Breakpoint, _) => {

@@ -37,6 +37,10 @@ impl ArborApp {
     /// Opens a file in a new tab (or switches to it if it is open already); on failure
     /// nothing changes and the problems are shown.
     pub fn open(&mut self, path: &Path) {
+        if super::replay::is_log(path) {
+            self.open_log(path);
+            return;
+        }
         let target = path.canonicalize().ok();
         let same =
             |p: Option<&Path>| target.is_some() && p.and_then(|p| p.canonicalize().ok()) == target;

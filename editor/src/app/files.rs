@@ -60,7 +60,11 @@ pub enum Picked {
 pub fn pick(saving: bool, start: Option<&Path>) -> Picked {
     let mut dialog = rfd::FileDialog::new()
         .add_filter("Arbor tree", &["json"])
-        .add_filter("BehaviorTree.CPP XML", &["xml"]);
+        .add_filter("BehaviorTree.CPP XML", &["xml"])
+        .add_filter(
+            "Log to replay (BT.CPP .btlog, Arbor trace)",
+            &["btlog", "jsonl"],
+        );
     if let Some(dir) = start.and_then(Path::parent) {
         dialog = dialog.set_directory(dir);
     }

@@ -112,7 +112,10 @@ impl ArborApp {
                     ui.close_menu();
                 }
                 if ui
-                    .add_enabled(self.remote.is_some(), egui::Button::new("Detach"))
+                    .add_enabled(
+                        self.remote.is_some() || self.groot2.is_some(),
+                        egui::Button::new("Detach"),
+                    )
                     .clicked()
                 {
                     detach = true;

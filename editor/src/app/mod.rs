@@ -16,11 +16,13 @@
 mod actions;
 mod documents;
 mod files;
+mod groot2;
 mod guard;
 mod menus;
 mod prefs;
 mod recovery;
 mod remote;
+mod replay;
 mod shortcuts;
 mod source;
 mod tab;
@@ -31,6 +33,7 @@ pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT};
 pub use remote::Bottom;
+pub use replay::is_log;
 pub use shortcuts::Action;
 pub use tab::Tab;
 
@@ -44,7 +47,9 @@ use arbor_runtime::Report;
 use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::live::LiveSource;
+use crate::remote::groot2::{Groot2, Groot2Panel};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
+use crate::replay::{Replay, ReplayPanel};
 use crate::view::{Request, Toasts, View as _};
 use crate::Session;
 
@@ -77,6 +82,14 @@ pub struct ArborApp {
     /// The focused instance and tree last brought to the front.
     remote_followed: Option<(String, String)>,
     bottom: Bottom,
+    /// The attachment to a BehaviorTree.CPP program (app/groot2.rs).
+    groot2: Option<Groot2>,
+    groot2_panel: Groot2Panel,
+    /// The generation of the program's tree last shown in a tab.
+    groot2_shown: u64,
+    /// A log being replayed, and the GUID of the tree it is drawn on (app/replay.rs).
+    replay: Option<(Replay, String)>,
+    replay_panel: ReplayPanel,
 }
 
 impl ArborApp {
@@ -97,6 +110,11 @@ impl ArborApp {
             remote_panel: RemotePanel::default(),
             remote_followed: None,
             bottom: Bottom::Preview,
+            groot2: None,
+            groot2_panel: Groot2Panel,
+            groot2_shown: 0,
+            replay: None,
+            replay_panel: ReplayPanel,
         }
     }
 
@@ -287,6 +305,7 @@ impl ArborApp {
             egui::TopBottomPanel::top("tabs").show(ctx, |ui| self.tab_bar(ui));
         }
         self.remote_frame(ctx);
+        self.groot2_frame(ctx);
         let remote_action = self.views(ctx);
         let (tab, shared) = self.active_and_shared();
         tab.palette_ui(ctx, &mut shared.toasts);
@@ -306,6 +325,9 @@ impl ArborApp {
     /// panel), the canvas. Returns what the remote panel asked for.
     fn views(&mut self, ctx: &egui::Context) -> Option<RemoteAction> {
         let remote_live = self.remote_is_live();
+        let groot2_live = self.groot2_is_live();
+        let replay_live = self.replay_is_live();
+        let selected: Vec<String> = self.selection().nodes.iter().cloned().collect();
         let time = ctx.input(|i| i.time);
         let ArborApp {
             tabs,
@@ -314,8 +336,13 @@ impl ArborApp {
             remote,
             remote_panel,
             bottom,
+            groot2,
+            groot2_panel,
+            replay,
+            replay_panel,
             ..
         } = self;
+        let mut replay_action = None;
         let (mut cx, views) = tabs[*active].parts(shared);
         views.preview.update(&mut cx, time);
         let mut remote_action = None;
@@ -354,27 +381,58 @@ impl ArborApp {
             .default_height(270.0)
             .min_height(120.0)
             .show(ctx, |ui| {
-                if let Some(remote) = remote.as_mut() {
+                // One tab per source of statuses that is open, beside the preview.
+                let tabs: Vec<(Bottom, String)> = [
+                    Some((Bottom::Preview, "Preview".to_owned())),
+                    replay
+                        .as_ref()
+                        .map(|(r, _)| (Bottom::Replay, format!("Replay: {}", r.title))),
+                    groot2
+                        .as_ref()
+                        .map(|g| (Bottom::Groot2, format!("BT.CPP: {}", g.address))),
+                    remote
+                        .as_ref()
+                        .map(|r| (Bottom::Remote, format!("Remote: {}", r.addr))),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if tabs.len() > 1 {
                     ui.horizontal(|ui| {
-                        ui.selectable_value(bottom, Bottom::Preview, "Preview");
-                        ui.selectable_value(
-                            bottom,
-                            Bottom::Remote,
-                            format!("Remote: {}", remote.addr),
-                        );
+                        for (tab, label) in &tabs {
+                            ui.selectable_value(bottom, *tab, label);
+                        }
                     });
                     ui.separator();
-                    if *bottom == Bottom::Remote {
-                        // As tall as the preview it replaces, so the canvas does not jump.
-                        ui.set_min_height(ui.available_height().max(200.0));
+                }
+                let shown = Some(*bottom).filter(|b| tabs.iter().any(|(t, _)| t == b));
+                if shown.is_some_and(|b| b != Bottom::Preview) {
+                    // As tall as the preview it replaces, so the canvas does not jump.
+                    ui.set_min_height(ui.available_height().max(200.0));
+                }
+                let doc = cx.session.document();
+                let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                match (shown, replay.as_mut(), groot2.as_mut(), remote.as_mut()) {
+                    (Some(Bottom::Replay), Some((r, _)), _, _) => {
+                        replay_action = replay_panel.ui(ui, r, &names);
+                        return;
+                    }
+                    (Some(Bottom::Groot2), _, Some(g), _) => {
+                        remote_action = groot2_panel.ui(ui, g, &selected, &names);
+                        return;
+                    }
+                    (Some(Bottom::Remote), _, _, Some(remote)) => {
                         remote_action = remote_panel.ui(ui, remote, remote_live);
                         return;
                     }
+                    _ => {}
                 }
                 views.preview.ui(ui, &mut cx);
             });
-        let live: &dyn LiveSource = match remote.as_ref() {
-            Some(remote) if remote_live => remote,
+        let live: &dyn LiveSource = match (remote.as_ref(), groot2.as_ref(), replay.as_ref()) {
+            (_, _, Some((r, _))) if replay_live => r,
+            (_, Some(g), _) if groot2_live => g,
+            (Some(remote), _, _) if remote_live => remote,
             _ => &*views.preview,
         };
         egui::CentralPanel::default()
@@ -382,6 +440,7 @@ impl ArborApp {
             .show(ctx, |ui| {
                 views.canvas.ui(ui, &mut cx, live);
             });
+        self.replay_action(replay_action);
         remote_action
     }
 

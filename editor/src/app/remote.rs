@@ -24,11 +24,23 @@ pub enum Bottom {
     #[default]
     Preview,
     Remote,
+    /// A BehaviorTree.CPP program (app/groot2.rs).
+    Groot2,
+    /// A log being replayed (app/replay.rs).
+    Replay,
 }
 
 impl ArborApp {
     /// Connects to a debug server, replacing any earlier attachment.
     pub fn attach_to(&mut self, addr: &str, token: &str) {
+        if let Some(parsed) = crate::remote::groot2::Address::parse(addr) {
+            match parsed {
+                Ok(address) => self.attach_groot2(address),
+                Err(e) => self.shared.toasts.error(e),
+            }
+            return;
+        }
+        self.groot2 = None;
         let token = Some(token.to_owned()).filter(|t| !t.is_empty());
         self.remote = Some(Remote::connect(addr, token));
         self.remote_followed = None;
@@ -37,7 +49,7 @@ impl ArborApp {
 
     /// Closes the connection; the documents and tabs stay.
     pub fn detach(&mut self) {
-        if self.remote.take().is_some() {
+        if self.remote.take().is_some() | self.groot2.take().is_some() {
             self.shared.toasts.info("Detached");
         }
         self.remote_followed = None;
@@ -127,6 +139,12 @@ impl ArborApp {
 
     /// Toggles a breakpoint where the canvas's statuses come from.
     pub(super) fn toggle_breakpoint(&mut self, guid: &str) {
+        if self.groot2_is_live() {
+            if let Some(g) = &mut self.groot2 {
+                g.toggle_breakpoint(guid);
+            }
+            return;
+        }
         if self.remote_is_live() {
             if let Some(remote) = &mut self.remote {
                 remote.toggle_breakpoint(guid);

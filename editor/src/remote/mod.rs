@@ -13,13 +13,16 @@
 //!   canvas through [`crate::live::LiveSource`] as the local preview is.
 //! - panel.rs: the Attach… dialog and the Remote panel.
 //!
+//! - groot2/: the same for BehaviorTree.CPP programs, over the protocol Groot2 speaks.
+//!
 //! The app draws the focused instance's statuses on the open document whose tree GUID
 //! matches; when none does, it opens the tree the server sent in a read-only tab.
 
+pub mod groot2;
 mod inbox;
 mod instance;
 mod link;
-mod panel;
+pub(crate) mod panel;
 mod state;
 
 pub use instance::{InstanceView, Pause};

@@ -96,6 +96,7 @@ impl AttachDialog {
                 match remote {
                     None => {
                         ui.weak("Start your program with the debug server (see docs/embedding.md), then connect.");
+                        ui.weak("A BehaviorTree.CPP program with a Groot2Publisher: type groot2://127.0.0.1:1667 (its port).");
                     }
                     Some(remote) => instances(ui, remote),
                 }
@@ -142,11 +143,16 @@ fn instances(ui: &mut egui::Ui, remote: &mut Remote) {
 }
 
 fn connection_label(ui: &mut egui::Ui, remote: &Remote) {
-    let (color, text) = match &remote.connection {
-        Connection::Connecting => (Color32::GRAY, format!("Connecting to {}…", remote.addr)),
+    connection_line(ui, &remote.connection, &remote.addr);
+}
+
+/// The state of a connection to `addr`, coloured; shared by the Arbor and BT.CPP panels.
+pub(crate) fn connection_line(ui: &mut egui::Ui, connection: &Connection, addr: &str) {
+    let (color, text) = match connection {
+        Connection::Connecting => (Color32::GRAY, format!("Connecting to {addr}…")),
         Connection::Connected { server } => (
             Color32::from_rgb(110, 200, 120),
-            format!("Connected to {} ({server})", remote.addr),
+            format!("Connected to {addr} ({server})"),
         ),
         Connection::Lost(why) => (
             Color32::from_rgb(230, 170, 60),
@@ -155,6 +161,22 @@ fn connection_label(ui: &mut egui::Ui, remote: &Remote) {
         Connection::Refused(why) => (Color32::from_rgb(230, 90, 90), format!("Refused: {why}")),
     };
     ui.colored_label(color, text);
+}
+
+/// A connection's log, newest at the bottom; shared by the Arbor and BT.CPP panels.
+pub(crate) fn log_column(ui: &mut egui::Ui, id_salt: &str, log: &[String]) {
+    ui.label(RichText::new("Log").strong());
+    egui::ScrollArea::vertical()
+        .id_salt(id_salt)
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            if log.is_empty() {
+                ui.weak("Nothing to report.");
+            }
+            for line in log {
+                ui.label(line);
+            }
+        });
 }
 
 /// The Remote panel's own state: the blackboard being edited.
@@ -247,18 +269,7 @@ impl RemotePanel {
         ui.separator();
         ui.columns(2, |cols| {
             self.blackboard(&mut cols[0], remote);
-            cols[1].label(RichText::new("Log").strong());
-            egui::ScrollArea::vertical()
-                .id_salt("remote-log")
-                .stick_to_bottom(true)
-                .show(&mut cols[1], |ui| {
-                    if remote.log.is_empty() {
-                        ui.weak("Nothing to report.");
-                    }
-                    for line in &remote.log {
-                        ui.label(line);
-                    }
-                });
+            log_column(&mut cols[1], "remote-log", &remote.log);
         });
         action
     }

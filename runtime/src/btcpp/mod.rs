@@ -34,6 +34,7 @@ mod layout;
 mod mapping;
 mod meta;
 mod model;
+mod monitor;
 mod nav2;
 mod script;
 mod standin;
@@ -47,6 +48,9 @@ use crate::text::escape_controls;
 
 pub use export::{export, export_file, ExportError, Exported};
 pub use import::{import_file, import_str, ImportOptions, Imported, ImportedFile};
+pub use monitor::{
+    BtLog, BtLogError, LogTransition, MonitoredTree, NodeState, TreeInstance, MAX_BTLOG_BYTES,
+};
 pub use standin::{stand_in_registry, StandIns};
 
 /// A problem in an XML document, located by line and column (1-based).

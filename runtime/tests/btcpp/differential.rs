@@ -66,48 +66,10 @@ fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// The venv's python with `behaviortreepy` importable; created on first use.
+/// The venv's python with `behaviortreepy` importable (venv.rs); here a machine without
+/// Python fails the test, as it always has.
 fn python() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target"));
-    let venv = target.join("btcpp-venv");
-    let py = venv.join("bin").join("python");
-    let importable = |py: &Path| {
-        Command::new(py)
-            .args(["-c", "import behaviortreepy"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    if importable(&py) {
-        return py;
-    }
-    let run = |cmd: &mut Command, what: &str| {
-        let out = cmd
-            .output()
-            .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
-        assert!(
-            out.status.success(),
-            "{what} failed (the differential test needs BehaviorTree.CPP from PyPI):\n{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    if !py.exists() {
-        run(
-            Command::new("python3").arg("-m").arg("venv").arg(&venv),
-            "python3 -m venv target/btcpp-venv",
-        );
-    }
-    run(
-        Command::new(&py).args(["-m", "pip", "install", "--quiet", "behaviortreepy"]),
-        "pip install behaviortreepy",
-    );
-    assert!(
-        importable(&py),
-        "behaviortreepy installed but not importable"
-    );
-    py
+    super::venv::btcpp_python(&workspace()).unwrap_or_else(|why| panic!("{why}"))
 }
 
 /// One tree to compare: its XML file and the custom leaves' scripts of each variant.

@@ -8,3 +8,4 @@ mod import;
 mod roundtrip;
 mod run;
 mod support;
+mod venv;
