@@ -77,6 +77,7 @@ impl<'a> Shape<'a> {
             ParamKind::String | ParamKind::Path | ParamKind::Event | ParamKind::Trigger => {
                 Shape::Text
             }
+            ParamKind::Script => Shape::Text,
             ParamKind::Key => Shape::Key(keys),
             ParamKind::KeyValue => key_type.map_or(Shape::Json, Shape::of_type),
             ParamKind::Statuses => Shape::Statuses,

@@ -130,6 +130,7 @@ impl Analyser<'_> {
             }
             let mut cx = LowerCx {
                 key_types: &keys.types,
+                key_names: &keys.by_name,
                 names: self.names,
             };
             match attached::lower(ty, &args, &mut cx) {
@@ -200,6 +201,7 @@ impl Analyser<'_> {
             Some(lower) => {
                 let mut cx = LowerCx {
                     key_types: &keys.types,
+                key_names: &keys.by_name,
                     names: self.names,
                 };
                 match lower(&args, &mut cx) {

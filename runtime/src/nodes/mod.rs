@@ -98,6 +98,11 @@ pub(crate) enum Kind {
     Random {
         probability: InPort<f64>,
     },
+    /// Script (rule 52) and ScriptCondition (rule 53).
+    Script {
+        program: Arc<crate::script::Program>,
+        condition: bool,
+    },
     /// A host node: index into the tree's action table, and into the agent's host states
     /// (`exec::NO_STATE` for a stateless action).
     Host {
@@ -127,6 +132,7 @@ impl Kind {
             }
             Kind::Random { probability } => probability.map_key(map),
             Kind::Log { message } => message.map_key(map),
+            Kind::Script { program, .. } => Arc::make_mut(program).map_keys(map),
             _ => {}
         }
     }
@@ -298,6 +304,8 @@ pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
 /// What `lower` may look up: the file's key types and the tree's event/trigger names.
 pub(crate) struct LowerCx<'a> {
     pub key_types: &'a [ValueType],
+    /// The file's keys by name (scripts name the keys they use).
+    pub key_names: &'a std::collections::HashMap<String, Key>,
     pub names: &'a mut Names,
 }
 
@@ -371,6 +379,11 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         (action::set_trigger::spec(), action::set_trigger::lower),
         (action::log::spec(), action::log::lower),
         (action::random::spec(), action::random::lower),
+        (action::script::spec(), action::script::lower),
+        (
+            action::script_condition::spec(),
+            action::script_condition::lower,
+        ),
     ]
 }
 

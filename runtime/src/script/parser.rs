@@ -50,9 +50,13 @@ impl Expr {
             Expr::Int(_, s)
             | Expr::Float(_, s)
             | Expr::Bool(_, s)
-            | Expr::Str(s)
             | Expr::Name { span: s, .. }
             | Expr::Unary(_, _, s) => *s,
+            // The quotes belong to the literal.
+            Expr::Str(s) => Span {
+                start: s.start.saturating_sub(1),
+                end: s.end + 1,
+            },
             Expr::Binary(_, l, r) => l.span().to(r.span()),
             Expr::Compare(first, rest) => match rest.last() {
                 Some((_, last)) => first.span().to(last.span()),

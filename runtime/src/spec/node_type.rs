@@ -132,11 +132,14 @@ pub enum ParamKind {
     Event,
     /// A trigger name.
     Trigger,
+    /// Code in the script language (docs/semantics.md rule 51), checked against the
+    /// tree's keys at load.
+    Script,
 }
 
 impl ParamKind {
     /// The structural kinds, by their file names.
-    const STRUCTURAL: [(&'static str, ParamKind); 8] = [
+    const STRUCTURAL: [(&'static str, ParamKind); 9] = [
         ("key", ParamKind::Key),
         ("key_value", ParamKind::KeyValue),
         ("statuses", ParamKind::Statuses),
@@ -145,6 +148,7 @@ impl ParamKind {
         ("key_map", ParamKind::KeyMap),
         ("event", ParamKind::Event),
         ("trigger", ParamKind::Trigger),
+        ("script", ParamKind::Script),
     ];
 
     /// The kind of a parameter holding values of `ty`.
@@ -202,7 +206,8 @@ impl ParamKind {
             | ParamKind::Enum
             | ParamKind::Path
             | ParamKind::Event
-            | ParamKind::Trigger => Some(ValueType::String),
+            | ParamKind::Trigger
+            | ParamKind::Script => Some(ValueType::String),
             other => other.value_kind(),
         }
     }

@@ -525,7 +525,7 @@ fn compare_params(ty: &NodeType, params: &Value, required: bool) -> Vec<String> 
             ParamKind::KeyValue => true,
             ParamKind::Statuses => reference == Some("#/$defs/statuses"),
             ParamKind::Enum => literal["enum"] == json!(spec.values),
-            ParamKind::Path | ParamKind::Event | ParamKind::Trigger => {
+            ParamKind::Path | ParamKind::Event | ParamKind::Trigger | ParamKind::Script => {
                 reference == Some("#/$defs/nonBlank")
             }
             ParamKind::KeyMap => reference == Some("#/$defs/keyMap"),
