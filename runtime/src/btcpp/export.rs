@@ -357,6 +357,7 @@ impl Ex<'_> {
     ) -> (Vec<(String, String)>, usize) {
         let under_selector = parent.is_some_and(|p| p.kind == "Selector");
         let mut fail: Vec<String> = Vec::new();
+        let mut scripts: Vec<(String, String)> = Vec::new();
         let mut all_skip = true;
         let mut hold: Vec<String> = Vec::new();
         let mut inverters = 0;
@@ -374,6 +375,12 @@ impl Ex<'_> {
                 ("Condition", _) => (false, true),
                 ("Inverter", _) => {
                     inverters += 1;
+                    continue;
+                }
+                (kind, _) if script_attribute(kind).is_some() => {
+                    let attr = script_attribute(kind).unwrap_or_default();
+                    let code = d.params.get("code").and_then(Json::as_str).unwrap_or("");
+                    scripts.push((attr.to_owned(), code.to_owned()));
                     continue;
                 }
                 (other, _) => {
@@ -429,6 +436,9 @@ impl Ex<'_> {
         }
         if !hold.is_empty() {
             attrs.push(("_while".to_owned(), hold.join(" && ")));
+        }
+        for (attr, code) in scripts {
+            merge_script(&mut attrs, attr, code);
         }
         (attrs, inverters)
     }
@@ -537,6 +547,11 @@ impl Ex<'_> {
                 // A plain key name: BT.CPP 4.8 reads `output_key="{k}"` as the key whose
                 // *value* names the target, and throws "missing port" when `k` is unset.
                 out.push_attr("output_key", str_param("key"));
+            }
+            Conv::Script | Conv::ScriptCondition
+                if matches!(node.kind.as_str(), "Script" | "ScriptCondition") =>
+            {
+                out.push_attr("code", str_param("code"));
             }
             Conv::Script => {
                 let key = str_param("key");
@@ -952,5 +967,26 @@ mod tests {
             normalise(Path::new("a/./b/../c.json")),
             PathBuf::from("a/c.json")
         );
+    }
+}
+
+/// The BT.CPP attribute of a script decorator type (`SkipIf` -> `_skipIf`).
+fn script_attribute(kind: &str) -> Option<&'static str> {
+    crate::nodes::attached::script::attribute_of(kind)
+}
+
+/// Adds a script decorator's attribute; one already there (two decorators of a type, or a
+/// Condition exported as `_failureIf`) is combined as BT.CPP would evaluate both: tests
+/// with `||` (`&&` for `_while`), post-scripts one after the other.
+fn merge_script(attrs: &mut Vec<(String, String)>, attr: String, code: String) {
+    match attrs.iter_mut().find(|(a, _)| *a == attr) {
+        Some((_, old)) => {
+            *old = match attr.as_str() {
+                "_while" => format!("({old}) && ({code})"),
+                "_failureIf" | "_successIf" | "_skipIf" => format!("({old}) || ({code})"),
+                _ => format!("{old}; {code}"),
+            }
+        }
+        None => attrs.push((attr, code)),
     }
 }

@@ -171,6 +171,9 @@ pub(crate) const TABLE: &[Entry] = &[
     entry("Script", "SetBlackboard", Conv::Script),
     entry("Script", "Increment", Conv::Script),
     entry("ScriptCondition", "Condition", Conv::ScriptCondition),
+    // Any other script runs natively (after the forms above, which `by_id` finds first).
+    entry("Script", "Script", Conv::Script),
+    entry("ScriptCondition", "ScriptCondition", Conv::ScriptCondition),
     Entry {
         id: "SubTree",
         // v3's SubTreePlus is v4's SubTree (with `__autoremap`, now `_autoremap`).

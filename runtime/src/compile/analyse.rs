@@ -201,7 +201,7 @@ impl Analyser<'_> {
             Some(lower) => {
                 let mut cx = LowerCx {
                     key_types: &keys.types,
-                key_names: &keys.by_name,
+                    key_names: &keys.by_name,
                     names: self.names,
                 };
                 match lower(&args, &mut cx) {

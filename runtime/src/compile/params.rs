@@ -176,13 +176,15 @@ pub(crate) fn check(
                     describe_json(json)
                 ))),
             },
-            ParamKind::Path | ParamKind::Event | ParamKind::Trigger | ParamKind::Script => match json.as_str() {
-                Some(s) if !s.trim().is_empty() => Ok(Arg::Value(Value::from(s))),
-                _ => Err(bad(format!(
-                    "expected a non-empty string, found {}",
-                    describe_json(json)
-                ))),
-            },
+            ParamKind::Path | ParamKind::Event | ParamKind::Trigger | ParamKind::Script => {
+                match json.as_str() {
+                    Some(s) if !s.trim().is_empty() => Ok(Arg::Value(Value::from(s))),
+                    _ => Err(bad(format!(
+                        "expected a non-empty string, found {}",
+                        describe_json(json)
+                    ))),
+                }
+            }
             ParamKind::Key => match json.as_str() {
                 Some(name) => match keys.resolve(name) {
                     Ok(key) => {

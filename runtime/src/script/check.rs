@@ -85,9 +85,7 @@ pub(crate) fn binary(op: &str, l: Ty, r: Ty) -> Result<Ty, String> {
             r.name()
         )),
         "&&" | "||" if l.testable() && r.testable() => Ok(Ty::Bool),
-        "&&" | "||" => Err(format!(
-            "`{op}` works on bools and numbers, not on strings"
-        )),
+        "&&" | "||" => Err(format!("`{op}` works on bools and numbers, not on strings")),
         _ if l == Ty::Str || r == Ty::Str => Err(format!(
             "`{op}` does not work on strings (join strings with `..`)"
         )),
@@ -149,9 +147,9 @@ pub(crate) fn assignment(op: &str, name: &str, key: Ty, value: Ty) -> Result<(),
         return Ok(());
     }
     Err(match op {
-        "/=" if key == Ty::Int => format!(
-            "`{name}` is an int key and `/` gives a float; declare it float or use `:=`"
-        ),
+        "/=" if key == Ty::Int => {
+            format!("`{name}` is an int key and `/` gives a float; declare it float or use `:=`")
+        }
         ":=" | "=" => format!(
             "`{name}` is a {} key; this value is a {}",
             key.name(),

@@ -181,7 +181,10 @@ impl<'a> Compiler<'a> {
         let name = self.text(span);
         let name = name.strip_prefix('@').unwrap_or(name);
         if self.names.enum_value(name).is_some() {
-            return Err(Self::err(span, format!("`{name}` is an enum value, not a key")));
+            return Err(Self::err(
+                span,
+                format!("`{name}` is an enum value, not a key"),
+            ));
         }
         let (key, kty) = self
             .names
@@ -190,7 +193,9 @@ impl<'a> Compiler<'a> {
         let kty = Ty::of_key(kty).ok_or_else(|| {
             Self::err(
                 span,
-                format!("`{name}` holds {kty} values; scripts use bool, int, float and string keys"),
+                format!(
+                    "`{name}` holds {kty} values; scripts use bool, int, float and string keys"
+                ),
             )
         })?;
         let compound = op != ":=" && op != "=";
@@ -198,7 +203,8 @@ impl<'a> Compiler<'a> {
             self.emit(Op::Load(key), 1);
         }
         let vty = self.expr(value)?;
-        check::assignment(op, name, kty, vty).map_err(|m| Self::err(target.span().to_end(value.span()), m))?;
+        check::assignment(op, name, kty, vty)
+            .map_err(|m| Self::err(target.span().to_end(value.span()), m))?;
         match op {
             "+=" if kty == Ty::Str => self.emit(Op::Concat, -1),
             "+=" | "-=" | "*=" | "/=" => {
@@ -373,7 +379,10 @@ impl<'a> Compiler<'a> {
             Expr::Ternary(c, a, b) => {
                 let ct = self.expr(c)?;
                 if !ct.testable() {
-                    return Err(Self::err(c.span(), "the condition of `?:` cannot be a string"));
+                    return Err(Self::err(
+                        c.span(),
+                        "the condition of `?:` cannot be a string",
+                    ));
                 }
                 self.truthy(ct);
                 let to_else = self.ops.len();

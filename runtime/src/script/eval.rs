@@ -173,13 +173,11 @@ impl Program {
                         });
                     }
                 }
-                Op::Neg => {
-                    match stack.last_mut() {
-                        Some(V::I(i)) => *i = i.wrapping_neg(),
-                        Some(V::F(f)) => *f = -*f,
-                        _ => {}
-                    }
-                }
+                Op::Neg => match stack.last_mut() {
+                    Some(V::I(i)) => *i = i.wrapping_neg(),
+                    Some(V::F(f)) => *f = -*f,
+                    _ => {}
+                },
                 Op::Not => {
                     if let Some(V::B(b)) = stack.last_mut() {
                         *b = !*b;
@@ -294,7 +292,9 @@ fn append(text: &mut String, v: &V) {
             // Copies a range of the buffer onto its own end, a character at a time.
             let (mut i, end) = (*a as usize, *b as usize);
             while i < end {
-                let Some(c) = text[i..].chars().next() else { break };
+                let Some(c) = text[i..].chars().next() else {
+                    break;
+                };
                 text.push(c);
                 i += c.len_utf8();
             }

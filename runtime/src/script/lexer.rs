@@ -56,7 +56,11 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, ScriptError> {
             // with '' hold them.
             let close = src[i + 1..].find(c as char).map(|k| i + 1 + k);
             let Some(close) = close else {
-                return Err(ScriptError::new(start, b.len(), "this string has no closing quote"));
+                return Err(ScriptError::new(
+                    start,
+                    b.len(),
+                    "this string has no closing quote",
+                ));
             };
             out.push(Token {
                 tok: Tok::Str,
@@ -74,7 +78,11 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, ScriptError> {
             let root = c == b'@';
             i += 1;
             if root && !(i < b.len() && ident_start(b[i])) {
-                return Err(ScriptError::new(start, i, "`@` must be followed by a key name"));
+                return Err(ScriptError::new(
+                    start,
+                    i,
+                    "`@` must be followed by a key name",
+                ));
             }
             while i < b.len() && ident_char(b[i]) {
                 i += 1;
@@ -125,7 +133,10 @@ fn number(src: &str, start: usize, out: &mut Vec<Token>) -> Result<usize, Script
         let digits_at = i;
         digits(&mut i, true);
         if i == digits_at || b.get(i).is_some_and(|&c| ident_char(c) || c == b'.') {
-            return Err(bad(i.max(digits_at + 1).min(b.len()), "malformed hexadecimal number"));
+            return Err(bad(
+                i.max(digits_at + 1).min(b.len()),
+                "malformed hexadecimal number",
+            ));
         }
         let value = i64::from_str_radix(&src[digits_at..i], 16)
             .map_err(|_| bad(i, "this number does not fit in 64 bits"))?;

@@ -20,12 +20,14 @@
 mod check;
 mod compile;
 mod eval;
+mod infer;
 mod lexer;
 mod parser;
 
 pub use check::{Names, Ty};
 pub use compile::Program;
 pub use eval::{Outcome, Stop};
+pub use infer::key_uses;
 
 use crate::blackboard::Key;
 use crate::value::ValueType;
@@ -70,6 +72,13 @@ pub fn compile(src: &str, names: &dyn Names) -> Result<Program, ScriptError> {
     let tokens = lexer::tokenize(src)?;
     let statements = parser::parse(&tokens)?;
     compile::Compiler::new(src, names).program(&statements)
+}
+
+/// The first syntax problem of `src`, if any (types are not checked).
+pub fn parse_error(src: &str) -> Option<ScriptError> {
+    lexer::tokenize(src)
+        .and_then(|tokens| parser::parse(&tokens))
+        .err()
 }
 
 /// Parses, checks and compiles a script that is used as a condition: its last

@@ -31,7 +31,10 @@ pub(crate) enum Expr {
     Bool(bool, Span),
     Str(Span),
     /// A key or an enum name (`@` names a root key).
-    Name { root: bool, span: Span },
+    Name {
+        root: bool,
+        span: Span,
+    },
     Unary(&'static str, Box<Expr>, Span),
     Binary(&'static str, Box<Expr>, Box<Expr>),
     /// `first op1 e1 op2 e2 …`: every adjacent pair compared, all must hold.
@@ -159,7 +162,11 @@ impl Parser<'_> {
         if t.tok == Tok::Op(op) {
             return Ok(self.next());
         }
-        Err(ScriptError::new(t.start, t.end.max(t.start), what.to_owned()))
+        Err(ScriptError::new(
+            t.start,
+            t.end.max(t.start),
+            what.to_owned(),
+        ))
     }
 
     fn expr(&mut self, min: u8) -> Result<Expr, ScriptError> {
@@ -181,7 +188,9 @@ impl Parser<'_> {
         let mut left = self.prefix()?;
         loop {
             let t = self.peek();
-            let Some(power) = left_power(t.tok) else { break };
+            let Some(power) = left_power(t.tok) else {
+                break;
+            };
             if power < min {
                 break;
             }
@@ -215,9 +224,8 @@ impl Parser<'_> {
                 }
                 COMPARE => {
                     let mut rest = vec![(op, self.expr(COMPARE + 1)?)];
-                    while let Tok::Op(
-                        next @ ("==" | "!=" | "<" | ">" | "<=" | ">="),
-                    ) = self.peek().tok
+                    while let Tok::Op(next @ ("==" | "!=" | "<" | ">" | "<=" | ">=")) =
+                        self.peek().tok
                     {
                         self.next();
                         rest.push((next, self.expr(COMPARE + 1)?));
@@ -292,7 +300,12 @@ mod tests {
                 s + "]"
             }
             Expr::Ternary(c, a, b) => {
-                format!("({} ? {} : {})", shape(c, src), shape(a, src), shape(b, src))
+                format!(
+                    "({} ? {} : {})",
+                    shape(c, src),
+                    shape(a, src),
+                    shape(b, src)
+                )
             }
             Expr::Assign { op, target, value } => {
                 format!("{} {op} {}", shape(target, src), shape(value, src))
@@ -302,7 +315,11 @@ mod tests {
 
     fn parsed(src: &str) -> Vec<String> {
         let toks = tokenize(src).unwrap();
-        parse(&toks).unwrap().iter().map(|e| shape(e, src)).collect()
+        parse(&toks)
+            .unwrap()
+            .iter()
+            .map(|e| shape(e, src))
+            .collect()
     }
 
     #[test]

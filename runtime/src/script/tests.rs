@@ -68,7 +68,9 @@ fn value(src: &str) -> Outcome {
 }
 
 fn key(bb: &Blackboard, name: &str) -> Value {
-    bb.key(name).and_then(|k| bb.get(k).cloned()).unwrap_or(Value::Null)
+    bb.key(name)
+        .and_then(|k| bb.get(k).cloned())
+        .unwrap_or(Value::Null)
 }
 
 fn refused(keys: &[(&str, ValueType)], src: &str) -> ScriptError {
@@ -275,7 +277,10 @@ fn unknown_and_unusable_keys_are_located() {
     let e = refused(&[("a", I)], "a := missing + 1");
     assert_eq!((e.start, e.end), (5, 12));
     assert_eq!(e.message, "no blackboard key or enum named `missing`");
-    let e = refused(&[("list", ValueType::List(crate::value::Scalar::Int))], "list");
+    let e = refused(
+        &[("list", ValueType::List(crate::value::Scalar::Int))],
+        "list",
+    );
     assert!(e.message.contains("list<int>"), "{}", e.message);
 }
 

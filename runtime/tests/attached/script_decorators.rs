@@ -27,7 +27,9 @@ fn ints(names: &[&str]) -> Value {
 }
 
 fn ticked(events: &[String], name: &str) -> bool {
-    events.iter().any(|e| e.starts_with(&format!("tick {name} ")))
+    events
+        .iter()
+        .any(|e| e.starts_with(&format!("tick {name} ")))
 }
 
 #[test]
@@ -44,11 +46,17 @@ fn rule55_failure_if_fails_without_running_then_post_scripts_run() {
             deco("OnFailure", "f := 1"),
         ]),
     );
-    let mut a = agent(seq("Q", vec![script("x := 1"), a_node]), ints(&["x", "f", "p", "s"]));
+    let mut a = agent(
+        seq("Q", vec![script("x := 1"), a_node]),
+        ints(&["x", "f", "p", "s"]),
+    );
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Failure);
     assert!(!ticked(&events, "A"), "{events:?}");
-    assert_eq!((bb(&a, "f"), bb(&a, "p"), bb(&a, "s")), (json!(1), json!(1), Value::Null));
+    assert_eq!(
+        (bb(&a, "f"), bb(&a, "p"), bb(&a, "s")),
+        (json!(1), json!(1), Value::Null)
+    );
 }
 
 #[test]
@@ -58,9 +66,16 @@ fn rule55_success_if_succeeds_without_running() {
     let a_node = scripted_with(
         "A",
         &["failure"],
-        json!([deco("SuccessIf", "x == 1"), deco("OnSuccess", "s := 1"), deco("Post", "p := 1")]),
+        json!([
+            deco("SuccessIf", "x == 1"),
+            deco("OnSuccess", "s := 1"),
+            deco("Post", "p := 1")
+        ]),
     );
-    let mut a = agent(seq("Q", vec![script("x := 1"), a_node]), ints(&["x", "s", "p"]));
+    let mut a = agent(
+        seq("Q", vec![script("x := 1"), a_node]),
+        ints(&["x", "s", "p"]),
+    );
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Success);
     assert!(!ticked(&events, "A"), "{events:?}");
@@ -74,7 +89,9 @@ fn rule55_pre_scripts_are_checked_only_when_idle() {
     let a_node = scripted_with("A", &["running"], json!([deco("FailureIf", "x == 1")]));
     let mut a = agent(seq("Q", vec![script("x := 0"), a_node]), ints(&["x"]));
     assert_eq!(step(&mut a).0, Status::Running);
-    a.blackboard_mut().set_json("x", &json!(1), None).expect("int");
+    a.blackboard_mut()
+        .set_json("x", &json!(1), None)
+        .expect("int");
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Running);
     assert!(ticked(&events, "A"), "{events:?}");
@@ -90,7 +107,10 @@ fn rule56_skip_if_in_a_sequence_goes_on() {
         json!([deco("SkipIf", "x == 1"), deco("Post", "p := 1")]),
     );
     let mut a = agent(
-        seq("Q", vec![script("x := 1"), a_node, scripted("B", &["success"])]),
+        seq(
+            "Q",
+            vec![script("x := 1"), a_node, scripted("B", &["success"])],
+        ),
         ints(&["x", "p"]),
     );
     let (status, events) = step(&mut a);
@@ -112,7 +132,10 @@ fn rule56_skip_if_in_a_selector_reports_failure_when_told() {
     let mut a = agent(
         seq(
             "Q",
-            vec![script("x := 1"), sel("F", vec![a_node, scripted("B", &["failure"])])],
+            vec![
+                script("x := 1"),
+                sel("F", vec![a_node, scripted("B", &["failure"])]),
+            ],
         ),
         ints(&["x"]),
     );
@@ -156,7 +179,10 @@ fn rule57_while_false_at_the_start_skips() {
         &["running"],
         json!([{"type": "While", "params": {"code": "false", "skipped": "failure"}}]),
     );
-    let mut a = agent(sel("F", vec![a_node, scripted("B", &["failure"])]), json!([]));
+    let mut a = agent(
+        sel("F", vec![a_node, scripted("B", &["failure"])]),
+        json!([]),
+    );
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Failure);
     assert!(!ticked(&events, "A") && ticked(&events, "B"), "{events:?}");
@@ -170,11 +196,18 @@ fn rule58_post_scripts_follow_the_status() {
     let a_node = scripted_with(
         "A",
         &["failure"],
-        json!([deco("Post", "p := 2"), deco("OnSuccess", "s := 1"), deco("OnFailure", "f := 1")]),
+        json!([
+            deco("Post", "p := 2"),
+            deco("OnSuccess", "s := 1"),
+            deco("OnFailure", "f := 1")
+        ]),
     );
     let mut a = agent(a_node, ints(&["f", "p", "s"]));
     assert_eq!(step(&mut a).0, Status::Failure);
-    assert_eq!((bb(&a, "f"), bb(&a, "p"), bb(&a, "s")), (json!(1), json!(2), Value::Null));
+    assert_eq!(
+        (bb(&a, "f"), bb(&a, "p"), bb(&a, "s")),
+        (json!(1), json!(2), Value::Null)
+    );
     let a_node = scripted_with(
         "A",
         &["success"],

@@ -21,6 +21,7 @@ use serde_json::{json, Map, Value as Json};
 
 mod hosts;
 mod keys;
+mod scripts;
 
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
@@ -237,6 +238,8 @@ enum PVal {
     Path(String),
     /// A Subtree's remapping, subtree key -> key of this tree.
     Remap(Vec<(String, String)>),
+    /// A script (Script and ScriptCondition `code`).
+    Script(String),
 }
 
 /// An attached decorator before key types are known.
@@ -260,6 +263,8 @@ struct Draft {
     name: String,
     params: Vec<(String, PVal)>,
     decorators: Vec<DDec>,
+    /// Script decorators (the pre- and post-condition attributes), after `decorators`.
+    scripts: Vec<scripts::SDec>,
     children: Vec<Draft>,
     /// The BT.CPP ID, when it is not the canonical export of `kind`.
     origin: Option<String>,
@@ -282,6 +287,7 @@ impl Draft {
             name: name.to_owned(),
             params: Vec::new(),
             decorators: Vec::new(),
+            scripts: Vec::new(),
             children: Vec::new(),
             origin: None,
             kept: BTreeMap::new(),
@@ -653,6 +659,7 @@ impl<'o> Cx<'o> {
         }
         let order = self.file_order(&doc, &drafts)?;
         let keys = self.declare_keys(&doc, &mut drafts);
+        self.check_scripts(&doc, &mut drafts, &keys);
         let types = self.host_types(&mut drafts);
         if !self.errors.is_empty() {
             return Err(ImportError {
@@ -1097,6 +1104,18 @@ impl<'o> Cx<'o> {
         special: Vec<(String, String)>,
     ) {
         let mut specials: BTreeMap<String, String> = special.into_iter().collect();
+        let legacy_ok = |attr: &str, src: &str| match attr {
+            "_failureIf" => script::parse_tests(src, Join::Any).is_some(),
+            "_skipIf" => {
+                parent == Parent::Selector && script::parse_tests(src, Join::Any).is_some()
+            }
+            "_while" => parent == Parent::Selector && script::parse_tests(src, Join::All).is_some(),
+            _ => false,
+        };
+        if self.pre_post_scripts(draft, el, origin, parent, &mut specials, &legacy_ok) {
+            draft.kept.extend(specials);
+            return;
+        }
         let mut own = Vec::new();
         for attr in PRE_CONDITIONS {
             let Some(src) = specials.get(attr).cloned() else {
@@ -1393,6 +1412,7 @@ impl<'o> Cx<'o> {
                 PVal::Remap(pairs) => {
                     Json::Object(pairs.iter().map(|(s, p)| (s.clone(), json!(p))).collect())
                 }
+                PVal::Script(code) => json!(code),
             };
             node.params.insert(name.clone(), json);
         }
@@ -1408,6 +1428,11 @@ impl<'o> Cx<'o> {
             }
             meta.decorators
                 .insert(def.guid.clone(), dec.origin.to_owned());
+            node.decorators.push(def);
+        }
+        for s in &d.scripts {
+            let mut def = DecoratorDef::new(s.kind);
+            def.params = scripts::params(s);
             node.decorators.push(def);
         }
         if let Some(origin) = &d.origin {
@@ -1490,9 +1515,9 @@ fn map_script(
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
     let code = take("code").ok_or("`code` is missing")?;
-    let stmt = script::parse_stmt(&code).ok_or(
-        "only `key := value` and `key += number` have an Arbor equivalent; the script is kept as text",
-    )?;
+    let Some(stmt) = script::parse_stmt(&code) else {
+        return Cx::script_leaf(el, "Script", name, &code);
+    };
     let d = match stmt {
         Stmt::Assign { key, value } => {
             let mut d = Draft::new("SetBlackboard", name, el);
@@ -1521,15 +1546,12 @@ fn map_script_condition(
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
     let code = take("code").ok_or("`code` is missing")?;
-    let tests = parse(&code, Join::All)?;
-    let [test] = tests.as_slice() else {
-        return Err("a condition of several tests has no Arbor leaf equivalent".into());
-    };
     // A Condition leaf tests equality; `!=` is the same leaf under an Inverter, which
-    // would change the shape, so only `key` and `key == value` map.
-    if test.negated {
-        return Err("a negated test has no Arbor leaf equivalent".into());
-    }
+    // would change the shape, so only `key` and `key == value` map to it.
+    let test = match parse(&code, Join::All).ok().as_deref() {
+        Some([test]) if !test.negated => test.clone(),
+        _ => return Cx::script_leaf(el, "ScriptCondition", name, &code),
+    };
     let mut d = Draft::new("Condition", name, el);
     d.params = vec![
         ("key".into(), PVal::Key(test.key.clone())),

@@ -1,0 +1,169 @@
+//! Key types suggested by a script, for files that declare no types (BT.CPP imports).
+//!
+//! An assignment types its key by its value (`n := 0` -> int); a key read next to a
+//! typed operand takes that operand's type (`n < 2.5` -> float), and one read in a
+//! logical place is a bool. Keys whose type the script does not show get no suggestion.
+
+use std::collections::HashMap;
+
+use super::check::Ty;
+use super::lexer::tokenize;
+use super::parser::{parse, Expr};
+
+/// Every key `src` names (without `@`), in first-use order, with the type its uses
+/// suggest; `None` when the script does not parse. For a `condition` the value of the
+/// last statement is tested, so a key that is that whole value is a bool.
+pub fn key_uses(src: &str, condition: bool) -> Option<Vec<(String, Option<Ty>)>> {
+    let tokens = tokenize(src).ok()?;
+    let statements = parse(&tokens).ok()?;
+    let mut cx = Infer {
+        src,
+        known: HashMap::new(),
+        uses: Vec::new(),
+    };
+    for (i, s) in statements.iter().enumerate() {
+        let tested = condition && i + 1 == statements.len();
+        cx.visit(s, tested.then_some(Ty::Bool));
+    }
+    Some(cx.uses)
+}
+
+struct Infer<'a> {
+    src: &'a str,
+    known: HashMap<&'a str, Ty>,
+    uses: Vec<(String, Option<Ty>)>,
+}
+
+impl<'a> Infer<'a> {
+    fn name(&self, e: &Expr) -> Option<&'a str> {
+        match e {
+            Expr::Name { span, .. } => {
+                let text = &self.src[span.start..span.end];
+                Some(text.strip_prefix('@').unwrap_or(text))
+            }
+            _ => None,
+        }
+    }
+
+    fn record(&mut self, name: &'a str, ty: Option<Ty>) {
+        if let Some(t) = ty {
+            self.known.entry(name).or_insert(t);
+        }
+        self.uses.push((name.to_owned(), ty));
+    }
+
+    /// The type of `e` as far as literals and known keys tell.
+    fn ty(&self, e: &Expr) -> Option<Ty> {
+        match e {
+            Expr::Int(..) => Some(Ty::Int),
+            Expr::Float(..) => Some(Ty::Float),
+            Expr::Bool(..) => Some(Ty::Bool),
+            Expr::Str(_) => Some(Ty::Str),
+            Expr::Name { .. } => self.name(e).and_then(|n| self.known.get(n).copied()),
+            Expr::Unary("!", ..) | Expr::Compare(..) => Some(Ty::Bool),
+            Expr::Unary(_, inner, _) => self.ty(inner),
+            Expr::Binary("..", ..) => Some(Ty::Str),
+            Expr::Binary("&&" | "||", ..) => Some(Ty::Bool),
+            Expr::Binary("/", ..) => Some(Ty::Float),
+            Expr::Binary(_, l, r) => match (self.ty(l), self.ty(r)) {
+                (Some(Ty::Float), _) | (_, Some(Ty::Float)) => Some(Ty::Float),
+                (Some(t), _) | (_, Some(t)) => Some(t),
+                _ => None,
+            },
+            Expr::Ternary(_, a, b) => self.ty(a).or_else(|| self.ty(b)),
+            Expr::Assign { value, .. } => self.ty(value),
+        }
+    }
+
+    fn visit(&mut self, e: &Expr, hint: Option<Ty>) {
+        match e {
+            Expr::Name { .. } => {
+                if let Some(n) = self.name(e) {
+                    self.record(n, hint);
+                }
+            }
+            Expr::Unary(op, inner, _) => {
+                let hint = match *op {
+                    "!" => Some(Ty::Bool),
+                    "~" => Some(Ty::Int),
+                    _ => hint.filter(|t| t.numeric()),
+                };
+                self.visit(inner, hint);
+            }
+            Expr::Binary(op, l, r) => {
+                let (lt, rt) = (self.ty(l), self.ty(r));
+                let (lh, rh) = match *op {
+                    "&&" | "||" => (Some(Ty::Bool), Some(Ty::Bool)),
+                    "&" | "|" | "^" => (Some(Ty::Int), Some(Ty::Int)),
+                    ".." => (None, None),
+                    "/" => (Some(Ty::Float), Some(Ty::Float)),
+                    _ => (rt.filter(|t| t.numeric()), lt.filter(|t| t.numeric())),
+                };
+                self.visit(l, lh);
+                self.visit(r, rh);
+            }
+            Expr::Compare(first, rest) => {
+                let mut left = &**first;
+                for (_, right) in rest {
+                    let (lt, rt) = (self.ty(left), self.ty(right));
+                    self.visit(left, rt);
+                    self.visit(right, lt);
+                    left = right;
+                }
+            }
+            Expr::Ternary(c, a, b) => {
+                self.visit(c, Some(Ty::Bool));
+                let t = self.ty(e);
+                self.visit(a, t);
+                self.visit(b, t);
+            }
+            Expr::Assign { op, target, value } => {
+                let Some(name) = self.name(target) else {
+                    return;
+                };
+                let current = self.known.get(name).copied();
+                self.visit(value, current);
+                let ty = match *op {
+                    "/=" => Some(Ty::Float),
+                    _ => self.ty(value).or(current),
+                };
+                self.record(name, ty);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn types(src: &str) -> Vec<(String, Option<Ty>)> {
+        key_uses(src, false).expect("parses")
+    }
+
+    #[test]
+    fn assignments_and_operands_suggest_types() {
+        assert_eq!(
+            types("n := 0; n += 1; ok := n < 2.5 && !@done; msg := 'n=' .. n"),
+            vec![
+                ("n".into(), Some(Ty::Int)),
+                ("n".into(), Some(Ty::Int)),
+                ("n".into(), Some(Ty::Float)),
+                ("done".into(), Some(Ty::Bool)),
+                ("ok".into(), Some(Ty::Bool)),
+                ("n".into(), None),
+                ("msg".into(), Some(Ty::Str)),
+            ]
+        );
+        assert_eq!(
+            types("speed / 2 > 1"),
+            vec![("speed".into(), Some(Ty::Float))]
+        );
+        assert!(key_uses("a := (", false).is_none());
+        assert_eq!(
+            key_uses("already_there", true),
+            Some(vec![("already_there".into(), Some(Ty::Bool))])
+        );
+    }
+}
