@@ -14,11 +14,22 @@ use super::parser::{parse, Expr};
 /// suggest; `None` when the script does not parse. For a `condition` the value of the
 /// last statement is tested, so a key that is that whole value is a bool.
 pub fn key_uses(src: &str, condition: bool) -> Option<Vec<(String, Option<Ty>)>> {
+    key_uses_with(src, condition, &|_| None)
+}
+
+/// [`key_uses`] where the types of some keys are already known (`declared`): a copy
+/// `p := x` then gives `p` the type of `x`.
+pub fn key_uses_with(
+    src: &str,
+    condition: bool,
+    declared: &dyn Fn(&str) -> Option<Ty>,
+) -> Option<Vec<(String, Option<Ty>)>> {
     let tokens = tokenize(src).ok()?;
     let statements = parse(&tokens).ok()?;
     let mut cx = Infer {
         src,
         known: HashMap::new(),
+        declared,
         uses: Vec::new(),
     };
     for (i, s) in statements.iter().enumerate() {
@@ -31,6 +42,7 @@ pub fn key_uses(src: &str, condition: bool) -> Option<Vec<(String, Option<Ty>)>>
 struct Infer<'a> {
     src: &'a str,
     known: HashMap<&'a str, Ty>,
+    declared: &'a dyn Fn(&str) -> Option<Ty>,
     uses: Vec<(String, Option<Ty>)>,
 }
 
@@ -43,6 +55,13 @@ impl<'a> Infer<'a> {
             }
             _ => None,
         }
+    }
+
+    fn known_type(&self, name: &str) -> Option<Ty> {
+        self.known
+            .get(name)
+            .copied()
+            .or_else(|| (self.declared)(name))
     }
 
     fn record(&mut self, name: &'a str, ty: Option<Ty>) {
@@ -59,7 +78,7 @@ impl<'a> Infer<'a> {
             Expr::Float(..) => Some(Ty::Float),
             Expr::Bool(..) => Some(Ty::Bool),
             Expr::Str(_) => Some(Ty::Str),
-            Expr::Name { .. } => self.name(e).and_then(|n| self.known.get(n).copied()),
+            Expr::Name { .. } => self.name(e).and_then(|n| self.known_type(n)),
             Expr::Unary("!", ..) | Expr::Compare(..) => Some(Ty::Bool),
             Expr::Unary(_, inner, _) => self.ty(inner),
             Expr::Binary("..", ..) => Some(Ty::Str),
@@ -79,7 +98,10 @@ impl<'a> Infer<'a> {
         match e {
             Expr::Name { .. } => {
                 if let Some(n) = self.name(e) {
-                    self.record(n, hint);
+                    // A key this script assigned keeps that type: an int read next to a
+                    // float is widened by the operation, not turned into a float key.
+                    let ty = self.known_type(n).or(hint);
+                    self.record(n, ty);
                 }
             }
             Expr::Unary(op, inner, _) => {
@@ -121,7 +143,7 @@ impl<'a> Infer<'a> {
                 let Some(name) = self.name(target) else {
                     return;
                 };
-                let current = self.known.get(name).copied();
+                let current = self.known_type(name);
                 self.visit(value, current);
                 let ty = match *op {
                     "/=" => Some(Ty::Float),
@@ -149,10 +171,10 @@ mod tests {
             vec![
                 ("n".into(), Some(Ty::Int)),
                 ("n".into(), Some(Ty::Int)),
-                ("n".into(), Some(Ty::Float)),
+                ("n".into(), Some(Ty::Int)),
                 ("done".into(), Some(Ty::Bool)),
                 ("ok".into(), Some(Ty::Bool)),
-                ("n".into(), None),
+                ("n".into(), Some(Ty::Int)),
                 ("msg".into(), Some(Ty::Str)),
             ]
         );
@@ -161,6 +183,14 @@ mod tests {
             vec![("speed".into(), Some(Ty::Float))]
         );
         assert!(key_uses("a := (", false).is_none());
+        let declared = |n: &str| (n == "x").then_some(Ty::Float);
+        assert_eq!(
+            key_uses_with("p := x", false, &declared),
+            Some(vec![
+                ("x".into(), Some(Ty::Float)),
+                ("p".into(), Some(Ty::Float))
+            ])
+        );
         assert_eq!(
             key_uses("already_there", true),
             Some(vec![("already_there".into(), Some(Ty::Bool))])

@@ -658,7 +658,8 @@ impl<'o> Cx<'o> {
             });
         }
         let order = self.file_order(&doc, &drafts)?;
-        let keys = self.declare_keys(&doc, &mut drafts);
+        let mut keys = self.declare_keys(&doc, &mut drafts);
+        self.type_script_copies(&drafts, &mut keys);
         self.check_scripts(&doc, &mut drafts, &keys);
         let types = self.host_types(&mut drafts);
         if !self.errors.is_empty() {

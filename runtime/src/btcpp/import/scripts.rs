@@ -123,6 +123,72 @@ impl Cx<'_> {
         true
     }
 
+    /// Types the json keys that only scripts type, by copies (`p := x` with `x` an int):
+    /// a key whose type was left `json` (no use suggested one) and whose script uses now
+    /// all suggest one type. Keys connected to a subtree call keep their type (both ends
+    /// of a remapping must agree, and `declare_keys` already unified them).
+    pub(super) fn type_script_copies(&self, drafts: &[Draft], decls: &mut [Vec<KeyDecl>]) {
+        for (t, draft) in drafts.iter().enumerate() {
+            let linked = |k: &str| {
+                self.calls.iter().any(|c| {
+                    (c.autoremap && (c.parent == t || c.sub == t))
+                        || c.remap
+                            .iter()
+                            .any(|(s, p)| (c.sub == t && s == k) || (c.parent == t && p == k))
+                })
+            };
+            let mut codes = Vec::new();
+            draft.walk(&mut |d| {
+                for s in &d.scripts {
+                    let tested = !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
+                    codes.push((s.code.clone(), tested));
+                }
+                for (n, p) in &d.params {
+                    if let PVal::Script(code) = p {
+                        if n == "code" && d.host.is_none() {
+                            codes.push((code.clone(), d.kind == "ScriptCondition"));
+                        }
+                    }
+                }
+            });
+            // A chain of copies (`b := a; c := b`) takes a round per link.
+            for _ in 0..8 {
+                let list = &decls[t];
+                let declared = |n: &str| {
+                    list.iter()
+                        .find(|d| d.key == n)
+                        .and_then(|d| Ty::of_key(d.ty))
+                };
+                let mut seen: Vec<(String, Vec<Ty>)> = Vec::new();
+                for (code, tested) in &codes {
+                    for (k, ty) in
+                        script::key_uses_with(code, *tested, &declared).unwrap_or_default()
+                    {
+                        let Some(ty) = ty else { continue };
+                        match seen.iter_mut().find(|(n, _)| *n == k) {
+                            Some((_, tys)) => tys.push(ty),
+                            None => seen.push((k, vec![ty])),
+                        }
+                    }
+                }
+                let mut changed = false;
+                for (k, tys) in seen {
+                    let one = tys.iter().all(|t| *t == tys[0]);
+                    let Some(decl) = decls[t].iter_mut().find(|d| d.key == k) else {
+                        continue;
+                    };
+                    if one && decl.ty == ValueType::Json && decl.default.is_none() && !linked(&k) {
+                        decl.ty = tys[0].value_type();
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+    }
+
     /// Checks every script against its tree's declared keys; a script that does not check
     /// is kept as text (see the module documentation).
     pub(super) fn check_scripts(
