@@ -138,7 +138,26 @@ impl Cx<'_> {
                 })
             };
             let mut codes = Vec::new();
+            // Keys other nodes use: their type came from those uses (json when they
+            // disagree), which a script's suggestion must not override.
+            let mut others: Vec<String> = Vec::new();
             draft.walk(&mut |d| {
+                for dec in &d.decorators {
+                    others.push(dec.test.key.clone());
+                }
+                for (_, p) in &d.params {
+                    match p {
+                        PVal::Key(k) | PVal::Bind(k) | PVal::Typed { key: k, .. } => {
+                            others.push(k.clone())
+                        }
+                        PVal::Port(raw) => {
+                            if let Some(k) = super::blackboard_ref(raw) {
+                                others.push(k.to_owned());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
                 for s in &d.scripts {
                     let tested = !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
                     codes.push((s.code.clone(), tested));
@@ -177,7 +196,8 @@ impl Cx<'_> {
                     let Some(decl) = decls[t].iter_mut().find(|d| d.key == k) else {
                         continue;
                     };
-                    if one && decl.ty == ValueType::Json && decl.default.is_none() && !linked(&k) {
+                    let free = !linked(&k) && !others.contains(&k);
+                    if one && decl.ty == ValueType::Json && decl.default.is_none() && free {
                         decl.ty = tys[0].value_type();
                         changed = true;
                     }
