@@ -60,6 +60,16 @@ impl Ty {
     pub(crate) fn name(self) -> &'static str {
         self.value_type().as_str()
     }
+
+    /// The name with its article: "an int", "a string".
+    pub(crate) fn a(self) -> &'static str {
+        match self {
+            Ty::Bool => "a bool",
+            Ty::Int => "an int",
+            Ty::Float => "a float",
+            Ty::Str => "a string",
+        }
+    }
 }
 
 /// What the checker may look up: keys and enum names.
@@ -115,7 +125,7 @@ pub(crate) fn unary(op: &str, t: Ty) -> Result<Ty, String> {
         "-" if t.numeric() => Ok(t),
         "~" if t == Ty::Int => Ok(Ty::Int),
         "!" if t.testable() => Ok(Ty::Bool),
-        _ => Err(format!("`{op}` does not work on a {}", t.name())),
+        _ => Err(format!("`{op}` does not work on {}", t.a())),
     }
 }
 
@@ -151,14 +161,14 @@ pub(crate) fn assignment(op: &str, name: &str, key: Ty, value: Ty) -> Result<(),
             format!("`{name}` is an int key and `/` gives a float; declare it float or use `:=`")
         }
         ":=" | "=" => format!(
-            "`{name}` is a {} key; this value is a {}",
-            key.name(),
-            value.name()
+            "`{name}` is {} key; this value is {}",
+            key.a(),
+            value.a()
         ),
         _ => format!(
-            "`{op}` on the {} key `{name}` with a {} value",
+            "`{op}` on the {} key `{name}` with {} value",
             key.name(),
-            value.name()
+            value.a()
         ),
     })
 }

@@ -14,7 +14,7 @@
 //! assert_eq!(script::check_with_keys("count += 1; count > 3", &keys), Ok(Ty::Bool));
 //! let err = script::check_with_keys("count := 'many'", &keys).unwrap_err();
 //! assert_eq!(err.start, 0);
-//! assert_eq!(err.message, "`count` is a int key; this value is a string");
+//! assert_eq!(err.message, "`count` is an int key; this value is a string");
 //! ```
 
 mod check;
