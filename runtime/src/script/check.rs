@@ -160,11 +160,7 @@ pub(crate) fn assignment(op: &str, name: &str, key: Ty, value: Ty) -> Result<(),
         "/=" if key == Ty::Int => {
             format!("`{name}` is an int key and `/` gives a float; declare it float or use `:=`")
         }
-        ":=" | "=" => format!(
-            "`{name}` is {} key; this value is {}",
-            key.a(),
-            value.a()
-        ),
+        ":=" | "=" => format!("`{name}` is {} key; this value is {}", key.a(), value.a()),
         _ => format!(
             "`{op}` on the {} key `{name}` with {} value",
             key.name(),
