@@ -117,6 +117,13 @@ impl<C: 'static> Registry<C> {
         self.insert(ty, move |_| Ok(ConditionFn(test.clone())), false, None)
     }
 
+    /// Declares a scripting enum (BehaviorTree.CPP's `registerScriptingEnum`): scripts in
+    /// trees loaded with this registry read `name` as `value` (docs/semantics.md rule 51).
+    pub fn script_enum(&mut self, name: &str, value: i64) -> &mut Self {
+        self.types.script_enum(name, value);
+        self
+    }
+
     /// Every type this registry knows, built-in and host.
     pub fn types(&self) -> &NodeTypes {
         &self.types

@@ -131,6 +131,7 @@ impl Analyser<'_> {
             let mut cx = LowerCx {
                 key_types: &keys.types,
                 key_names: &keys.by_name,
+                script_enums: self.types.script_enums(),
                 names: self.names,
             };
             match attached::lower(ty, &args, &mut cx) {
@@ -202,6 +203,7 @@ impl Analyser<'_> {
                 let mut cx = LowerCx {
                     key_types: &keys.types,
                     key_names: &keys.by_name,
+                    script_enums: self.types.script_enums(),
                     names: self.names,
                 };
                 match lower(&args, &mut cx) {

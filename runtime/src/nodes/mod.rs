@@ -306,6 +306,8 @@ pub(crate) struct LowerCx<'a> {
     pub key_types: &'a [ValueType],
     /// The file's keys by name (scripts name the keys they use).
     pub key_names: &'a std::collections::HashMap<String, Key>,
+    /// The scripting enums scripts may name.
+    pub script_enums: &'a std::collections::BTreeMap<String, i64>,
     pub names: &'a mut Names,
 }
 

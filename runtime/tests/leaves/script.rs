@@ -88,3 +88,34 @@ fn rule51_problems_name_the_parameter_and_the_column() {
         .expect("refused");
     assert!(err.to_string().contains("true or false"), "{err}");
 }
+
+#[test]
+fn rule51_scripting_enums_come_from_the_registry() {
+    // BT.CPP: `registerScriptingEnum("BLUE", 2)`, then `color := BLUE` stores 2.
+    use arbor_runtime::Registry;
+    let mut registry = Registry::<()>::new();
+    registry.script_enum("RED", 0).script_enum("BLUE", 2);
+    let file = common::tree_json(
+        seq(
+            "Q",
+            vec![script("S", "color := BLUE"), condition("C", "color != RED")],
+        ),
+        json!([{"key": "color", "type": "int"}]),
+    );
+    let tree = registry
+        .loader()
+        .load_str(&file.to_string(), None)
+        .expect("loads with the enums");
+    let mut a = arbor_runtime::Agent::new(std::sync::Arc::new(tree), 1);
+    assert_eq!(a.tick(&mut (), 1.0), Status::Success);
+    assert_eq!(
+        a.blackboard().get_i64(a.blackboard().key("color").unwrap()),
+        Some(2)
+    );
+    // Without them the names are unknown keys, refused at load.
+    assert!(try_compile(
+        script("S", "color := BLUE"),
+        json!([{"key": "color", "type": "int"}])
+    )
+    .is_err());
+}

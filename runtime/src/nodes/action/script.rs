@@ -47,6 +47,7 @@ pub(crate) fn code(
     let names = FileNames {
         types: cx.key_types,
         by_name: cx.key_names,
+        enums: cx.script_enums,
     };
     let compiled = if condition {
         script::compile_condition(src, &names)
@@ -73,12 +74,17 @@ pub(crate) fn located(e: &ScriptError, src: &str) -> String {
 struct FileNames<'a> {
     types: &'a [ValueType],
     by_name: &'a HashMap<String, Key>,
+    enums: &'a std::collections::BTreeMap<String, i64>,
 }
 
 impl Names for FileNames<'_> {
     fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
         let key = *self.by_name.get(name)?;
         Some((key, self.types[key.index()]))
+    }
+
+    fn enum_value(&self, name: &str) -> Option<i64> {
+        self.enums.get(name).copied()
     }
 }
 
