@@ -941,6 +941,27 @@ fn normalise(path: &Path) -> PathBuf {
     out
 }
 
+/// The BT.CPP attribute of a script decorator type (`SkipIf` -> `_skipIf`).
+fn script_attribute(kind: &str) -> Option<&'static str> {
+    crate::nodes::attached::script::attribute_of(kind)
+}
+
+/// Adds a script decorator's attribute; one already there (two decorators of a type, or a
+/// Condition exported as `_failureIf`) is combined as BT.CPP would evaluate both: tests
+/// with `||` (`&&` for `_while`), post-scripts one after the other.
+fn merge_script(attrs: &mut Vec<(String, String)>, attr: String, code: String) {
+    match attrs.iter_mut().find(|(a, _)| *a == attr) {
+        Some((_, old)) => {
+            *old = match attr.as_str() {
+                "_while" => format!("({old}) && ({code})"),
+                "_failureIf" | "_successIf" | "_skipIf" => format!("({old}) || ({code})"),
+                _ => format!("{old}; {code}"),
+            }
+        }
+        None => attrs.push((attr, code)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -967,26 +988,5 @@ mod tests {
             normalise(Path::new("a/./b/../c.json")),
             PathBuf::from("a/c.json")
         );
-    }
-}
-
-/// The BT.CPP attribute of a script decorator type (`SkipIf` -> `_skipIf`).
-fn script_attribute(kind: &str) -> Option<&'static str> {
-    crate::nodes::attached::script::attribute_of(kind)
-}
-
-/// Adds a script decorator's attribute; one already there (two decorators of a type, or a
-/// Condition exported as `_failureIf`) is combined as BT.CPP would evaluate both: tests
-/// with `||` (`&&` for `_while`), post-scripts one after the other.
-fn merge_script(attrs: &mut Vec<(String, String)>, attr: String, code: String) {
-    match attrs.iter_mut().find(|(a, _)| *a == attr) {
-        Some((_, old)) => {
-            *old = match attr.as_str() {
-                "_while" => format!("({old}) && ({code})"),
-                "_failureIf" | "_successIf" | "_skipIf" => format!("({old}) || ({code})"),
-                _ => format!("{old}; {code}"),
-            }
-        }
-        None => attrs.push((attr, code)),
     }
 }

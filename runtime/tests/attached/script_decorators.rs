@@ -221,7 +221,9 @@ fn rule58_post_scripts_follow_the_status() {
 #[test]
 fn rule54_scripts_are_checked_at_load() {
     let node = scripted_with("A", &["success"], json!([deco("SkipIf", "x + ")]));
-    let err = try_compile(node, ints(&["x"])).err().expect("refused");
+    let Err(err) = try_compile(node, ints(&["x"])) else {
+        panic!("refused")
+    };
     let text = err.to_string();
     assert!(text.contains("decorators[0].params.code"), "{text}");
     assert!(text.contains("column 5"), "{text}");

@@ -70,22 +70,22 @@ fn rule53_script_condition_tests_the_value() {
 
 #[test]
 fn rule51_problems_name_the_parameter_and_the_column() {
-    let err = try_compile(
+    let Err(err) = try_compile(
         seq(
             "Q",
             vec![script("S", "a := 1"), script("T", "a := 'x' + 1")],
         ),
         json!([{"key": "a", "type": "int"}]),
-    )
-    .err()
-    .expect("refused");
+    ) else {
+        panic!("refused")
+    };
     let text = err.to_string();
     assert!(text.contains("$.nodes[2].params.code"), "{text}");
     assert!(text.contains("column 6"), "{text}");
     assert!(text.contains("does not work on strings"), "{text}");
-    let err = try_compile(condition("C", "'yes'"), json!([]))
-        .err()
-        .expect("refused");
+    let Err(err) = try_compile(condition("C", "'yes'"), json!([])) else {
+        panic!("refused")
+    };
     assert!(err.to_string().contains("true or false"), "{err}");
 }
 

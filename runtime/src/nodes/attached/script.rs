@@ -84,11 +84,13 @@ pub(crate) const TYPES: [(&str, &str, &str); 8] = [
 ];
 
 /// The BT.CPP attribute of a script decorator type, and back.
+#[cfg_attr(not(feature = "btcpp"), allow(dead_code))]
 pub(crate) fn attribute_of(type_name: &str) -> Option<&'static str> {
     TYPES.iter().find(|t| t.0 == type_name).map(|t| t.1)
 }
 
 /// The script decorator type of a BT.CPP attribute (`_skipIf` -> `SkipIf`).
+#[cfg_attr(not(feature = "btcpp"), allow(dead_code))]
 pub(crate) fn type_of_attribute(attribute: &str) -> Option<&'static str> {
     TYPES.iter().find(|t| t.1 == attribute).map(|t| t.0)
 }
