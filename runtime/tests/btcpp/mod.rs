@@ -7,4 +7,5 @@ mod differential;
 mod import;
 mod roundtrip;
 mod run;
+mod scripts;
 mod support;
