@@ -301,12 +301,3 @@ fn append(text: &mut String, v: &V) {
         }
     }
 }
-
-/// The capacities of this thread's scratch stack and text (for tests).
-#[cfg(test)]
-pub(crate) fn scratch_capacity() -> (usize, usize) {
-    SCRATCH.with(|c| {
-        let s = c.borrow();
-        (s.stack.capacity(), s.text.capacity())
-    })
-}
