@@ -595,6 +595,16 @@ impl Ex<'_> {
                 out.push_attr("code", code);
             }
             Conv::Precondition => {
+                if let Some((test, otherwise)) = script_precondition(node, children.len()) {
+                    out.push_attr("if", test);
+                    out.push_attr("else", otherwise);
+                    return Ok(Element {
+                        id_for_name: entry.id.to_owned(),
+                        out,
+                        children: true,
+                        consumed_decorators: true,
+                    });
+                }
                 // Written back only as it was imported: one child and only plain
                 // Conditions. Otherwise the Sequence is exported as a Sequence.
                 let plain = !node.decorators.is_empty()
@@ -939,6 +949,25 @@ fn normalise(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// A Sequence imported from a `<Precondition>` with a script test: one child and one
+/// FailureIf / SuccessIf / SkipIf whose code is `!(S)`; gives `S` and the `else` status.
+fn script_precondition(node: &NodeDef, children: usize) -> Option<(String, &'static str)> {
+    let [d] = node.decorators.as_slice() else {
+        return None;
+    };
+    let otherwise = match d.kind.as_str() {
+        "FailureIf" => "FAILURE",
+        "SuccessIf" => "SUCCESS",
+        "SkipIf" => "SKIPPED",
+        _ => return None,
+    };
+    let code = d.params.get("code").and_then(Json::as_str)?;
+    let test = code.strip_prefix("!(")?.strip_suffix(')')?;
+    // `!(a) || (b)` also starts with `!(` and ends with `)`; only a whole test is one.
+    let whole = crate::script::parse_error(test).is_none();
+    (children == 1 && whole).then(|| (test.to_owned(), otherwise))
 }
 
 /// The BT.CPP attribute of a script decorator type (`SkipIf` -> `_skipIf`).

@@ -342,7 +342,16 @@ fn unmappable_nodes_become_opaque_host_types() {
     assert!(!ty("Script").host);
     assert_eq!(params("Script"), [("code".into(), ParamKind::Script)]);
     assert_eq!(ty("BTCPP_Parallel").category, Category::Composite);
-    assert_eq!(ty("BTCPP_Precondition").category, Category::Decorator);
+    // `<Precondition if="pallets > 3" else="SUCCESS">` runs: a Sequence over its child
+    // with a SuccessIf decorator (docs/interop.md, "Scripts").
+    assert!(types.node("BTCPP_Precondition").is_none());
+    let guard = imported
+        .main()
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Sequence" && n.decorators.iter().any(|d| d.kind == "SuccessIf"))
+        .expect("the Precondition");
+    assert_eq!(guard.decorators[0].params["code"], json!("!(pallets > 3)"));
     // Custom nodes only used, never declared: the category comes from the children.
     assert_eq!(ty("ArmControl").category, Category::Composite);
     assert_eq!(ty("LiftPallet").category, Category::Action);

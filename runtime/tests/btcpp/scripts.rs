@@ -151,3 +151,40 @@ fn scripts_that_do_not_parse_or_check_are_located_and_kept() {
         json!({"_successIf": "a +"})
     );
 }
+
+#[test]
+fn a_precondition_with_a_script_test_round_trips() {
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="x := 3"/>
+      <Precondition if="x &gt; 2 &amp;&amp; x &lt; 5" else="SUCCESS"><Work/></Precondition>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let dir = tempdir("scripts-precondition");
+    std::fs::write(dir.join("in.xml"), xml).unwrap();
+    let imported = import_file(&dir.join("in.xml"), "p").expect("imports");
+    let t = imported.main();
+    let guard = t
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Sequence" && !n.decorators.is_empty())
+        .expect("the Precondition's Sequence");
+    assert_eq!(guard.decorators[0].kind, "SuccessIf");
+    assert_eq!(
+        guard.decorators[0].params["code"],
+        json!("!(x > 2 && x < 5)")
+    );
+    imported.write_to(&dir).unwrap();
+    let out = export_file(
+        &dir.join(&imported.files[0].file_name),
+        &imported.node_types(),
+    )
+    .expect("exports")
+    .xml;
+    assert!(
+        out.contains(r#"<Precondition if="x &gt; 2 &amp;&amp; x &lt; 5" else="SUCCESS">"#),
+        "{out}"
+    );
+}

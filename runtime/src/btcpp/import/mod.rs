@@ -1573,13 +1573,11 @@ fn map_precondition(
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
     let otherwise = take("else").unwrap_or_else(|| "FAILURE".to_owned());
-    if otherwise.trim() != "FAILURE" {
-        return Err(format!(
-            "`else=\"{otherwise}\"`: a failed Arbor condition always fails the node"
-        ));
-    }
     let src = take("if").ok_or("`if` is missing")?;
-    let tests = parse(&src, Join::All)?;
+    let tests = match parse(&src, Join::All) {
+        Ok(tests) if otherwise.trim() == "FAILURE" => tests,
+        _ => return Cx::script_precondition(el, name, &src, otherwise.trim()),
+    };
     let mut d = Draft::new("Sequence", name, el);
     d.decorators = tests
         .into_iter()

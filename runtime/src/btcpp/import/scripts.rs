@@ -65,6 +65,40 @@ impl Cx<'_> {
         Ok(d)
     }
 
+    /// `<Precondition if="S" else="X">` whose test is more than key comparisons, or whose
+    /// `else` is not FAILURE: a Sequence over the child with a FailureIf (X = FAILURE),
+    /// SuccessIf (SUCCESS) or SkipIf (SKIPPED) whose script is `!(S)`. As BT.CPP's node,
+    /// it tests before the child starts and not while the child runs.
+    pub(super) fn script_precondition(
+        el: &Element,
+        name: &str,
+        src: &str,
+        otherwise: &str,
+    ) -> Result<Draft, String> {
+        let (kind, attr) = match otherwise {
+            "FAILURE" => ("FailureIf", "_failureIf"),
+            "SUCCESS" => ("SuccessIf", "_successIf"),
+            "SKIPPED" => ("SkipIf", "_skipIf"),
+            other => {
+                return Err(format!(
+                    "`else=\"{other}\"`: Arbor's script decorators end a node only with success, \
+                     failure or a skip"
+                ))
+            }
+        };
+        if let Some(problem) = syntax_problem(src) {
+            return Err(format!("`if` does not parse ({problem})"));
+        }
+        let mut d = Draft::new("Sequence", name, el);
+        d.scripts.push(SDec {
+            kind,
+            attr,
+            code: format!("!({src})"),
+            skipped: (kind == "SkipIf").then_some("success"),
+        });
+        Ok(d)
+    }
+
     /// Takes a node's pre- and post-condition attributes as script decorators when the
     /// Condition/Precondition mapping cannot express them all exactly: a post-condition
     /// (BT.CPP runs `_onFailure` after `_failureIf` fails the node, which a Condition
@@ -91,6 +125,8 @@ impl Cx<'_> {
         if !needs_scripts {
             return false;
         }
+        // The node's own attributes are checked before a Precondition node's `if`.
+        let inner = std::mem::take(&mut draft.scripts);
         for attr in present {
             let Some(src) = specials.get(attr).cloned() else {
                 continue;
@@ -120,6 +156,7 @@ impl Cx<'_> {
                 skipped,
             });
         }
+        draft.scripts.extend(inner);
         true
     }
 
