@@ -16,7 +16,7 @@
 //!   leaf, scripted per node through [`StandIns`].
 //!
 //! The mapping of node types is one table, `mapping::TABLE`; docs/interop.md explains it
-//! and what is lossy. What Arbor nodes cannot hold (post-condition scripts, the exact
+//! and what is lossy. What Arbor nodes cannot hold (scripts that do not type-check, the exact
 //! BT.CPP node a Sequence came from, port directions) is kept in the tree file's
 //! `editor.btcpp` object, so an import followed by an export gives the same XML shape.
 //!

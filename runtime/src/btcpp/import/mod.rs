@@ -1094,8 +1094,9 @@ impl<'o> Cx<'o> {
         draft
     }
 
-    /// Pre-conditions become attached decorators where Arbor's semantics match; the rest,
-    /// and every post-condition, is kept as text for export.
+    /// Pre- and post-conditions become attached decorators: Condition/Precondition where
+    /// those match exactly, script decorators otherwise (`scripts.rs`); one that does not
+    /// parse is kept as text for export.
     fn pre_post(
         &mut self,
         draft: &mut Draft,
