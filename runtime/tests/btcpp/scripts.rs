@@ -4,7 +4,6 @@
 //! back as BT.CPP reads them.
 
 use arbor_runtime::btcpp::{export_file, import_file, import_str, ImportOptions};
-use arbor_runtime::NodeTypes;
 use serde_json::json;
 
 use super::support::*;
@@ -82,16 +81,25 @@ fn scripts_and_attributes_become_script_nodes_and_decorators() {
     assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
 }
 
+/// Imports `xml` from a file in a fresh folder `name`, writes the Arbor files there and
+/// exports them: the import and the exported XML.
+fn import_then_export(xml: &str, name: &str) -> (arbor_runtime::btcpp::Imported, String) {
+    let dir = tempdir(name);
+    std::fs::write(dir.join("in.xml"), xml).unwrap();
+    let imported = import_file(&dir.join("in.xml"), "s").expect("imports");
+    imported.write_to(&dir).unwrap();
+    let out = export_file(
+        &dir.join(&imported.files[0].file_name),
+        &imported.node_types(),
+    )
+    .expect("exports")
+    .xml;
+    (imported, out)
+}
+
 #[test]
 fn scripts_round_trip_through_export() {
-    let dir = tempdir("scripts-rt");
-    std::fs::write(dir.join("in.xml"), XML).unwrap();
-    let first = import_file(&dir.join("in.xml"), "s").expect("imports");
-    first.write_to(&dir).unwrap();
-    let types = first.node_types();
-    let xml = export_file(&dir.join(&first.files[0].file_name), &types)
-        .expect("exports")
-        .xml;
+    let (first, xml) = import_then_export(XML, "scripts-rt");
     for attr in [
         r#"<Script code="n := 0; total := n * 2.5; label := 'n=' .. n"/>"#,
         r#"<ScriptCondition code="n &lt; 3 &amp;&amp; label != ''"/>"#,
@@ -107,7 +115,6 @@ fn scripts_round_trip_through_export() {
     std::fs::write(dir2.join("again.xml"), &xml).unwrap();
     let second = import_file(&dir2.join("again.xml"), "s").expect("re-imports");
     assert_eq!(shapes(&first), shapes(&second), "{xml}");
-    let _ = NodeTypes::builtin();
 }
 
 #[test]
@@ -162,9 +169,7 @@ fn a_precondition_with_a_script_test_round_trips() {
     </Sequence>
   </BehaviorTree>
 </root>"#;
-    let dir = tempdir("scripts-precondition");
-    std::fs::write(dir.join("in.xml"), xml).unwrap();
-    let imported = import_file(&dir.join("in.xml"), "p").expect("imports");
+    let (imported, out) = import_then_export(xml, "scripts-precondition");
     let t = imported.main();
     let guard = t
         .nodes
@@ -176,13 +181,6 @@ fn a_precondition_with_a_script_test_round_trips() {
         guard.decorators[0].params["code"],
         json!("!(x > 2 && x < 5)")
     );
-    imported.write_to(&dir).unwrap();
-    let out = export_file(
-        &dir.join(&imported.files[0].file_name),
-        &imported.node_types(),
-    )
-    .expect("exports")
-    .xml;
     assert!(
         out.contains(r#"<Precondition if="x &gt; 2 &amp;&amp; x &lt; 5" else="SUCCESS">"#),
         "{out}"
