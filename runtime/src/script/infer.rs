@@ -80,6 +80,7 @@ impl<'a> Infer<'a> {
             Expr::Str(_) => Some(Ty::Str),
             Expr::Name { .. } => self.name(e).and_then(|n| self.known_type(n)),
             Expr::Unary("!", ..) | Expr::Compare(..) => Some(Ty::Bool),
+            Expr::Unary("~", ..) | Expr::Binary("&" | "|" | "^", ..) => Some(Ty::Int),
             Expr::Unary(_, inner, _) => self.ty(inner),
             Expr::Binary("..", ..) => Some(Ty::Str),
             Expr::Binary("&&" | "||", ..) => Some(Ty::Bool),
@@ -87,7 +88,8 @@ impl<'a> Infer<'a> {
             Expr::Binary(_, l, r) => match (self.ty(l), self.ty(r)) {
                 (Some(Ty::Float), _) | (_, Some(Ty::Float)) => Some(Ty::Float),
                 (Some(t), _) | (_, Some(t)) => Some(t),
-                _ => None,
+                // Two keys of unknown type: their uses make them floats (see `visit`).
+                _ => Some(Ty::Float),
             },
             Expr::Ternary(_, a, b) => self.ty(a).or_else(|| self.ty(b)),
             Expr::Assign { value, .. } => self.ty(value),
@@ -108,7 +110,7 @@ impl<'a> Infer<'a> {
                 let hint = match *op {
                     "!" => Some(Ty::Bool),
                     "~" => Some(Ty::Int),
-                    _ => hint.filter(|t| t.numeric()),
+                    _ => hint.filter(|t| t.numeric()).or(Some(Ty::Float)),
                 };
                 self.visit(inner, hint);
             }
@@ -119,7 +121,12 @@ impl<'a> Infer<'a> {
                     "&" | "|" | "^" => (Some(Ty::Int), Some(Ty::Int)),
                     ".." => (None, None),
                     "/" => (Some(Ty::Float), Some(Ty::Float)),
-                    _ => (rt.filter(|t| t.numeric()), lt.filter(|t| t.numeric())),
+                    // `+ - *` take numbers only (strings join with `..`): a float unless
+                    // the other side says int.
+                    _ => {
+                        let number = |t: Option<Ty>| t.filter(|t| t.numeric()).or(Some(Ty::Float));
+                        (number(rt), number(lt))
+                    }
                 };
                 self.visit(l, lh);
                 self.visit(r, rh);
@@ -162,6 +169,19 @@ mod tests {
 
     fn types(src: &str) -> Vec<(String, Option<Ty>)> {
         key_uses(src, false).expect("parses")
+    }
+
+    #[test]
+    fn arithmetic_on_unknown_keys_is_float() {
+        // BT.CPP's t16_global_blackboard: `@value_sqr := @value * @value`.
+        assert_eq!(
+            types("@value_sqr := @value * @value"),
+            vec![
+                ("value".into(), Some(Ty::Float)),
+                ("value".into(), Some(Ty::Float)),
+                ("value_sqr".into(), Some(Ty::Float)),
+            ]
+        );
     }
 
     #[test]
