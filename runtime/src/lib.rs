@@ -91,6 +91,7 @@ mod nodes;
 mod port;
 mod registry;
 mod rng;
+pub mod script;
 mod spec;
 mod status;
 pub mod text;

@@ -117,7 +117,7 @@ impl<C: 'static> Registry<C> {
         self.insert(ty, move |_| Ok(ConditionFn(test.clone())), false, None)
     }
 
-    /// Declares a host control or decorator with a stand-in (rule 70) and no program: its
+    /// Declares a host control or decorator with a stand-in (rule 61) and no program: its
     /// nodes run as the stand-in's built-in kind. A type without a `stand_in` declared this
     /// way is known to the loader, which reports each node of it as having no
     /// implementation.
@@ -134,6 +134,13 @@ impl<C: 'static> Registry<C> {
         ty.host = true;
         self.factories.remove(&ty.name);
         self.types.insert(ty);
+        self
+    }
+
+    /// Declares a scripting enum (BehaviorTree.CPP's `registerScriptingEnum`): scripts in
+    /// trees loaded with this registry read `name` as `value` (docs/semantics.md rule 51).
+    pub fn script_enum(&mut self, name: &str, value: i64) -> &mut Self {
+        self.types.script_enum(name, value);
         self
     }
 

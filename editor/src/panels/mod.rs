@@ -9,6 +9,7 @@
 //! - [`HistoryPanel`]: the undo history; a click goes to that step.
 //! - [`Palette`]: the node finder popup the app opens over the canvas.
 //! - [`widgets`]: the value widgets the inspector and the blackboard share.
+//! - [`script_field`]: the code editor of script parameters, checked as you type.
 //!
 //! Panels read the session every frame and change it only with commands, each tagged with
 //! the gesture of the widget it came from, so typing in one field is one undo step.
@@ -18,6 +19,7 @@ mod history;
 mod inspector;
 mod palette;
 mod problems;
+pub mod script_field;
 #[cfg(test)]
 mod testing;
 pub mod widgets;

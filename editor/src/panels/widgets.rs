@@ -45,6 +45,8 @@ pub enum Shape<'a> {
     Statuses,
     /// An object mapping names (a subtree's keys) to these declared keys.
     KeyMap(&'a [KeyDecl]),
+    /// Code in the script language, checked against these declared keys as it is typed.
+    Script(&'a [KeyDecl]),
 }
 
 impl Shape<'static> {
@@ -77,6 +79,7 @@ impl<'a> Shape<'a> {
             ParamKind::String | ParamKind::Path | ParamKind::Event | ParamKind::Trigger => {
                 Shape::Text
             }
+            ParamKind::Script => Shape::Script(keys),
             ParamKind::Key => Shape::Key(keys),
             ParamKind::KeyValue => key_type.map_or(Shape::Json, Shape::of_type),
             ParamKind::Statuses => Shape::Statuses,
@@ -96,7 +99,7 @@ impl<'a> Shape<'a> {
             Shape::Bool => plain(ValueType::Bool),
             Shape::Int => plain(ValueType::Int),
             Shape::Float => plain(ValueType::Float),
-            Shape::Text | Shape::Key(_) => plain(ValueType::String),
+            Shape::Text | Shape::Key(_) | Shape::Script(_) => plain(ValueType::String),
             Shape::Json => None,
             Shape::Typed(ty) => plain(ty),
             Shape::Enum(values) => match value.as_str() {
@@ -164,6 +167,7 @@ pub fn value_ui(
             Shape::Int => int_ui(ui, gestures, id, shown),
             Shape::Float => float_ui(ui, gestures, id, shown),
             Shape::Text => text_ui(ui, gestures, id, current, fallback),
+            Shape::Script(keys) => super::script_field::script_ui(ui, gestures, id, current, keys),
             Shape::Json | Shape::Typed(_) => json_ui(ui, gestures, id, current, fallback),
             Shape::Enum(values) => enum_ui(ui, id, values, shown).map(|value| Change {
                 value,
@@ -484,6 +488,10 @@ mod tests {
         assert!(matches!(
             Shape::of_param(&spec(ParamKind::Path), &keys, None),
             Shape::Text
+        ));
+        assert!(matches!(
+            Shape::of_param(&spec(ParamKind::Script), &keys, None),
+            Shape::Script(_)
         ));
         assert!(matches!(
             Shape::of_param(&spec(ParamKind::KeyValue), &keys, Some(ValueType::Int)),

@@ -357,6 +357,7 @@ impl Ex<'_> {
     ) -> (Vec<(String, String)>, usize) {
         let under_selector = parent.is_some_and(|p| p.kind == "Selector");
         let mut fail: Vec<String> = Vec::new();
+        let mut scripts: Vec<(String, String)> = Vec::new();
         let mut all_skip = true;
         let mut hold: Vec<String> = Vec::new();
         let mut inverters = 0;
@@ -374,6 +375,12 @@ impl Ex<'_> {
                 ("Condition", _) => (false, true),
                 ("Inverter", _) => {
                     inverters += 1;
+                    continue;
+                }
+                (kind, _) if script_attribute(kind).is_some() => {
+                    let attr = script_attribute(kind).unwrap_or_default();
+                    let code = d.params.get("code").and_then(Json::as_str).unwrap_or("");
+                    scripts.push((attr.to_owned(), code.to_owned()));
                     continue;
                 }
                 (other, _) => {
@@ -429,6 +436,9 @@ impl Ex<'_> {
         }
         if !hold.is_empty() {
             attrs.push(("_while".to_owned(), hold.join(" && ")));
+        }
+        for (attr, code) in scripts {
+            merge_script(&mut attrs, attr, code);
         }
         (attrs, inverters)
     }
@@ -538,6 +548,11 @@ impl Ex<'_> {
                 // *value* names the target, and throws "missing port" when `k` is unset.
                 out.push_attr("output_key", str_param("key"));
             }
+            Conv::Script | Conv::ScriptCondition
+                if matches!(node.kind.as_str(), "Script" | "ScriptCondition") =>
+            {
+                out.push_attr("code", str_param("code"));
+            }
             Conv::Script => {
                 let key = str_param("key");
                 let stmt = if node.kind == "Increment" {
@@ -580,6 +595,16 @@ impl Ex<'_> {
                 out.push_attr("code", code);
             }
             Conv::Precondition => {
+                if let Some((test, otherwise)) = script_precondition(node, children.len()) {
+                    out.push_attr("if", test);
+                    out.push_attr("else", otherwise);
+                    return Ok(Element {
+                        id_for_name: entry.id.to_owned(),
+                        out,
+                        children: true,
+                        consumed_decorators: true,
+                    });
+                }
                 // Written back only as it was imported: one child and only plain
                 // Conditions. Otherwise the Sequence is exported as a Sequence.
                 let plain = !node.decorators.is_empty()
@@ -924,6 +949,46 @@ fn normalise(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// A Sequence imported from a `<Precondition>` with a script test: one child and one
+/// FailureIf / SuccessIf / SkipIf whose code is `!(S)`; gives `S` and the `else` status.
+fn script_precondition(node: &NodeDef, children: usize) -> Option<(String, &'static str)> {
+    let [d] = node.decorators.as_slice() else {
+        return None;
+    };
+    let otherwise = match d.kind.as_str() {
+        "FailureIf" => "FAILURE",
+        "SuccessIf" => "SUCCESS",
+        "SkipIf" => "SKIPPED",
+        _ => return None,
+    };
+    let code = d.params.get("code").and_then(Json::as_str)?;
+    let test = code.strip_prefix("!(")?.strip_suffix(')')?;
+    // `!(a) || (b)` also starts with `!(` and ends with `)`; only a whole test is one.
+    let whole = crate::script::parse_error(test).is_none();
+    (children == 1 && whole).then(|| (test.to_owned(), otherwise))
+}
+
+/// The BT.CPP attribute of a script decorator type (`SkipIf` -> `_skipIf`).
+fn script_attribute(kind: &str) -> Option<&'static str> {
+    crate::nodes::attached::script::attribute_of(kind)
+}
+
+/// Adds a script decorator's attribute; one already there (two decorators of a type, or a
+/// Condition exported as `_failureIf`) is combined as BT.CPP would evaluate both: tests
+/// with `||` (`&&` for `_while`), post-scripts one after the other.
+fn merge_script(attrs: &mut Vec<(String, String)>, attr: String, code: String) {
+    match attrs.iter_mut().find(|(a, _)| *a == attr) {
+        Some((_, old)) => {
+            *old = match attr.as_str() {
+                "_while" => format!("({old}) && ({code})"),
+                "_failureIf" | "_successIf" | "_skipIf" => format!("({old}) || ({code})"),
+                _ => format!("{old}; {code}"),
+            }
+        }
+        None => attrs.push((attr, code)),
+    }
 }
 
 #[cfg(test)]

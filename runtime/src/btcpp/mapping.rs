@@ -23,7 +23,7 @@ pub(crate) enum Conv {
     Dynamic(bool),
     /// SequenceWithMemory: a Sequence with `memory: true` (rule 50).
     Memory,
-    /// AsyncSequence / AsyncFallback: `yield: true` (rule 72).
+    /// AsyncSequence / AsyncFallback: `yield: true` (rule 63).
     Yield,
     /// An integer port to an integer parameter; -1 means forever on both sides, 0 and
     /// other negative values have no Arbor equivalent (Repeat, RetryUntilSuccessful).
@@ -175,6 +175,9 @@ pub(crate) const TABLE: &[Entry] = &[
     entry("Script", "SetBlackboard", Conv::Script),
     entry("Script", "Increment", Conv::Script),
     entry("ScriptCondition", "Condition", Conv::ScriptCondition),
+    // Any other script runs natively (after the forms above, which `by_id` finds first).
+    entry("Script", "Script", Conv::Script),
+    entry("ScriptCondition", "ScriptCondition", Conv::ScriptCondition),
     Entry {
         id: "SubTree",
         // v3's SubTreePlus is v4's SubTree (with `__autoremap`, now `_autoremap`).
@@ -354,7 +357,7 @@ pub(crate) fn import_params(
     Ok(params)
 }
 
-/// BT.CPP Parallel thresholds to Arbor's `need` and `failures` (rule 71, BT.CPP's
+/// BT.CPP Parallel thresholds to Arbor's `need` and `failures` (rule 62, BT.CPP's
 /// counting): negative thresholds count from the end (-1 = all children).
 pub(crate) fn parallel_need(
     success: i64,

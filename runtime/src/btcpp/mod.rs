@@ -14,10 +14,10 @@
 //! - [`stand_in_registry`] runs imported trees without the program that implements their
 //!   custom nodes: every host action and condition becomes a stand-in that behaves like a
 //!   Scripted leaf, scripted per node through [`StandIns`]; a control or decorator with a
-//!   declared `stand_in` (Nav2's get one, rule 70) runs its children as that built-in.
+//!   declared `stand_in` (Nav2's get one, rule 61) runs its children as that built-in.
 //!
 //! The mapping of node types is one table, `mapping::TABLE`; docs/interop.md explains it
-//! and what is lossy. What Arbor nodes cannot hold (post-condition scripts, the exact
+//! and what is lossy. What Arbor nodes cannot hold (scripts that do not type-check, the exact
 //! BT.CPP node a Sequence came from, port directions) is kept in the tree file's
 //! `editor.btcpp` object, so an import followed by an export gives the same XML shape.
 //!

@@ -1,5 +1,5 @@
 //! The controls and decorators of Nav2 (`nav2_behavior_tree`), the navigation stack whose
-//! trees are the commonest BT.CPP trees, and the stand-in each is imported with (rule 70),
+//! trees are the commonest BT.CPP trees, and the stand-in each is imported with (rule 61),
 //! so that a navigation tree previews and runs its branches without the Nav2 plugins.
 //! docs/interop.md prints this table and says where each stand-in differs from Nav2.
 

@@ -1,9 +1,9 @@
-//! The small part of BT.CPP's scripting language that Arbor nodes can express.
+//! The small part of BT.CPP's scripting language that Arbor's plain nodes express.
 //!
 //! BT.CPP v4 scripts (`Script code`, `ScriptCondition code`, `Precondition if`, and the
-//! `_skipIf` / `_failureIf` / `_while` attributes) are a whole expression language. Arbor
-//! has no interpreter for it; instead the import recognises the forms that have an exact
-//! Arbor equivalent and keeps everything else as text:
+//! pre/post-condition attributes) run natively in Arbor (`crate::script`, imported by
+//! `import/scripts.rs`). The forms recognised here have a simpler exact Arbor equivalent,
+//! which reads better in the editor and round-trips unchanged, so the import prefers it:
 //! - tests: `key`, `!key`, `key == literal`, `key != literal` (either side), joined by
 //!   `&&` or by `||` (never mixed, no parentheses) -> Condition / Precondition decorators
 //!   or a Condition leaf;

@@ -8,7 +8,7 @@
 //! [`StandIns`], so one compiled tree serves agents with different scripts; a node
 //! without a script succeeds.
 //!
-//! A host control or decorator whose type declares a `stand_in` (rule 70: "as Sequence",
+//! A host control or decorator whose type declares a `stand_in` (rule 61: "as Sequence",
 //! "pass through", …; the import gives Nav2's controls and decorators one) runs as that
 //! built-in kind and ticks its children. One without (`LoopInt`, `TryCatch`, a custom
 //! `<Control>` the import knows nothing about) is a scripted leaf that does not tick its
@@ -115,7 +115,7 @@ pub fn stand_in_registry(types: &NodeTypes) -> Registry<StandIns> {
         .filter(|t| t.host && super::builtin().node(&t.name).is_none())
     {
         // A control or decorator with a declared stand-in runs its children as that
-        // built-in kind (rule 70); everything else is a scripted leaf.
+        // built-in kind (rule 61); everything else is a scripted leaf.
         match ty.stand_in {
             Some(_) => registry.declare(ty.clone()),
             None => registry.register(ty.clone(), |_| Ok(StandIn)),

@@ -130,6 +130,8 @@ impl Analyser<'_> {
             }
             let mut cx = LowerCx {
                 key_types: &keys.types,
+                key_names: &keys.by_name,
+                script_enums: self.types.script_enums(),
                 names: self.names,
             };
             match attached::lower(ty, &args, &mut cx) {
@@ -200,6 +202,8 @@ impl Analyser<'_> {
             Some(lower) => {
                 let mut cx = LowerCx {
                     key_types: &keys.types,
+                    key_names: &keys.by_name,
+                    script_enums: self.types.script_enums(),
                     names: self.names,
                 };
                 match lower(&args, &mut cx) {

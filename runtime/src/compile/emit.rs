@@ -299,7 +299,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
     }
 
     /// The stand-in a host control or decorator of type `kind` runs as: one is declared
-    /// and the registry has no program for it (rule 70). Checking alone (no registry)
+    /// and the registry has no program for it (rule 61). Checking alone (no registry)
     /// builds nothing, so it needs none.
     fn runs_as_stand_in(&self, kind: &str) -> Option<crate::spec::StandIn> {
         let registry = self.registry?;

@@ -176,13 +176,15 @@ pub(crate) fn check(
                     describe_json(json)
                 ))),
             },
-            ParamKind::Path | ParamKind::Event | ParamKind::Trigger => match json.as_str() {
-                Some(s) if !s.trim().is_empty() => Ok(Arg::Value(Value::from(s))),
-                _ => Err(bad(format!(
-                    "expected a non-empty string, found {}",
-                    describe_json(json)
-                ))),
-            },
+            ParamKind::Path | ParamKind::Event | ParamKind::Trigger | ParamKind::Script => {
+                match json.as_str() {
+                    Some(s) if !s.trim().is_empty() => Ok(Arg::Value(Value::from(s))),
+                    _ => Err(bad(format!(
+                        "expected a non-empty string, found {}",
+                        describe_json(json)
+                    ))),
+                }
+            }
             ParamKind::Key => match json.as_str() {
                 Some(name) => match keys.resolve(name) {
                     Ok(key) => {
@@ -270,6 +272,7 @@ fn expected(kind: ParamKind, values: &[String]) -> String {
         ParamKind::KeyMap => "an object of key names".to_owned(),
         ParamKind::Event => "an event name".to_owned(),
         ParamKind::Trigger => "a trigger name".to_owned(),
+        ParamKind::Script => "a script".to_owned(),
     }
 }
 

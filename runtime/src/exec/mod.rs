@@ -10,7 +10,7 @@ mod state;
 pub(crate) use state::{EventSlot, Slot, State};
 
 use crate::host::ActionCtx;
-use crate::nodes::attached::{DecoratorKind, Reset};
+use crate::nodes::attached::{self, DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer, TraceEvent};
@@ -133,10 +133,15 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             if node.decorator_count > 0 && !self.check(i, Phase::Entry) {
                 return Status::Failure;
             }
+            if let Some(status) = attached::script::before_start(self, i) {
+                return status;
+            }
             self.enter(i);
         } else if node.self_abort && !self.check(i, Phase::SelfAbort) {
             self.abort(i);
             return Status::Failure;
+        } else if let Some(status) = attached::script::while_running(self, i) {
+            return status;
         }
         let cursor = self.st.slots[i as usize].cursor;
         let status = self.body(i, node, cursor);
@@ -178,6 +183,14 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             } = d.kind
             {
                 self.st.triggers[trigger as usize] = false;
+            }
+            if let DecoratorKind::Script {
+                role: attached::script::Role::OnHalted,
+                program,
+            } = &d.kind
+            {
+                // Rule 60: as BT.CPP's `_onHalted`; a key without a value stops it.
+                let _ = program.run(&mut self.st.bb);
             }
         }
     }
@@ -240,6 +253,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         for d in tree.decorators_of(i).iter().rev() {
             match d.kind {
                 DecoratorKind::Inverter => status = status.inverted(),
+                DecoratorKind::Script { role, ref program } => {
+                    attached::script::after(&mut self.st.bb, role, program, status)
+                }
                 DecoratorKind::CheckTrigger {
                     trigger,
                     reset: Reset::LeaveNode,
@@ -328,7 +344,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             }
             DecoratorKind::CheckEvent { event } => self.st.event_visible(*event, i),
             DecoratorKind::CheckTrigger { trigger, .. } => self.st.triggers[*trigger as usize],
-            DecoratorKind::Inverter => true,
+            DecoratorKind::Inverter | DecoratorKind::Script { .. } => true,
         }
     }
 
@@ -375,6 +391,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::SetTrigger { trigger } => action::set_trigger::tick(self, *trigger),
             Kind::Log { message } => action::log::tick(self, i, message),
             Kind::Random { probability } => action::random::tick(self, probability),
+            Kind::Script { program, condition } => action::script::tick(self, program, *condition),
             Kind::Host { action, state } => {
                 let action = &tree.actions[*action as usize];
                 action.tick(&mut self.action_ctx(i, *state))

@@ -28,17 +28,17 @@ pub(crate) enum Kind {
         dynamic: bool,
         /// BT.CPP's SequenceWithMemory (rule 50).
         memory: bool,
-        /// BT.CPP's AsyncSequence: rule 50's one instant child per tick alone (rule 72).
+        /// BT.CPP's AsyncSequence: rule 50's one instant child per tick alone (rule 63).
         yields: bool,
     },
     Selector {
         dynamic: bool,
-        /// BT.CPP's AsyncFallback: one instantly failed child per tick (rule 72).
+        /// BT.CPP's AsyncFallback: one instantly failed child per tick (rule 63).
         yields: bool,
     },
     Parallel {
         need: u32,
-        /// BT.CPP's `failure_count` (rule 71); `None`: rule 13's counting.
+        /// BT.CPP's `failure_count` (rule 62); `None`: rule 13's counting.
         failures: Option<u32>,
     },
     IfThenElse,
@@ -105,6 +105,11 @@ pub(crate) enum Kind {
     Random {
         probability: InPort<f64>,
     },
+    /// Script (rule 52) and ScriptCondition (rule 53).
+    Script {
+        program: Arc<crate::script::Program>,
+        condition: bool,
+    },
     /// A host node: index into the tree's action table, and into the agent's host states
     /// (`exec::NO_STATE` for a stateless action).
     Host {
@@ -134,6 +139,7 @@ impl Kind {
             }
             Kind::Random { probability } => probability.map_key(map),
             Kind::Log { message } => message.map_key(map),
+            Kind::Script { program, .. } => Arc::make_mut(program).map_keys(map),
             _ => {}
         }
     }
@@ -305,6 +311,10 @@ pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
 /// What `lower` may look up: the file's key types and the tree's event/trigger names.
 pub(crate) struct LowerCx<'a> {
     pub key_types: &'a [ValueType],
+    /// The file's keys by name (scripts name the keys they use).
+    pub key_names: &'a std::collections::HashMap<String, Key>,
+    /// The scripting enums scripts may name.
+    pub script_enums: &'a std::collections::BTreeMap<String, i64>,
     pub names: &'a mut Names,
 }
 
@@ -378,6 +388,11 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         (action::set_trigger::spec(), action::set_trigger::lower),
         (action::log::spec(), action::log::lower),
         (action::random::spec(), action::random::lower),
+        (action::script::spec(), action::script::lower),
+        (
+            action::script_condition::spec(),
+            action::script_condition::lower,
+        ),
     ]
 }
 

@@ -1,5 +1,5 @@
 //! The compiled kind of a host control or decorator that runs as its declared stand-in
-//! (rule 70): the built-in kind whose behaviour it borrows, with that kind's defaults.
+//! (rule 61): the built-in kind whose behaviour it borrows, with that kind's defaults.
 
 use crate::nodes::Kind;
 use crate::spec::StandIn;

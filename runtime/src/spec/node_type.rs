@@ -132,11 +132,14 @@ pub enum ParamKind {
     Event,
     /// A trigger name.
     Trigger,
+    /// Code in the script language (docs/semantics.md rule 51), checked against the
+    /// tree's keys at load.
+    Script,
 }
 
 impl ParamKind {
     /// The structural kinds, by their file names.
-    const STRUCTURAL: [(&'static str, ParamKind); 8] = [
+    const STRUCTURAL: [(&'static str, ParamKind); 9] = [
         ("key", ParamKind::Key),
         ("key_value", ParamKind::KeyValue),
         ("statuses", ParamKind::Statuses),
@@ -145,6 +148,7 @@ impl ParamKind {
         ("key_map", ParamKind::KeyMap),
         ("event", ParamKind::Event),
         ("trigger", ParamKind::Trigger),
+        ("script", ParamKind::Script),
     ];
 
     /// The kind of a parameter holding values of `ty`.
@@ -202,7 +206,8 @@ impl ParamKind {
             | ParamKind::Enum
             | ParamKind::Path
             | ParamKind::Event
-            | ParamKind::Trigger => Some(ValueType::String),
+            | ParamKind::Trigger
+            | ParamKind::Script => Some(ValueType::String),
             other => other.value_kind(),
         }
     }
@@ -427,7 +432,7 @@ pub struct NodeType {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceLocation>,
     /// For a host Composite or Decorator: the built-in behaviour it runs with where no
-    /// program provides it (preview, `arbor run`; rule 70).
+    /// program provides it (preview, `arbor run`; rule 61).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in: Option<super::StandIn>,
 }
@@ -508,7 +513,7 @@ impl NodeType {
     }
 
     /// Declares how this host control or decorator runs where no program provides it
-    /// (rule 70).
+    /// (rule 61).
     pub fn stand_in(mut self, stand_in: super::StandIn) -> NodeType {
         self.stand_in = Some(stand_in);
         self

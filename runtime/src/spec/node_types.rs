@@ -19,6 +19,9 @@ pub struct NodeTypes {
     /// The attached forms of host conditions, derived from `nodes`; never written to a
     /// manifest (the condition itself is).
     host_conditions: BTreeMap<String, NodeType>,
+    /// Scripting enums: names that scripts read as integers (docs/semantics.md rule 51),
+    /// as BehaviorTree.CPP's `registerScriptingEnum`.
+    script_enums: BTreeMap<String, i64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -29,6 +32,8 @@ struct Manifest {
     nodes: Vec<NodeType>,
     #[serde(default)]
     decorators: Vec<NodeType>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    script_enums: BTreeMap<String, i64>,
 }
 
 impl NodeTypes {
@@ -66,6 +71,17 @@ impl NodeTypes {
         self.decorators
             .get(name)
             .or_else(|| self.host_conditions.get(name))
+    }
+
+    /// Declares a scripting enum: scripts read `name` as `value` (rule 51). A later
+    /// declaration of the same name replaces the earlier.
+    pub fn script_enum(&mut self, name: &str, value: i64) {
+        self.script_enums.insert(name.to_owned(), value);
+    }
+
+    /// The scripting enums, by name.
+    pub fn script_enums(&self) -> &BTreeMap<String, i64> {
+        &self.script_enums
     }
 
     /// Node types in name order.
@@ -131,6 +147,19 @@ impl NodeTypes {
                 ));
             }
         }
+        for (name, value) in &manifest.script_enums {
+            if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                return Err(format!(
+                    "script enum `{name}`: a name is letters, digits and `_`, not starting with a digit"
+                ));
+            }
+            if matches!(name.as_str(), "true" | "false") {
+                return Err(format!("script enum `{name}` would hide the literal"));
+            }
+            self.script_enums.insert(name.clone(), *value);
+        }
         let count = manifest.nodes.len();
         for mut ty in manifest.nodes {
             ty.host = true;
@@ -151,6 +180,7 @@ impl NodeTypes {
                 .filter(|t| keep(t))
                 .cloned()
                 .collect(),
+            script_enums: self.script_enums.clone(),
         };
         let mut text = serde_json::to_string_pretty(&manifest).expect("manifests serialise");
         text.push('\n');
@@ -182,6 +212,19 @@ mod tests {
         let mut other = NodeTypes::builtin();
         assert_eq!(other.merge_manifest(&text), Ok(1));
         assert!(other.node("WalkTo").is_some_and(|t| t.host));
+    }
+
+    #[test]
+    fn script_enums_round_trip_and_are_checked() {
+        let mut types = NodeTypes::builtin();
+        types.script_enum("RED", 0);
+        types.script_enum("BLUE", 2);
+        let text = types.manifest_where(|t| t.host);
+        let mut other = NodeTypes::builtin();
+        assert_eq!(other.merge_manifest(&text), Ok(0));
+        assert_eq!(other.script_enums().get("BLUE"), Some(&2));
+        let bad = r#"{"format": "arbor-node-types", "version": 1, "script_enums": {"2x": 1}}"#;
+        assert!(other.merge_manifest(bad).is_err());
     }
 
     #[test]

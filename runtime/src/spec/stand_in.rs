@@ -1,6 +1,6 @@
 //! Stand-in behaviours: how a host control or decorator runs where its program is absent
 //! (the editor's preview, `arbor run`, tests), declared in its manifest as `stand_in`
-//! (docs/semantics.md rule 70). Without one, such a node is a leaf-like stand-in that never
+//! (docs/semantics.md rule 61). Without one, such a node is a leaf-like stand-in that never
 //! ticks its children, so a preview of the branch below it shows nothing.
 
 use serde::{Deserialize, Serialize};

@@ -3,3 +3,4 @@
 
 mod aborts;
 mod attached_decorators;
+mod script_decorators;

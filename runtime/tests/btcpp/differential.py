@@ -16,7 +16,7 @@ declare no ports and BT.CPP refuses unknown ones; the scripted leaves read no po
 this changes nothing observable. `<include>`d files are inlined (with the same port
 stripping), each file once.
 
-Custom controls and decorators with a stand-in (rule 70) run their children in both
+Custom controls and decorators with a stand-in (rule 61) run their children in both
 engines: here a "decorator" is a SimpleDecorator that returns its child's status, and any
 other stand-in renames the element to the BT.CPP built-in that behaves as it does
 (`<PipelineSequence>` becomes `<ReactiveSequence>`), its ports removed.

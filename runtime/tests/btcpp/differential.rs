@@ -94,7 +94,7 @@ fn host_ids(imported: &Imported) -> BTreeMap<String, Category> {
         .collect()
 }
 
-/// The custom controls and decorators that run their children (rule 70), by BT.CPP ID:
+/// The custom controls and decorators that run their children (rule 61), by BT.CPP ID:
 /// those the import gave a stand-in, and every other custom decorator as a pass-through,
 /// which is what a BT.CPP `SimpleDecorator` returning its child's status does.
 fn stand_ins(imported: &Imported) -> BTreeMap<String, StandIn> {
@@ -474,8 +474,10 @@ fn own_trees_run_as_in_btcpp() {
 /// The real BT.CPP trees; fewer agreeing than `CORPUS_FLOOR` is a regression. (26 agreed
 /// before includes were confined to the imported document's folder: BT.CPP's own
 /// `child_include_parent.xml` includes `../parent_no_include.xml`, which Arbor now refuses;
-/// docs/interop.md lists it.)
-const CORPUS_FLOOR: usize = 25;
+/// docs/interop.md lists it. Scripts in the runtime brought it from 25 to 33 when run
+/// alone; 32 was seen twice with the machine loaded by other tests and builds, as BT.CPP's
+/// timers run on the wall clock.)
+const CORPUS_FLOOR: usize = 32;
 
 #[test]
 fn development_corpus_runs_as_in_btcpp() {

@@ -71,8 +71,8 @@ fn crossdoor_main_tree_and_subtree_with_remapping() {
     assert_eq!(
         decls(door),
         [
-            ("attempts".to_owned(), "int".to_owned()),
-            ("door_open".to_owned(), "bool".to_owned())
+            ("door_open".to_owned(), "bool".to_owned()),
+            ("attempts".to_owned(), "int".to_owned())
         ]
     );
     assert_eq!(
@@ -83,15 +83,18 @@ fn crossdoor_main_tree_and_subtree_with_remapping() {
         node(door, "RetryUntilSuccessful").params["attempts"],
         json!(5)
     );
-    // The post-condition is kept (and reported), not lost.
+    // The post-condition runs: an OnSuccess script decorator (rule 58).
+    let try_open = node(door, "try_open");
+    assert_eq!(try_open.decorators.len(), 1);
+    assert_eq!(try_open.decorators[0].kind, "OnSuccess");
     assert_eq!(
-        meta(door)["attributes"][&node(door, "try_open").guid],
-        json!({"_onSuccess": "door_open := true"})
+        try_open.decorators[0].params["code"],
+        json!("door_open := true")
     );
-    assert!(imported
+    assert!(!imported
         .warnings
         .iter()
-        .any(|w| w.message.contains("_onSuccess") && w.line == 18));
+        .any(|w| w.message.contains("_onSuccess")));
 
     // Custom nodes: host types with their ports as parameters.
     let types = imported.node_types();
@@ -249,7 +252,7 @@ fn standard_library_maps_to_arbor_nodes() {
     assert_eq!(params("Repeat"), json!({"count": 3, "yield": true}));
     assert_eq!(params("Delay"), json!({"seconds": 1.5}));
     assert_eq!(params("AlwaysFailure"), json!({"returns": ["failure"]}));
-    // BT.CPP's counting (rule 71): failed children are not ticked again.
+    // BT.CPP's counting (rule 62): failed children are not ticked again.
     assert_eq!(params("Parallel"), json!({"need": 1, "failures": 2}));
     assert_eq!(params("RunOnce"), json!({}), "then_skip defaults to true");
     // ScriptCondition -> Condition leaves.
@@ -335,12 +338,23 @@ fn unmappable_nodes_become_opaque_host_types() {
     // Sleep run, reading milliseconds from their keys.
     assert!(types.node("BTCPP_Timeout").is_none());
     assert!(types.node("Sleep").is_none());
+    // Scripts run natively: Arbor's own Script, not a stand-in.
     assert_eq!(ty("Script").category, Category::Action);
-    assert_eq!(params("Script"), [("code".into(), ParamKind::String)]);
+    assert!(!ty("Script").host);
+    assert_eq!(params("Script"), [("code".into(), ParamKind::Script)]);
     // The race `success_count="1" failure_count="1"` is a Parallel with `failures` now
-    // (rule 71); it used to be opaque.
+    // (rule 62); it used to be opaque.
     assert!(types.node("BTCPP_Parallel").is_none());
-    assert_eq!(ty("BTCPP_Precondition").category, Category::Decorator);
+    // `<Precondition if="pallets > 3" else="SUCCESS">` runs: a Sequence over its child
+    // with a SuccessIf decorator (docs/interop.md, "Scripts").
+    assert!(types.node("BTCPP_Precondition").is_none());
+    let guard = imported
+        .main()
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Sequence" && n.decorators.iter().any(|d| d.kind == "SuccessIf"))
+        .expect("the Precondition");
+    assert_eq!(guard.decorators[0].params["code"], json!("!(pallets > 3)"));
     // Custom nodes only used, never declared: the category comes from the children.
     assert_eq!(ty("ArmControl").category, Category::Composite);
     assert_eq!(ty("LiftPallet").category, Category::Action);
@@ -373,10 +387,19 @@ fn unmappable_nodes_become_opaque_host_types() {
         script.params["code"],
         json!("pallets := 0; lifted := false")
     );
+    // Pre- and post-conditions become script decorators (rules 54 to 60).
     let carry = node(t, "CarryTo");
+    let decorators: Vec<(String, serde_json::Value)> = carry
+        .decorators
+        .iter()
+        .map(|d| (d.kind.clone(), serde_json::Value::Object(d.params.clone())))
+        .collect();
     assert_eq!(
-        meta(t)["attributes"][&carry.guid],
-        json!({"_successIf": "already_there", "_onFailure": "failures += 1"})
+        decorators,
+        [
+            ("SuccessIf".to_owned(), json!({"code": "already_there"})),
+            ("OnFailure".to_owned(), json!({"code": "failures += 1"})),
+        ]
     );
     let why: Vec<&str> = imported
         .warnings
@@ -385,13 +408,13 @@ fn unmappable_nodes_become_opaque_host_types() {
         .collect();
     assert!(
         !why.iter().any(|w| w.contains("Parallel")),
-        "the race Parallel maps (rule 71): {why:#?}"
+        "the race Parallel maps (rule 62): {why:#?}"
     );
     assert!(
         !why.iter().any(|w| w.contains("reads the blackboard")),
         "{why:#?}"
     );
-    assert!(why.iter().any(|w| w.contains("_successIf")), "{why:#?}");
+    assert!(!why.iter().any(|w| w.contains("_successIf")), "{why:#?}");
     // The manifest merges into the built-in types (no name clashes with Arbor).
     let mut fresh = NodeTypes::builtin();
     assert_eq!(
@@ -498,7 +521,9 @@ fn script_increment_on_a_non_numeric_key_stays_a_script() {
     let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
     let t = imported.main();
     let kinds: Vec<&str> = t.nodes.iter().map(|n| n.kind.as_str()).collect();
-    assert_eq!(kinds, ["Sequence", "SetBlackboard", "Script"]);
+    // `n` holds a string and `+= 1` adds a number: the key is json, which scripts
+    // cannot use, so the script is kept as text in the opaque stand-in.
+    assert_eq!(kinds, ["Sequence", "SetBlackboard", "BTCPP_Script"]);
     assert_eq!(t.blackboard[0].ty.to_string(), "json");
     assert!(imported.warnings.iter().any(|w| w.message.contains("+=")));
 }

@@ -7,5 +7,6 @@ mod differential;
 mod import;
 mod roundtrip;
 mod run;
+mod scripts;
 mod support;
 mod venv;

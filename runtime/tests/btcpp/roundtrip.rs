@@ -482,7 +482,7 @@ fn exporting_a_chain_of_4000_subtree_files_is_refused_not_a_stack_overflow() {
 
 #[test]
 fn async_sequence_and_fallback_import_as_yielding_nodes_and_export_back() {
-    // They were opaque; rule 72 gives them an Arbor form.
+    // They were opaque; rule 63 gives them an Arbor form.
     let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
         <AsyncSequence><AsyncFallback><A/><B/></AsyncFallback><C/></AsyncSequence>
       </BehaviorTree></root>"#;

@@ -43,7 +43,8 @@ fn crossdoor_picks_the_lock_on_the_third_try() {
     assert_eq!((count(&ticked, "PickLock"), ticks), (3, 3));
     assert_eq!(count(&ticked, "SmashDoor"), 0);
     assert_eq!(count(&ticked, "PassThroughDoor"), 1);
-    assert_eq!(bb(&agent, "door_open"), json!(false), "the Script ran");
+    // The Script set it false, then try_open's `_onSuccess` set it true, as in BT.CPP.
+    assert_eq!(bb(&agent, "door_open"), json!(true), "the scripts ran");
 }
 
 #[test]
@@ -303,7 +304,7 @@ const NAV2: &str = r#"<root BTCPP_format="4" main_tree_to_execute="Nav">
 
 #[test]
 fn rule70_nav2_controls_and_decorators_preview_their_children() {
-    // Before rule 70, RecoveryNode was a scripted leaf: one tick, success, nothing below
+    // Before rule 61, RecoveryNode was a scripted leaf: one tick, success, nothing below
     // it ran.
     let imported = import_str(NAV2, &ImportOptions::new("nav")).expect("imports");
     let stand_in = |id: &str| {

@@ -1,4 +1,4 @@
-//! Rule 70: a host control or decorator whose type declares a `stand_in` runs, where the
+//! Rule 61: a host control or decorator whose type declares a `stand_in` runs, where the
 //! program registered no implementation for it, as that built-in kind: it ticks its
 //! children. A registered implementation wins; checking alone needs neither.
 

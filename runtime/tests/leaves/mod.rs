@@ -5,6 +5,7 @@ mod condition;
 mod increment;
 mod log;
 mod random;
+mod script;
 mod scripted;
 mod set_blackboard;
 mod wait;

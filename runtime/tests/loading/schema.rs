@@ -253,6 +253,8 @@ fn example_params(name: &str) -> Option<Value> {
         "Switch" => json!({"variable": "label", "case_1": "seen", "case_2": "unseen"}),
         "Delay" => json!({"seconds": 0.5}),
         "RunOnce" => json!({"then_skip": false}),
+        "Script" => json!({"code": "counter += 1; label := 'n=' .. counter"}),
+        "ScriptCondition" => json!({"code": "counter > 2 && !flag"}),
         _ => return None,
     };
     Some(params)
@@ -266,6 +268,10 @@ fn example_decorator_params(name: &str) -> Option<Value> {
         "CheckEvent" => json!({"event": "ping", "abort": "LowerPriority"}),
         "CheckTrigger" => json!({"trigger": "go", "reset": "EnterNode", "abort": "Self"}),
         "Inverter" => json!({}),
+        "FailureIf" | "SuccessIf" => json!({"code": "counter >= 3"}),
+        "SkipIf" => json!({"code": "flag", "skipped": "failure"}),
+        "While" => json!({"code": "!flag"}),
+        "OnSuccess" | "OnFailure" | "OnHalted" | "Post" => json!({"code": "counter += 1"}),
         _ => return None,
     };
     Some(params)
@@ -545,7 +551,7 @@ fn compare_params(ty: &NodeType, params: &Value, required: bool) -> Vec<String> 
             ParamKind::KeyValue => true,
             ParamKind::Statuses => reference == Some("#/$defs/statuses"),
             ParamKind::Enum => literal["enum"] == json!(spec.values),
-            ParamKind::Path | ParamKind::Event | ParamKind::Trigger => {
+            ParamKind::Path | ParamKind::Event | ParamKind::Trigger | ParamKind::Script => {
                 reference == Some("#/$defs/nonBlank")
             }
             ParamKind::KeyMap => reference == Some("#/$defs/keyMap"),

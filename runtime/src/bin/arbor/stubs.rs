@@ -7,7 +7,7 @@
 //! stubs file (`--stubs STUBS.json`: `{"MoveTo": ["running", "success"]}`), or for every
 //! other host type at once (`--default-stub success`). The command line wins over the file.
 //! A host control or decorator whose manifest declares a `stand_in` and that has no stub of
-//! its own runs its children as that stand-in (rule 70).
+//! its own runs its children as that stand-in (rule 61).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -104,7 +104,7 @@ impl Stubs {
         for ty in types.nodes().filter(|t| t.host) {
             let name = ty.name.clone();
             if ty.stand_in.is_some() && !self.by_type.contains_key(&name) {
-                // A control or decorator runs its children as its stand-in (rule 70).
+                // A control or decorator runs its children as its stand-in (rule 61).
                 registry.declare(ty.clone());
                 continue;
             }

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::hosts::cpp_type;
-use super::{blackboard_ref, Cx, Doc, Draft, HostUse, PVal};
+use super::{blackboard_ref, Cx, Doc, Draft, PVal};
 use crate::btcpp::XmlProblem;
 use crate::format::KeyDecl;
 use crate::value::ValueType;
@@ -67,6 +67,12 @@ impl Cx<'_> {
                 for dec in &d.decorators {
                     let ty = dec.test.value.value_type();
                     uses.add(t, &dec.test.key, Some(ty));
+                }
+                for s in &d.scripts {
+                    let tested = !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
+                    for (key, ty) in super::scripts::script_key_uses(&s.code, tested) {
+                        uses.add(t, &key, ty);
+                    }
                 }
             });
         }
@@ -137,6 +143,12 @@ impl Cx<'_> {
                 // bound to them); a copied value takes the key's other uses.
                 let ty = matches!(name, "count" | "attempts" | "seconds").then_some(ValueType::Int);
                 add(k, ty)
+            }
+            PVal::Script(code) => {
+                for (key, ty) in super::scripts::script_key_uses(code, d.kind == "ScriptCondition")
+                {
+                    add(&key, ty);
+                }
             }
             PVal::Json(_) | PVal::Path(_) => {}
         }
@@ -298,11 +310,12 @@ impl Cx<'_> {
                     .and_then(|k| list.iter().find(|decl| decl.key == k))
                     .is_some_and(|decl| matches!(decl.ty, ValueType::Int | ValueType::Float));
                 if !numeric {
+                    // Arbor's Script runs it (check_scripts keeps it as text if it does
+                    // not type-check).
                     let code = d.code.clone().unwrap_or_default();
-                    d.kind = String::new();
-                    d.host = Some("Script".to_owned());
+                    d.kind = "Script".to_owned();
                     d.origin = None;
-                    d.params = vec![("code".to_owned(), PVal::Port(code.clone()))];
+                    d.params = vec![("code".to_owned(), PVal::Script(code.clone()))];
                     demoted.push((d.line, d.column, code));
                 }
             });
@@ -312,23 +325,8 @@ impl Cx<'_> {
         }
     }
 
-    /// Records a demoted Increment as a use of the built-in `Script` host type, and warns.
-    fn note_script_use(&mut self, origin: String, line: u32, column: u32, code: String) {
-        let usage = self
-            .hosts
-            .entry("Script".to_owned())
-            .or_insert_with(|| HostUse {
-                line,
-                column,
-                origin: origin.clone(),
-                ..HostUse::default()
-            });
-        usage.builtin = true;
-        usage.child_counts.push(0);
-        if !usage.ports.contains_key("code") {
-            usage.order.push("code".to_owned());
-        }
-        usage.ports.entry("code".to_owned()).or_default().push(code);
+    /// Warns about an Increment turned back into a Script.
+    fn note_script_use(&mut self, origin: String, line: u32, column: u32, _code: String) {
         self.warnings.push(XmlProblem {
             origin,
             line,

@@ -21,6 +21,7 @@ use serde_json::{json, Map, Value as Json};
 
 mod hosts;
 mod keys;
+mod scripts;
 
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
@@ -237,6 +238,8 @@ enum PVal {
     Path(String),
     /// A Subtree's remapping, subtree key -> key of this tree.
     Remap(Vec<(String, String)>),
+    /// A script (Script and ScriptCondition `code`).
+    Script(String),
 }
 
 /// An attached decorator before key types are known.
@@ -260,6 +263,8 @@ struct Draft {
     name: String,
     params: Vec<(String, PVal)>,
     decorators: Vec<DDec>,
+    /// Script decorators (the pre- and post-condition attributes), after `decorators`.
+    scripts: Vec<scripts::SDec>,
     children: Vec<Draft>,
     /// The BT.CPP ID, when it is not the canonical export of `kind`.
     origin: Option<String>,
@@ -282,6 +287,7 @@ impl Draft {
             name: name.to_owned(),
             params: Vec::new(),
             decorators: Vec::new(),
+            scripts: Vec::new(),
             children: Vec::new(),
             origin: None,
             kept: BTreeMap::new(),
@@ -652,7 +658,9 @@ impl<'o> Cx<'o> {
             });
         }
         let order = self.file_order(&doc, &drafts)?;
-        let keys = self.declare_keys(&doc, &mut drafts);
+        let mut keys = self.declare_keys(&doc, &mut drafts);
+        self.type_script_copies(&drafts, &mut keys);
+        self.check_scripts(&doc, &mut drafts, &keys);
         let types = self.host_types(&mut drafts);
         if !self.errors.is_empty() {
             return Err(ImportError {
@@ -1086,8 +1094,9 @@ impl<'o> Cx<'o> {
         draft
     }
 
-    /// Pre-conditions become attached decorators where Arbor's semantics match; the rest,
-    /// and every post-condition, is kept as text for export.
+    /// Pre- and post-conditions become attached decorators: Condition/Precondition where
+    /// those match exactly, script decorators otherwise (`scripts.rs`); one that does not
+    /// parse is kept as text for export.
     fn pre_post(
         &mut self,
         draft: &mut Draft,
@@ -1097,6 +1106,18 @@ impl<'o> Cx<'o> {
         special: Vec<(String, String)>,
     ) {
         let mut specials: BTreeMap<String, String> = special.into_iter().collect();
+        let legacy_ok = |attr: &str, src: &str| match attr {
+            "_failureIf" => script::parse_tests(src, Join::Any).is_some(),
+            "_skipIf" => {
+                parent == Parent::Selector && script::parse_tests(src, Join::Any).is_some()
+            }
+            "_while" => parent == Parent::Selector && script::parse_tests(src, Join::All).is_some(),
+            _ => false,
+        };
+        if self.pre_post_scripts(draft, el, origin, parent, &mut specials, &legacy_ok) {
+            draft.kept.extend(specials);
+            return;
+        }
         let mut own = Vec::new();
         for attr in PRE_CONDITIONS {
             let Some(src) = specials.get(attr).cloned() else {
@@ -1393,6 +1414,7 @@ impl<'o> Cx<'o> {
                 PVal::Remap(pairs) => {
                     Json::Object(pairs.iter().map(|(s, p)| (s.clone(), json!(p))).collect())
                 }
+                PVal::Script(code) => json!(code),
             };
             node.params.insert(name.clone(), json);
         }
@@ -1408,6 +1430,11 @@ impl<'o> Cx<'o> {
             }
             meta.decorators
                 .insert(def.guid.clone(), dec.origin.to_owned());
+            node.decorators.push(def);
+        }
+        for s in &d.scripts {
+            let mut def = DecoratorDef::new(s.kind);
+            def.params = scripts::params(s);
             node.decorators.push(def);
         }
         if let Some(origin) = &d.origin {
@@ -1490,9 +1517,9 @@ fn map_script(
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
     let code = take("code").ok_or("`code` is missing")?;
-    let stmt = script::parse_stmt(&code).ok_or(
-        "only `key := value` and `key += number` have an Arbor equivalent; the script is kept as text",
-    )?;
+    let Some(stmt) = script::parse_stmt(&code) else {
+        return Cx::script_leaf(el, "Script", name, &code);
+    };
     let d = match stmt {
         Stmt::Assign { key, value } => {
             let mut d = Draft::new("SetBlackboard", name, el);
@@ -1521,15 +1548,12 @@ fn map_script_condition(
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
     let code = take("code").ok_or("`code` is missing")?;
-    let tests = parse(&code, Join::All)?;
-    let [test] = tests.as_slice() else {
-        return Err("a condition of several tests has no Arbor leaf equivalent".into());
-    };
     // A Condition leaf tests equality; `!=` is the same leaf under an Inverter, which
-    // would change the shape, so only `key` and `key == value` map.
-    if test.negated {
-        return Err("a negated test has no Arbor leaf equivalent".into());
-    }
+    // would change the shape, so only `key` and `key == value` map to it.
+    let test = match parse(&code, Join::All).ok().as_deref() {
+        Some([test]) if !test.negated => test.clone(),
+        _ => return Cx::script_leaf(el, "ScriptCondition", name, &code),
+    };
     let mut d = Draft::new("Condition", name, el);
     d.params = vec![
         ("key".into(), PVal::Key(test.key.clone())),
@@ -1550,13 +1574,11 @@ fn map_precondition(
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
     let otherwise = take("else").unwrap_or_else(|| "FAILURE".to_owned());
-    if otherwise.trim() != "FAILURE" {
-        return Err(format!(
-            "`else=\"{otherwise}\"`: a failed Arbor condition always fails the node"
-        ));
-    }
     let src = take("if").ok_or("`if` is missing")?;
-    let tests = parse(&src, Join::All)?;
+    let tests = match parse(&src, Join::All) {
+        Ok(tests) if otherwise.trim() == "FAILURE" => tests,
+        _ => return Cx::script_precondition(el, name, &src, otherwise.trim()),
+    };
     let mut d = Draft::new("Sequence", name, el);
     d.decorators = tests
         .into_iter()

@@ -4,6 +4,8 @@ pub(crate) mod condition;
 pub(crate) mod increment;
 pub(crate) mod log;
 pub(crate) mod random;
+pub(crate) mod script;
+pub(crate) mod script_condition;
 pub(crate) mod scripted;
 pub(crate) mod send_event;
 pub(crate) mod set_blackboard;

@@ -103,6 +103,9 @@ pub(crate) fn builtin_types() -> Vec<NodeType> {
             "After the node completes, swaps its success and failure.",
         ),
     ]
+    .into_iter()
+    .chain(super::script::builtin_types())
+    .collect()
 }
 
 /// The attached form of a host condition type: its own parameters, then `invert` and
@@ -125,6 +128,14 @@ pub(crate) fn lower(
     cx: &mut LowerCx<'_>,
 ) -> Result<Decorator, ParamError> {
     let name = ty.name.as_str();
+    if let Some(script) = super::script::lower(name, args, cx) {
+        let (role, program) = script?;
+        return Ok(Decorator {
+            kind: DecoratorKind::Script { role, program },
+            invert: false,
+            abort: AbortType::None,
+        });
+    }
     let invert = match args.value("invert") {
         Some(v) => v.as_bool().unwrap_or(false),
         None => false,
@@ -159,6 +170,7 @@ pub(crate) fn lower(
                 .unwrap_or(Reset::Immediate),
         },
         "Inverter" => DecoratorKind::Inverter,
+
         _ if ty.host => DecoratorKind::Host {
             action: u32::MAX,
             state: crate::exec::NO_STATE,

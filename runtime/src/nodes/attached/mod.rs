@@ -9,6 +9,7 @@
 
 mod abort_type;
 mod lower;
+pub(crate) mod script;
 
 pub(crate) use abort_type::{AbortType, Reset};
 pub(crate) use lower::{builtin_types, host_condition, lower};
@@ -48,11 +49,19 @@ pub(crate) enum DecoratorKind {
         state: u32,
         hooks: bool,
     },
+    /// A script decorator (rules 54 to 60): a pre- or post-script by its role.
+    Script {
+        role: script::Role,
+        program: std::sync::Arc<crate::script::Program>,
+    },
 }
 
 impl Decorator {
     pub fn is_condition(&self) -> bool {
-        !matches!(self.kind, DecoratorKind::Inverter)
+        !matches!(
+            self.kind,
+            DecoratorKind::Inverter | DecoratorKind::Script { .. }
+        )
     }
 
     /// A host condition, whose action the emitter still has to build.
@@ -61,9 +70,15 @@ impl Decorator {
     }
 
     pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
-        if let DecoratorKind::Condition { key, equals } = &mut self.kind {
-            *key = map(*key);
-            equals.map_keys(map);
+        match &mut self.kind {
+            DecoratorKind::Condition { key, equals } => {
+                *key = map(*key);
+                equals.map_keys(map);
+            }
+            DecoratorKind::Script { program, .. } => {
+                std::sync::Arc::make_mut(program).map_keys(map)
+            }
+            _ => {}
         }
     }
 }

@@ -9,7 +9,7 @@ pub(crate) mod while_do_else;
 
 use crate::spec::{ParamKind, ParamSpec};
 
-/// The `yield` flag of Sequence and Selector (rule 72): BT.CPP's `async_id` node, which
+/// The `yield` flag of Sequence and Selector (rule 63): BT.CPP's `async_id` node, which
 /// ends the tick after a child that started and `completed` in it.
 pub(crate) fn yield_param(async_id: &str, completed: &str) -> ParamSpec {
     ParamSpec::new(
@@ -17,7 +17,7 @@ pub(crate) fn yield_param(async_id: &str, completed: &str) -> ParamSpec {
         ParamKind::Bool,
         &format!(
             "BehaviorTree.CPP's {async_id}: a child that started and {completed} in this tick \
-             ends the tick (returns running) when more children follow (rule 72)."
+             ends the tick (returns running) when more children follow (rule 63)."
         ),
     )
     .literal()

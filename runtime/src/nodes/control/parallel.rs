@@ -8,7 +8,7 @@
 //! On completion or abort, children still running are aborted in child order.
 //! JSON: `{"type":"Parallel","params":{"need":1},"children":[…]}`
 //!
-//! With `failures` (BT.CPP's `failure_count`, rule 71) a failed child is finished too and
+//! With `failures` (BT.CPP's `failure_count`, rule 62) a failed child is finished too and
 //! not ticked again in this execution; successes and failures count over the execution,
 //! and the Parallel fails once `failures` children have failed or `need'` successes can no
 //! longer be reached. The Parallel's `cursor` holds the failures so far.
@@ -71,7 +71,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     })
 }
 
-/// Rule 71: BT.CPP's Parallel. Each child completes once per execution; `cursor` counts
+/// Rule 62: BT.CPP's Parallel. Each child completes once per execution; `cursor` counts
 /// the failures, the finished flags mark successes and failures alike.
 pub(crate) fn tick_counting<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,

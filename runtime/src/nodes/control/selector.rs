@@ -7,7 +7,7 @@
 //! While running, each earlier child with a LowerPriority/Both condition is ticked again as
 //! a fresh execution; if it runs or succeeds, the running child is aborted and it takes over
 //! (rule 24). With `dynamic: true` every earlier child is re-ticked, as BT.CPP's
-//! ReactiveFallback (rule 27). With `yield: true` (BT.CPP's AsyncFallback, rule 72) a
+//! ReactiveFallback (rule 27). With `yield: true` (BT.CPP's AsyncFallback, rule 63) a
 //! child that was not running and fails ends the tick: running, the next child next tick.
 //! JSON: `{"type":"Selector","params":{"dynamic":false},"children":[…]}`
 
@@ -80,7 +80,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
         let resumed = yields && x.is_running(child);
         match x.tick(child) {
             Status::Failure => {
-                // Rule 72: a child that started and failed in this tick ends it.
+                // Rule 63: a child that started and failed in this tick ends it.
                 if yields && !resumed && k + 1 < children.len() {
                     x.slot(i).cursor = k as u32 + 1;
                     return Status::Running;

@@ -9,7 +9,7 @@
 //! the Sequence fails (rule 25). With `dynamic: true` every earlier child is re-ticked each
 //! tick, as BT.CPP's ReactiveSequence (rule 27). `memory: true` is BT.CPP's
 //! SequenceWithMemory (rule 50); `yield: true` is its AsyncSequence, rule 50 without the
-//! remembered failure (rule 72).
+//! remembered failure (rule 63).
 //! JSON: `{"type":"Sequence","params":{"dynamic":false},"children":[…]}`
 
 use crate::args::Args;

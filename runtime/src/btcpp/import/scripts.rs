@@ -1,0 +1,375 @@
+//! Scripts in the import: `<Script>` and `<ScriptCondition>` whose code has no simpler
+//! Arbor form become Arbor's Script and ScriptCondition leaves, and the pre- and
+//! post-condition attributes become script decorators (docs/interop.md, "Scripts").
+//!
+//! Syntax is checked as the element is read (a problem is located at the element's
+//! `file:line:column` and the column inside the script); types once the keys are
+//! declared (`check_scripts`). A script that does not check is kept as text: its node
+//! becomes the opaque stand-in, its attribute is kept for export, with a warning.
+
+use super::{Cx, Doc, Draft, HostUse, PVal, Parent};
+use crate::blackboard::Key;
+use crate::btcpp::xml::Element;
+use crate::btcpp::XmlProblem;
+use crate::format::KeyDecl;
+use crate::nodes::attached::script::type_of_attribute;
+use crate::script::{self, Names, Ty};
+use crate::value::ValueType;
+
+/// A script decorator before key types are known.
+#[derive(Clone, Debug)]
+pub(super) struct SDec {
+    /// The Arbor decorator type (`SkipIf`).
+    pub kind: &'static str,
+    /// The BT.CPP attribute (`_skipIf`).
+    pub attr: &'static str,
+    pub code: String,
+    /// For SkipIf and While: the status the skipped node reports.
+    pub skipped: Option<&'static str>,
+}
+
+/// The attributes in the order the decorators are listed: pre-scripts in the order BT.CPP
+/// checks them, then post-scripts so that, run bottom to top, the status's script comes
+/// before `_post` (BT.CPP's order).
+const ORDER: [&str; 8] = [
+    "_failureIf",
+    "_successIf",
+    "_skipIf",
+    "_while",
+    "_onHalted",
+    "_post",
+    "_onSuccess",
+    "_onFailure",
+];
+
+/// Where a script's syntax problem is: the element, and the column in the script.
+fn syntax_problem(src: &str) -> Option<String> {
+    let e = script::parse_error(src)?;
+    Some(crate::nodes::action::script::located(&e, src))
+}
+
+impl Cx<'_> {
+    /// A Script or ScriptCondition leaf running `code`; `Err` (with the located problem)
+    /// when the code does not parse.
+    pub(super) fn script_leaf(
+        el: &Element,
+        kind: &str,
+        name: &str,
+        code: &str,
+    ) -> Result<Draft, String> {
+        if let Some(problem) = syntax_problem(code) {
+            return Err(format!("the script does not parse ({problem})"));
+        }
+        let mut d = Draft::new(kind, name, el);
+        d.params = vec![("code".to_owned(), PVal::Script(code.to_owned()))];
+        Ok(d)
+    }
+
+    /// `<Precondition if="S" else="X">` whose test is more than key comparisons, or whose
+    /// `else` is not FAILURE: a Sequence over the child with a FailureIf (X = FAILURE),
+    /// SuccessIf (SUCCESS) or SkipIf (SKIPPED) whose script is `!(S)`. As BT.CPP's node,
+    /// it tests before the child starts and not while the child runs.
+    pub(super) fn script_precondition(
+        el: &Element,
+        name: &str,
+        src: &str,
+        otherwise: &str,
+    ) -> Result<Draft, String> {
+        let (kind, attr) = match otherwise {
+            "FAILURE" => ("FailureIf", "_failureIf"),
+            "SUCCESS" => ("SuccessIf", "_successIf"),
+            "SKIPPED" => ("SkipIf", "_skipIf"),
+            other => {
+                return Err(format!(
+                    "`else=\"{other}\"`: Arbor's script decorators end a node only with success, \
+                     failure or a skip"
+                ))
+            }
+        };
+        if let Some(problem) = syntax_problem(src) {
+            return Err(format!("`if` does not parse ({problem})"));
+        }
+        let mut d = Draft::new("Sequence", name, el);
+        d.scripts.push(SDec {
+            kind,
+            attr,
+            code: format!("!({src})"),
+            skipped: (kind == "SkipIf").then_some("success"),
+        });
+        Ok(d)
+    }
+
+    /// Takes a node's pre- and post-condition attributes as script decorators when the
+    /// Condition/Precondition mapping cannot express them all exactly: a post-condition
+    /// (BT.CPP runs `_onFailure` after `_failureIf` fails the node, which a Condition
+    /// does not), `_successIf`, a skip outside a Fallback, or a test that is more than
+    /// key comparisons. All of a node's attributes go one way, so that their order stays
+    /// BT.CPP's. Returns false, taking nothing, when the old mapping is exact.
+    pub(super) fn pre_post_scripts(
+        &mut self,
+        draft: &mut Draft,
+        el: &Element,
+        origin: &str,
+        parent: Parent,
+        specials: &mut std::collections::BTreeMap<String, String>,
+        legacy_ok: &dyn Fn(&str, &str) -> bool,
+    ) -> bool {
+        let present: Vec<&str> = ORDER
+            .into_iter()
+            .filter(|a| specials.contains_key(*a))
+            .collect();
+        let needs_scripts = present.iter().any(|a| {
+            let src = specials.get(*a).map(String::as_str).unwrap_or("");
+            !legacy_ok(a, src)
+        });
+        if !needs_scripts {
+            return false;
+        }
+        // The node's own attributes are checked before a Precondition node's `if`.
+        let inner = std::mem::take(&mut draft.scripts);
+        for attr in present {
+            let Some(src) = specials.get(attr).cloned() else {
+                continue;
+            };
+            let Some(kind) = type_of_attribute(attr) else {
+                continue;
+            };
+            if let Some(problem) = syntax_problem(&src) {
+                self.warn(
+                    origin,
+                    el,
+                    format!("`{attr}=\"{src}\"` is kept for export but not evaluated: {problem}"),
+                );
+                continue;
+            }
+            specials.remove(attr);
+            let skipped =
+                matches!(attr, "_skipIf" | "_while").then_some(if parent == Parent::Selector {
+                    "failure"
+                } else {
+                    "success"
+                });
+            draft.scripts.push(SDec {
+                kind,
+                attr,
+                code: src,
+                skipped,
+            });
+        }
+        draft.scripts.extend(inner);
+        true
+    }
+
+    /// Types the json keys that only scripts type, by copies (`p := x` with `x` an int):
+    /// a key whose type was left `json` (no use suggested one) and whose script uses now
+    /// all suggest one type. Keys connected to a subtree call keep their type (both ends
+    /// of a remapping must agree, and `declare_keys` already unified them).
+    pub(super) fn type_script_copies(&self, drafts: &[Draft], decls: &mut [Vec<KeyDecl>]) {
+        for (t, draft) in drafts.iter().enumerate() {
+            let linked = |k: &str| {
+                self.calls.iter().any(|c| {
+                    (c.autoremap && (c.parent == t || c.sub == t))
+                        || c.remap
+                            .iter()
+                            .any(|(s, p)| (c.sub == t && s == k) || (c.parent == t && p == k))
+                })
+            };
+            let mut codes = Vec::new();
+            // Keys other nodes use: their type came from those uses (json when they
+            // disagree), which a script's suggestion must not override.
+            let mut others: Vec<String> = Vec::new();
+            draft.walk(&mut |d| {
+                for dec in &d.decorators {
+                    others.push(dec.test.key.clone());
+                }
+                for (_, p) in &d.params {
+                    match p {
+                        PVal::Key(k) | PVal::Bind(k) | PVal::Typed { key: k, .. } => {
+                            others.push(k.clone())
+                        }
+                        PVal::Port(raw) => {
+                            if let Some(k) = super::blackboard_ref(raw) {
+                                others.push(k.to_owned());
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                for s in &d.scripts {
+                    let tested = !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
+                    codes.push((s.code.clone(), tested));
+                }
+                for (n, p) in &d.params {
+                    if let PVal::Script(code) = p {
+                        if n == "code" && d.host.is_none() {
+                            codes.push((code.clone(), d.kind == "ScriptCondition"));
+                        }
+                    }
+                }
+            });
+            // A chain of copies (`b := a; c := b`) takes a round per link.
+            for _ in 0..8 {
+                let list = &decls[t];
+                let declared = |n: &str| {
+                    list.iter()
+                        .find(|d| d.key == n)
+                        .and_then(|d| Ty::of_key(d.ty))
+                };
+                let mut seen: Vec<(String, Vec<Ty>)> = Vec::new();
+                for (code, tested) in &codes {
+                    for (k, ty) in
+                        script::key_uses_with(code, *tested, &declared).unwrap_or_default()
+                    {
+                        let Some(ty) = ty else { continue };
+                        match seen.iter_mut().find(|(n, _)| *n == k) {
+                            Some((_, tys)) => tys.push(ty),
+                            None => seen.push((k, vec![ty])),
+                        }
+                    }
+                }
+                let mut changed = false;
+                for (k, tys) in seen {
+                    let one = tys.iter().all(|t| *t == tys[0]);
+                    let Some(decl) = decls[t].iter_mut().find(|d| d.key == k) else {
+                        continue;
+                    };
+                    let free = !linked(&k) && !others.contains(&k);
+                    if one && decl.ty == ValueType::Json && decl.default.is_none() && free {
+                        decl.ty = tys[0].value_type();
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Checks every script against its tree's declared keys; a script that does not check
+    /// is kept as text (see the module documentation).
+    pub(super) fn check_scripts(
+        &mut self,
+        doc: &Doc,
+        drafts: &mut [Draft],
+        decls: &[Vec<KeyDecl>],
+    ) {
+        for (t, draft) in drafts.iter_mut().enumerate() {
+            let names = DeclNames(&decls[t]);
+            let origin = doc.trees[t].origin.clone();
+            let mut problems = Vec::new();
+            let mut demoted = Vec::new();
+            draft.walk_mut(&mut |d| {
+                let (line, column) = (d.line, d.column);
+                let mut kept = Vec::new();
+                d.scripts.retain(|s| {
+                    let condition =
+                        !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
+                    match compile(&s.code, &names, condition) {
+                        Ok(()) => true,
+                        Err(why) => {
+                            problems.push((
+                                line,
+                                column,
+                                format!(
+                                    "`{}=\"{}\"` is kept for export but not evaluated: {why}",
+                                    s.attr, s.code
+                                ),
+                            ));
+                            kept.push((s.attr.to_owned(), s.code.clone()));
+                            false
+                        }
+                    }
+                });
+                d.kept.extend(kept);
+                if d.host.is_some() || !matches!(d.kind.as_str(), "Script" | "ScriptCondition") {
+                    return;
+                }
+                let Some(code) = d.params.iter().find_map(|(n, p)| match p {
+                    PVal::Script(c) if n == "code" => Some(c.clone()),
+                    _ => None,
+                }) else {
+                    return;
+                };
+                if let Err(why) = compile(&code, &names, d.kind == "ScriptCondition") {
+                    let id = d.kind.clone();
+                    problems.push((
+                        line,
+                        column,
+                        format!(
+                            "<{id} code=\"{code}\">: {why}; imported as the opaque node type `{}`",
+                            super::host_type_name(&id)
+                        ),
+                    ));
+                    d.host = Some(id.clone());
+                    d.kind = String::new();
+                    d.origin = None;
+                    d.params = vec![("code".to_owned(), PVal::Port(code.clone()))];
+                    demoted.push((id, line, column, code));
+                }
+            });
+            for (line, column, message) in problems {
+                self.warnings.push(XmlProblem {
+                    origin: origin.clone(),
+                    line,
+                    column,
+                    message,
+                });
+            }
+            for (id, line, column, code) in demoted {
+                let usage = self.hosts.entry(id).or_insert_with(|| HostUse {
+                    line,
+                    column,
+                    origin: origin.clone(),
+                    ..HostUse::default()
+                });
+                usage.builtin = true;
+                usage.child_counts.push(0);
+                if !usage.ports.contains_key("code") {
+                    usage.order.push("code".to_owned());
+                }
+                usage.ports.entry("code".to_owned()).or_default().push(code);
+            }
+        }
+    }
+}
+
+fn compile(code: &str, names: &DeclNames<'_>, condition: bool) -> Result<(), String> {
+    let compiled = if condition {
+        script::compile_condition(code, names)
+    } else {
+        script::compile(code, names)
+    };
+    compiled
+        .map(|_| ())
+        .map_err(|e| crate::nodes::action::script::located(&e, code))
+}
+
+/// A tree's declared keys, for checking its scripts.
+struct DeclNames<'a>(&'a [KeyDecl]);
+
+impl Names for DeclNames<'_> {
+    fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
+        let i = self.0.iter().position(|d| d.key == name)?;
+        Some((Key(i as u32), self.0[i].ty))
+    }
+}
+
+/// The keys a script uses with the types its uses suggest (`None` where it shows none).
+pub(super) fn script_key_uses(code: &str, condition: bool) -> Vec<(String, Option<ValueType>)> {
+    script::key_uses(code, condition)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(k, t)| (k, t.map(Ty::value_type)))
+        .collect()
+}
+
+/// The decorator parameters of a script decorator.
+pub(super) fn params(s: &SDec) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = serde_json::Map::new();
+    m.insert("code".into(), serde_json::Value::from(s.code.as_str()));
+    if let Some(skipped) = s.skipped {
+        m.insert("skipped".into(), serde_json::Value::from(skipped));
+    }
+    m
+}

@@ -1,0 +1,102 @@
+//! Script: runs its `code` (docs/semantics.md rules 51 and 52) and succeeds; a script that
+//! reads a key without a valid value stops there and the node fails.
+//! JSON: `{"type":"Script","params":{"code":"count += 1; done := count >= 3"}}`
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::args::Args;
+use crate::blackboard::Key;
+use crate::exec::Exec;
+use crate::nodes::{ty, Kind, LowerCx, ParamError};
+use crate::script::{self, Names, Program, ScriptError};
+use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
+use crate::value::ValueType;
+
+pub(crate) fn spec() -> NodeType {
+    ty(
+        "Script",
+        Category::Action,
+        "Runs a script (BehaviorTree.CPP's script language) on the blackboard; succeeds.",
+    )
+    .param(ParamSpec::new(
+        "code",
+        ParamKind::Script,
+        "Statements separated by `;`, such as `count += 1; done := count >= 3`.",
+    ))
+}
+
+pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
+    Ok(Kind::Script {
+        program: code(args, cx, "code", false)?,
+        condition: false,
+    })
+}
+
+/// Compiles the script parameter `param` against the file's keys; `condition` when its
+/// value is tested. Problems name the line and column inside the script.
+pub(crate) fn code(
+    args: &Args,
+    cx: &LowerCx<'_>,
+    param: &'static str,
+    condition: bool,
+) -> Result<Arc<Program>, ParamError> {
+    let src = args.str(param).map_err(|m| ParamError::new(param, m))?;
+    let names = FileNames {
+        types: cx.key_types,
+        by_name: cx.key_names,
+        enums: cx.script_enums,
+    };
+    let compiled = if condition {
+        script::compile_condition(src, &names)
+    } else {
+        script::compile(src, &names)
+    };
+    compiled
+        .map(Arc::new)
+        .map_err(|e| ParamError::new(param, located(&e, src)))
+}
+
+/// The message with its place in the script: `column 7: …`, or `line 2, column 3: …`.
+pub(crate) fn located(e: &ScriptError, src: &str) -> String {
+    let (line, column) = e.line_column(src);
+    if src.contains('\n') {
+        format!("line {line}, column {column}: {}", e.message)
+    } else {
+        format!("column {column}: {}", e.message)
+    }
+}
+
+/// A file's keys as the script checker sees them. `@name` is the key `name` of this file
+/// (in the main file, the root blackboard's key; see rule 51).
+struct FileNames<'a> {
+    types: &'a [ValueType],
+    by_name: &'a HashMap<String, Key>,
+    enums: &'a std::collections::BTreeMap<String, i64>,
+}
+
+impl Names for FileNames<'_> {
+    fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
+        let key = *self.by_name.get(name)?;
+        Some((key, self.types[key.index()]))
+    }
+
+    fn enum_value(&self, name: &str) -> Option<i64> {
+        self.enums.get(name).copied()
+    }
+}
+
+/// Runs the program: Script succeeds, ScriptCondition succeeds when the value is true;
+/// both fail when the script reads a key without a valid value.
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    program: &Program,
+    condition: bool,
+) -> Status {
+    match program.run(&mut x.st.bb) {
+        Ok(value) => Status::from_bool(value || !condition),
+        Err(_) => Status::Failure,
+    }
+}

@@ -1,0 +1,437 @@
+//! A checked script as a flat program for a small stack machine.
+//!
+//! Keys are resolved to slots and string literals interned as `Arc<str>` at load, so
+//! running a program looks nothing up and copies no text (see `eval` for the one
+//! allocation that remains: a string built by `..` and stored in a key).
+
+use std::sync::Arc;
+
+use super::check::{self, Names, Ty};
+use super::parser::{Expr, Span};
+use super::ScriptError;
+use crate::blackboard::Key;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+}
+
+impl Cmp {
+    fn of(op: &str) -> Cmp {
+        match op {
+            "==" => Cmp::Eq,
+            "!=" => Cmp::Ne,
+            "<" => Cmp::Lt,
+            ">" => Cmp::Gt,
+            "<=" => Cmp::Le,
+            _ => Cmp::Ge,
+        }
+    }
+
+    pub(crate) fn holds(self, ord: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            Cmp::Eq => ord == Equal,
+            Cmp::Ne => ord != Equal,
+            Cmp::Lt => ord == Less,
+            Cmp::Gt => ord == Greater,
+            Cmp::Le => ord != Greater,
+            Cmp::Ge => ord != Less,
+        }
+    }
+}
+
+/// One instruction. Operands are on the stack; the types were checked at load, so each
+/// operation knows what it finds there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Op {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// An interned string literal.
+    Str(u32),
+    /// Pushes the key's valid value; a key without one stops the script (it fails).
+    Load(Key),
+    /// Pops a value and writes it to the key (an int into a float key is widened).
+    Store(Key, Ty),
+    /// Drops the top value (an expression statement's result that is not the last).
+    Pop,
+    /// The top value (an int) as a float.
+    ToFloat,
+    /// The value under the top (an int) as a float.
+    ToFloatUnder,
+    /// The top value (a bool or number) as a bool: numbers are true unless zero.
+    Truthy,
+    Neg,
+    Not,
+    BitNot,
+    AddInt,
+    SubInt,
+    MulInt,
+    AddFloat,
+    SubFloat,
+    MulFloat,
+    DivFloat,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Concat,
+    /// Compares the two top values of type `Ty` (ints and floats mixed are floats).
+    Compare(Cmp, Ty),
+    /// Pops a bool; jumps when it is false.
+    JumpIfFalse(u32),
+    /// Jumps when the top bool is false (`&&`) / true (`||`), keeping it; else pops it.
+    AndJump(u32),
+    OrJump(u32),
+    Jump(u32),
+}
+
+/// A compiled script: instructions, interned strings, and the type of the value it
+/// gives (that of its last statement).
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub(crate) ops: Vec<Op>,
+    pub(crate) strings: Vec<Arc<str>>,
+    pub(crate) result: Ty,
+    /// The deepest the stack gets.
+    pub(crate) depth: usize,
+}
+
+impl Program {
+    /// The type of the value the script gives.
+    pub fn result(&self) -> Ty {
+        self.result
+    }
+
+    /// Rewrites blackboard keys (file-local to instance keys, for subtrees).
+    pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
+        for op in &mut self.ops {
+            match op {
+                Op::Load(k) | Op::Store(k, _) => *k = map(*k),
+                _ => {}
+            }
+        }
+    }
+}
+
+pub(crate) struct Compiler<'a> {
+    src: &'a str,
+    names: &'a dyn Names,
+    ops: Vec<Op>,
+    strings: Vec<Arc<str>>,
+    depth: usize,
+    max_depth: usize,
+}
+
+impl<'a> Compiler<'a> {
+    pub(crate) fn new(src: &'a str, names: &'a dyn Names) -> Compiler<'a> {
+        Compiler {
+            src,
+            names,
+            ops: Vec::new(),
+            strings: Vec::new(),
+            depth: 0,
+            max_depth: 0,
+        }
+    }
+
+    pub(crate) fn program(mut self, statements: &[Expr]) -> Result<Program, ScriptError> {
+        let mut result = Ty::Bool;
+        for (i, s) in statements.iter().enumerate() {
+            result = match s {
+                Expr::Assign { op, target, value } => self.assign(op, target, value)?,
+                other => self.expr(other)?,
+            };
+            if i + 1 < statements.len() {
+                self.emit(Op::Pop, -1);
+            }
+        }
+        Ok(Program {
+            ops: self.ops,
+            strings: self.strings,
+            result,
+            depth: self.max_depth,
+        })
+    }
+
+    fn emit(&mut self, op: Op, stack: isize) {
+        self.ops.push(op);
+        self.depth = self.depth.saturating_add_signed(stack);
+        self.max_depth = self.max_depth.max(self.depth);
+    }
+
+    fn text(&self, span: Span) -> &'a str {
+        &self.src[span.start..span.end]
+    }
+
+    fn err(span: Span, message: impl Into<String>) -> ScriptError {
+        ScriptError::new(span.start, span.end, message)
+    }
+
+    /// `key op value`, leaving the stored value on the stack.
+    fn assign(&mut self, op: &str, target: &Expr, value: &Expr) -> Result<Ty, ScriptError> {
+        let Expr::Name { root, span } = *target else {
+            return Err(Self::err(target.span(), "only a key can be assigned"));
+        };
+        let name = self.text(span);
+        let name = name.strip_prefix('@').unwrap_or(name);
+        if self.names.enum_value(name).is_some() {
+            return Err(Self::err(
+                span,
+                format!("`{name}` is an enum value, not a key"),
+            ));
+        }
+        let (key, kty) = self
+            .names
+            .key(name, root)
+            .ok_or_else(|| Self::err(span, format!("no blackboard key named `{name}`")))?;
+        let kty = Ty::of_key(kty).ok_or_else(|| {
+            Self::err(
+                span,
+                format!(
+                    "`{name}` holds {kty} values; scripts use bool, int, float and string keys"
+                ),
+            )
+        })?;
+        let compound = op != ":=" && op != "=";
+        if compound {
+            self.emit(Op::Load(key), 1);
+        }
+        let vty = self.expr(value)?;
+        check::assignment(op, name, kty, vty)
+            .map_err(|m| Self::err(target.span().to_end(value.span()), m))?;
+        match op {
+            "+=" if kty == Ty::Str => self.emit(Op::Concat, -1),
+            "+=" | "-=" | "*=" | "/=" => {
+                let arith = &op[..1];
+                self.arith(arith, kty, vty);
+            }
+            _ => {
+                if kty == Ty::Float && vty == Ty::Int {
+                    self.emit(Op::ToFloat, 0);
+                }
+            }
+        }
+        self.emit(Op::Store(key, kty), 0);
+        Ok(kty)
+    }
+
+    /// Emits the arithmetic operation for operands already on the stack.
+    fn arith(&mut self, op: &str, l: Ty, r: Ty) -> Ty {
+        let float = !(l == Ty::Int && r == Ty::Int) || op == "/";
+        if float {
+            if r == Ty::Int {
+                self.emit(Op::ToFloat, 0);
+            }
+            if l == Ty::Int {
+                self.emit(Op::ToFloatUnder, 0);
+            }
+        }
+        let code = match (op, float) {
+            ("+", false) => Op::AddInt,
+            ("-", false) => Op::SubInt,
+            ("*", false) => Op::MulInt,
+            ("+", true) => Op::AddFloat,
+            ("-", true) => Op::SubFloat,
+            ("*", true) => Op::MulFloat,
+            _ => Op::DivFloat,
+        };
+        self.emit(code, -1);
+        if float {
+            Ty::Float
+        } else {
+            Ty::Int
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<Ty, ScriptError> {
+        Ok(match e {
+            Expr::Int(i, _) => {
+                self.emit(Op::Int(*i), 1);
+                Ty::Int
+            }
+            Expr::Float(f, _) => {
+                self.emit(Op::Float(*f), 1);
+                Ty::Float
+            }
+            Expr::Bool(b, _) => {
+                self.emit(Op::Bool(*b), 1);
+                Ty::Bool
+            }
+            Expr::Str(span) => {
+                let text = self.text(*span);
+                let index = match self.strings.iter().position(|s| &**s == text) {
+                    Some(i) => i,
+                    None => {
+                        self.strings.push(Arc::from(text));
+                        self.strings.len() - 1
+                    }
+                };
+                self.emit(Op::Str(index as u32), 1);
+                Ty::Str
+            }
+            Expr::Name { root, span } => {
+                let text = self.text(*span);
+                let name = text.strip_prefix('@').unwrap_or(text);
+                if !root {
+                    if let Some(v) = self.names.enum_value(name) {
+                        self.emit(Op::Int(v), 1);
+                        return Ok(Ty::Int);
+                    }
+                }
+                let (key, kty) = self.names.key(name, *root).ok_or_else(|| {
+                    Self::err(*span, format!("no blackboard key or enum named `{name}`"))
+                })?;
+                let ty = Ty::of_key(kty).ok_or_else(|| {
+                    Self::err(
+                        *span,
+                        format!(
+                            "`{name}` holds {kty} values; scripts use bool, int, float and string keys"
+                        ),
+                    )
+                })?;
+                self.emit(Op::Load(key), 1);
+                ty
+            }
+            Expr::Unary(op, inner, span) => {
+                let t = self.expr(inner)?;
+                let out = check::unary(op, t).map_err(|m| Self::err(*span, m))?;
+                match *op {
+                    "-" => self.emit(Op::Neg, 0),
+                    "~" => self.emit(Op::BitNot, 0),
+                    _ => {
+                        self.truthy(t);
+                        self.emit(Op::Not, 0)
+                    }
+                }
+                out
+            }
+            Expr::Binary(op @ ("&&" | "||"), l, r) => {
+                let lt = self.expr(l)?;
+                self.truthy(lt);
+                let at = self.ops.len();
+                self.emit(Op::Jump(0), -1);
+                let rt = self.expr(r)?;
+                check::binary(op, lt, rt).map_err(|m| Self::err(e.span(), m))?;
+                self.truthy(rt);
+                let end = self.ops.len() as u32;
+                self.ops[at] = if *op == "&&" {
+                    Op::AndJump(end)
+                } else {
+                    Op::OrJump(end)
+                };
+                Ty::Bool
+            }
+            Expr::Binary(op, l, r) => {
+                let lt = self.expr(l)?;
+                let rt = self.expr(r)?;
+                let out = check::binary(op, lt, rt).map_err(|m| Self::err(e.span(), m))?;
+                match *op {
+                    ".." => self.emit(Op::Concat, -1),
+                    "&" => self.emit(Op::BitAnd, -1),
+                    "|" => self.emit(Op::BitOr, -1),
+                    "^" => self.emit(Op::BitXor, -1),
+                    _ => {
+                        self.arith(op, lt, rt);
+                    }
+                }
+                out
+            }
+            Expr::Compare(first, rest) => {
+                // `a < b < c` is `a < b && b < c`; operands have no side effects (an
+                // assignment is only ever a whole statement), so `b` is evaluated twice.
+                let mut jumps = Vec::new();
+                let mut left = &**first;
+                for (k, (op, right)) in rest.iter().enumerate() {
+                    let lt = self.expr(left)?;
+                    let rt = self.expr(right)?;
+                    check::comparison(op, lt, rt)
+                        .map_err(|m| Self::err(left.span().to_end(right.span()), m))?;
+                    let ty = if lt == rt {
+                        lt
+                    } else {
+                        if rt == Ty::Int {
+                            self.emit(Op::ToFloat, 0);
+                        }
+                        if lt == Ty::Int {
+                            self.emit(Op::ToFloatUnder, 0);
+                        }
+                        Ty::Float
+                    };
+                    self.emit(Op::Compare(Cmp::of(op), ty), -1);
+                    if k + 1 < rest.len() {
+                        jumps.push(self.ops.len());
+                        self.emit(Op::Jump(0), -1);
+                    }
+                    left = right;
+                }
+                let end = self.ops.len() as u32;
+                for at in jumps {
+                    self.ops[at] = Op::AndJump(end);
+                }
+                Ty::Bool
+            }
+            Expr::Ternary(c, a, b) => {
+                let ct = self.expr(c)?;
+                if !ct.testable() {
+                    return Err(Self::err(
+                        c.span(),
+                        "the condition of `?:` cannot be a string",
+                    ));
+                }
+                self.truthy(ct);
+                let to_else = self.ops.len();
+                self.emit(Op::JumpIfFalse(0), -1);
+                let at = self.expr(a)?;
+                // The branches' common type is only known after both; a numeric mix
+                // converts the int branch, so leave a slot for that conversion.
+                let then_fix = self.ops.len();
+                self.emit(Op::Jump(u32::MAX), 0);
+                let to_end = self.ops.len();
+                self.emit(Op::Jump(0), 0);
+                self.depth -= 1;
+                let else_start = self.ops.len() as u32;
+                let bt = self.expr(b)?;
+                let out = check::ternary(at, bt).map_err(|m| Self::err(e.span(), m))?;
+                if out == Ty::Float && bt == Ty::Int {
+                    self.emit(Op::ToFloat, 0);
+                }
+                let end = self.ops.len() as u32;
+                self.ops[then_fix] = if out == Ty::Float && at == Ty::Int {
+                    Op::ToFloat
+                } else {
+                    Op::Jump(then_fix as u32 + 1)
+                };
+                self.ops[to_else] = Op::JumpIfFalse(else_start);
+                self.ops[to_end] = Op::Jump(end);
+                out
+            }
+            Expr::Assign { .. } => {
+                return Err(Self::err(
+                    e.span(),
+                    "an assignment must be a whole statement (separate statements with `;`)",
+                ))
+            }
+        })
+    }
+
+    fn truthy(&mut self, t: Ty) {
+        if t != Ty::Bool {
+            self.emit(Op::Truthy, 0);
+        }
+    }
+}
+
+impl Span {
+    pub(crate) fn to_end(self, other: Span) -> Span {
+        Span {
+            start: self.start,
+            end: other.end,
+        }
+    }
+}

@@ -1,0 +1,188 @@
+//! Scripts through the BT.CPP import and export (docs/interop.md, "Scripts" and "Pre- and
+//! post-conditions"): what becomes Arbor's Script, ScriptCondition and script decorators,
+//! where a script that does not parse or check is reported, and that export writes them
+//! back as BT.CPP reads them.
+
+use arbor_runtime::btcpp::{export_file, import_file, import_str, ImportOptions};
+use serde_json::json;
+
+use super::support::*;
+
+const XML: &str = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="n := 0; total := n * 2.5; label := 'n=' .. n"/>
+      <ScriptCondition code="n &lt; 3 &amp;&amp; label != ''"/>
+      <Fallback>
+        <Work _skipIf="n &gt; 5" _onSuccess="n += 1" _post="done := true"/>
+        <Rest _while="total &lt; 10" _onHalted="halted := true"/>
+      </Fallback>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+
+#[test]
+fn scripts_and_attributes_become_script_nodes_and_decorators() {
+    let imported = import_str(XML, &ImportOptions::new("s")).expect("imports");
+    let t = imported.main();
+    let kinds: Vec<&str> = t.nodes.iter().map(|n| n.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "Sequence",
+            "Script",
+            "ScriptCondition",
+            "Selector",
+            "Work",
+            "Rest"
+        ]
+    );
+    let keys: Vec<(String, String)> = t
+        .blackboard
+        .iter()
+        .map(|d| (d.key.clone(), d.ty.to_string()))
+        .collect();
+    for (key, ty) in [
+        ("n", "int"),
+        ("total", "float"),
+        ("label", "string"),
+        ("done", "bool"),
+        ("halted", "bool"),
+    ] {
+        assert!(keys.contains(&(key.into(), ty.into())), "{key}: {keys:?}");
+    }
+    let decorators = |name: &str| -> Vec<serde_json::Value> {
+        t.nodes
+            .iter()
+            .find(|n| n.kind == name)
+            .expect("node")
+            .decorators
+            .iter()
+            .map(|d| json!([d.kind, d.params]))
+            .collect()
+    };
+    // Under a Fallback a skipped node reports failure (the Fallback passes over it); the
+    // post-scripts are listed so that, bottom to top, `_onSuccess` runs before `_post`.
+    assert_eq!(
+        decorators("Work"),
+        [
+            json!(["SkipIf", {"code": "n > 5", "skipped": "failure"}]),
+            json!(["Post", {"code": "done := true"}]),
+            json!(["OnSuccess", {"code": "n += 1"}]),
+        ]
+    );
+    assert_eq!(
+        decorators("Rest"),
+        [
+            json!(["While", {"code": "total < 10", "skipped": "failure"}]),
+            json!(["OnHalted", {"code": "halted := true"}]),
+        ]
+    );
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+}
+
+/// Imports `xml` from a file in a fresh folder `name`, writes the Arbor files there and
+/// exports them: the import and the exported XML.
+fn import_then_export(xml: &str, name: &str) -> (arbor_runtime::btcpp::Imported, String) {
+    let dir = tempdir(name);
+    std::fs::write(dir.join("in.xml"), xml).unwrap();
+    let imported = import_file(&dir.join("in.xml"), "s").expect("imports");
+    imported.write_to(&dir).unwrap();
+    let out = export_file(
+        &dir.join(&imported.files[0].file_name),
+        &imported.node_types(),
+    )
+    .expect("exports")
+    .xml;
+    (imported, out)
+}
+
+#[test]
+fn scripts_round_trip_through_export() {
+    let (first, xml) = import_then_export(XML, "scripts-rt");
+    for attr in [
+        r#"<Script code="n := 0; total := n * 2.5; label := 'n=' .. n"/>"#,
+        r#"<ScriptCondition code="n &lt; 3 &amp;&amp; label != ''"/>"#,
+        r#"_skipIf="n &gt; 5""#,
+        r#"_onSuccess="n += 1""#,
+        r#"_post="done := true""#,
+        r#"_while="total &lt; 10""#,
+        r#"_onHalted="halted := true""#,
+    ] {
+        assert!(xml.contains(attr), "{attr}\n{xml}");
+    }
+    let dir2 = tempdir("scripts-rt2");
+    std::fs::write(dir2.join("again.xml"), &xml).unwrap();
+    let second = import_file(&dir2.join("again.xml"), "s").expect("re-imports");
+    assert_eq!(shapes(&first), shapes(&second), "{xml}");
+}
+
+#[test]
+fn scripts_that_do_not_parse_or_check_are_located_and_kept() {
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="a := (1 + "/>
+      <Script code="s := 'x'; s -= 1"/>
+      <Work _successIf="a +"/>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let imported = import_str(xml, &ImportOptions::new("bad")).expect("imports with warnings");
+    let warnings: Vec<String> = imported.warnings.iter().map(|w| w.to_string()).collect();
+    // file:line:column of the element, then the place inside the script.
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("<memory>:4:7:") && w.contains("column 11")),
+        "{warnings:#?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            // `s` meets a string and a number: its type is json, which scripts cannot use.
+            .any(|w| w.starts_with("<memory>:5:7:") && w.contains("`s` holds json values")),
+        "{warnings:#?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("<memory>:6:7:") && w.contains("_successIf")),
+        "{warnings:#?}"
+    );
+    let t = imported.main();
+    let kinds: Vec<&str> = t.nodes.iter().map(|n| n.kind.as_str()).collect();
+    assert_eq!(kinds, ["Sequence", "BTCPP_Script", "BTCPP_Script", "Work"]);
+    assert_eq!(
+        meta(t)["attributes"][&node(t, "Work").guid],
+        json!({"_successIf": "a +"})
+    );
+}
+
+#[test]
+fn a_precondition_with_a_script_test_round_trips() {
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="x := 3"/>
+      <Precondition if="x &gt; 2 &amp;&amp; x &lt; 5" else="SUCCESS"><Work/></Precondition>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, out) = import_then_export(xml, "scripts-precondition");
+    let t = imported.main();
+    let guard = t
+        .nodes
+        .iter()
+        .find(|n| n.kind == "Sequence" && !n.decorators.is_empty())
+        .expect("the Precondition's Sequence");
+    assert_eq!(guard.decorators[0].kind, "SuccessIf");
+    assert_eq!(
+        guard.decorators[0].params["code"],
+        json!("!(x > 2 && x < 5)")
+    );
+    assert!(
+        out.contains(r#"<Precondition if="x &gt; 2 &amp;&amp; x &lt; 5" else="SUCCESS">"#),
+        "{out}"
+    );
+}
