@@ -56,6 +56,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// The only exception is `exec::unchecked`, with its invariant stated and tested there.
+#![deny(unsafe_code)]
 
 /// The Rust snippets of the guides, compiled and run as doctests: `cargo test --doc`
 /// fails if one no longer compiles. tests/guides/mod.rs checks that every guide with a Rust
