@@ -91,6 +91,9 @@ pub mod format;
 mod host;
 mod last_visits;
 mod nodes;
+/// Ticking a population of agents on every core (feature `parallel`).
+#[cfg(feature = "parallel")]
+pub mod parallel;
 mod port;
 mod registry;
 mod rng;

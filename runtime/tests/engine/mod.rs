@@ -8,5 +8,6 @@ mod reference;
 
 mod last_visits;
 mod no_alloc;
+mod parallel;
 mod reload;
 mod state_size;
