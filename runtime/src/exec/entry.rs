@@ -92,7 +92,11 @@ pub(crate) fn entries<C>(
 
 /// Invariant 2 of `exec::unchecked` for one entry.
 pub(crate) fn assert_in_bounds<C>(e: &Entry<C>, nodes: usize, entries: usize) {
-    assert!((e.node as usize) < nodes, "entry of node {} of {nodes}", e.node);
+    assert!(
+        (e.node as usize) < nodes,
+        "entry of node {} of {nodes}",
+        e.node
+    );
     if let Step::Loop { first, end, .. } = e.step {
         assert!(
             first <= end && end as usize <= entries,

@@ -9,8 +9,8 @@ mod entry;
 mod state;
 mod unchecked;
 
-pub(crate) use entry::{assert_in_bounds, entries, entry_of, Entry};
 use entry::Step;
+pub(crate) use entry::{assert_in_bounds, entries, entry_of, Entry};
 pub(crate) use state::{EventSlot, Nodes, Slot, State};
 
 use crate::host::{Action, ActionCtx};
@@ -171,7 +171,11 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let mut k = current as usize;
         let status = loop {
             let Some(e) = entries.get(k) else {
-                break if entries.is_empty() { Status::Success } else { next };
+                break if entries.is_empty() {
+                    Status::Success
+                } else {
+                    next
+                };
             };
             let child = self.tick_entry(e);
             if child != next {

@@ -22,20 +22,26 @@ struct Body {
 fn tree() -> Arc<CompiledTree<Body>> {
     let mut registry = Registry::<Body>::new();
     registry
-        .condition(NodeType::condition("Lucky", "A coin from the agent's RNG."), |cx| {
-            cx.agent.rolls += 1;
-            cx.rng().bool()
-        })
-        .action(NodeType::action("Walk", "Moves a random step; runs until x > 3."), |cx| {
-            cx.agent.moves += 1;
-            cx.agent.x += cx.rng().f64();
-            if cx.agent.x > 3.0 {
-                cx.agent.x = 0.0;
-                Status::Success
-            } else {
-                Status::Running
-            }
-        });
+        .condition(
+            NodeType::condition("Lucky", "A coin from the agent's RNG."),
+            |cx| {
+                cx.agent.rolls += 1;
+                cx.rng().bool()
+            },
+        )
+        .action(
+            NodeType::action("Walk", "Moves a random step; runs until x > 3."),
+            |cx| {
+                cx.agent.moves += 1;
+                cx.agent.x += cx.rng().f64();
+                if cx.agent.x > 3.0 {
+                    cx.agent.x = 0.0;
+                    Status::Success
+                } else {
+                    Status::Running
+                }
+            },
+        );
     let root = common::sel(
         "root",
         vec![
@@ -101,7 +107,11 @@ fn tick_all_equals_ticking_one_by_one() {
     // The agents went different ways, so a mixed-up agent or data would show.
     let distinct: std::collections::HashSet<String> =
         expected.iter().map(|o| format!("{o:?}")).collect();
-    assert!(distinct.len() > AGENTS / 2, "{} distinct outcomes", distinct.len());
+    assert!(
+        distinct.len() > AGENTS / 2,
+        "{} distinct outcomes",
+        distinct.len()
+    );
 
     let mut pop = population();
     for _ in 0..TICKS {
@@ -130,7 +140,11 @@ fn tick_zip_and_tick_each_equal_ticking_one_by_one() {
     let mut entities: Vec<Entity> = population()
         .into_iter()
         .enumerate()
-        .map(|(i, (brain, body))| Entity { _id: i, body, brain })
+        .map(|(i, (brain, body))| Entity {
+            _id: i,
+            body,
+            brain,
+        })
         .collect();
     for _ in 0..TICKS {
         parallel::tick_each(&mut entities, DT, |e| (&mut e.brain, &mut e.body));
