@@ -75,7 +75,7 @@ impl<C> Agent<C> {
     pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
         self.state.nodes.run += 1;
         let tree = &*self.tree;
-        Exec::new(tree, &mut self.state, data, observer).tick_entry(&tree.root)
+        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
     }
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent

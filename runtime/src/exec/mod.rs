@@ -59,8 +59,11 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         data: &'a mut C,
         obs: &'a mut O,
     ) -> Self {
-        // Invariant 1 of `unchecked`.
-        assert_eq!(st.nodes.slots.len(), tree.nodes.len());
+        // Invariant 1 of `unchecked`; the message is formatted out of line, so the check is
+        // a compare and a branch.
+        if st.nodes.slots.len() != tree.nodes.len() {
+            unchecked::mismatch(st.nodes.slots.len(), tree.nodes.len());
+        }
         Exec {
             tree,
             st: &mut st.nodes,
@@ -152,6 +155,24 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// resumes at the same child.
     #[inline(never)]
     fn tick_loop(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
+        self.loop_body::<false>(i, seq, first, end)
+    }
+
+    /// Ticks the root, as [`Exec::tick_entry`] does, with a plain Sequence's or
+    /// Selector's loop, and those of its children that are plain loops too, inlined here:
+    /// the two top levels of the commonest trees cost no call.
+    #[inline(always)]
+    pub fn tick_root(&mut self, e: &'a Entry<C>) -> Status {
+        match e.step {
+            Step::Loop { seq, first, end } => self.loop_body::<true>(e.node, seq, first, end),
+            _ => self.tick_entry(e),
+        }
+    }
+
+    /// The body of [`Exec::tick_loop`]; with `INLINE`, a child that is a plain loop has its
+    /// body inlined here too (one level: that body calls [`Exec::tick_loop`]).
+    #[inline(always)]
+    fn loop_body<const INLINE: bool>(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
         let running = slot.running;
         let current = if running {
@@ -177,7 +198,12 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                     next
                 };
             };
-            let child = self.tick_entry(e);
+            let child = match e.step {
+                Step::Loop { seq, first, end } if INLINE => {
+                    self.loop_body::<false>(e.node, seq, first, end)
+                }
+                _ => self.tick_entry(e),
+            };
             if child != next {
                 break child;
             }

@@ -17,6 +17,13 @@
 use super::entry::Entry;
 use super::state::Slot;
 
+/// Invariant 1 broken: an agent's state does not belong to the tree it is ticked with.
+#[cold]
+#[inline(never)]
+pub(super) fn mismatch(slots: usize, nodes: usize) -> ! {
+    panic!("an agent's state has {slots} node slots for a tree of {nodes} nodes")
+}
+
 /// `slots[i]`, for `i` an `Entry::node` of the tree (invariants 1 and 2), or a node index
 /// the caller has just used to index `t.nodes` (invariant 1 alone).
 #[inline(always)]
