@@ -2,6 +2,7 @@
 //! reload.
 
 mod counting_alloc;
+mod fast_paths;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
 #[path = "../../benches/reference/mod.rs"]
 mod reference;
