@@ -14,7 +14,9 @@ use std::hint::black_box;
 use arbor_runtime::{Agent, Recorder, TraceEvent};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 
-use reference::{bonsai, compile, compile_ported, registry, wide_tree, Counter, PreviewObserver};
+use reference::{
+    bonsai, compile, compile_ported, floor, registry, wide_tree, Counter, PreviewObserver,
+};
 
 const AGENTS: usize = 10_000;
 
@@ -56,6 +58,11 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
     group.bench_function("bonsai/1 agent", |b| {
         b.iter(|| bonsai::tick(&mut bt, &mut data, black_box(&e)))
     });
+    // The hand-written flat array with leaves inline: the floor an interpreter aims at.
+    let mut hand = floor::tree(running);
+    group.bench_function("floor/1 agent", |b| {
+        b.iter(|| hand.tick(black_box(&mut data)))
+    });
 
     let mut population: Vec<(Agent<Counter>, Counter)> = (0..AGENTS)
         .map(|i| (Agent::new(tree.clone(), i as u64), Counter::default()))
@@ -78,6 +85,16 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
         b.iter(|| {
             for (bt, data) in &mut bonsai_population {
                 bonsai::tick(bt, data, black_box(&e));
+            }
+        })
+    });
+    let mut floor_population: Vec<(floor::Tree, Counter)> = (0..AGENTS)
+        .map(|_| (floor::tree(running), Counter::default()))
+        .collect();
+    group.bench_function("floor/10,000 agents", |b| {
+        b.iter(|| {
+            for (tree, data) in &mut floor_population {
+                tree.tick(black_box(data));
             }
         })
     });

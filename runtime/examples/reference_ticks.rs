@@ -10,7 +10,7 @@
 //! through `black_box`: the engine's own cost of reporting), `preview` (Arbor with the
 //! preview-like trace observer of `benches/reference/mod.rs`), `literal` / `bound` (the
 //! reference actions reading one input, a literal or a bound key, and writing one output)
-//! or `bonsai`, the variant `a`
+//! `bonsai`, or `floor` (the hand-written flat array, leaves inline), the variant `a`
 //! or `b`, and N. `load N` instead loads
 //! the loading benchmark's generated 10,000-node tree N times.
 
@@ -22,7 +22,9 @@ use std::process::ExitCode;
 
 use arbor_runtime::{Agent, TraceEvent};
 
-use reference::{bonsai, compile, compile_ported, registry, wide_tree, Counter, PreviewObserver};
+use reference::{
+    bonsai, compile, compile_ported, floor, registry, wide_tree, Counter, PreviewObserver,
+};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -80,6 +82,12 @@ fn main() -> ExitCode {
                 black_box(agent.tick(&mut counter, black_box(0.1)));
             }
         }
+        "floor" => {
+            let mut tree = floor::tree(running);
+            for _ in 0..n {
+                black_box(tree.tick(black_box(&mut counter)));
+            }
+        }
         "bonsai" => {
             let mut bt = bonsai::tree(running);
             let e = bonsai::event(0.1);
@@ -115,6 +123,6 @@ fn load_wide(n: u64) -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: reference_ticks <arbor|events|preview|literal|bound|bonsai> <a|b> <ticks>  |  reference_ticks load <times>");
+    eprintln!("usage: reference_ticks <arbor|events|preview|literal|bound|bonsai|floor> <a|b> <ticks>  |  reference_ticks load <times>");
     ExitCode::FAILURE
 }

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
-use crate::exec::{EventSlot, Exec, Slot, State};
+use crate::exec::{EventSlot, Exec, Nodes, Slot, State};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer};
 use crate::tree::CompiledTree;
@@ -24,13 +24,16 @@ impl<C> Agent<C> {
     /// A fresh agent at time 0, with the blackboard's defaults and an RNG seeded with `seed`.
     pub fn new(tree: Arc<CompiledTree<C>>, seed: u64) -> Agent<C> {
         let state = State {
-            slots: vec![Slot::default(); tree.nodes.len()],
+            nodes: Nodes {
+                slots: vec![Slot::default(); tree.nodes.len()],
+                events: vec![EventSlot::default(); tree.events.len()],
+                triggers: vec![false; tree.triggers.len()],
+                timers: vec![0.0; tree.timers as usize],
+                run: 0,
+            },
             bb: Blackboard::new(tree.keys.clone()),
-            events: vec![EventSlot::default(); tree.events.len()],
-            triggers: vec![false; tree.triggers.len()],
             rng: crate::rng::Rng::with_seed(seed),
             host: tree.states.iter().map(|m| (m.make)()).collect(),
-            run: 0,
         };
         Agent { tree, state }
     }
@@ -70,26 +73,15 @@ impl<C> Agent<C> {
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
     pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
-        self.state.run += 1;
-        let mut exec = Exec {
-            tree: &self.tree,
-            st: &mut self.state,
-            data,
-            obs: observer,
-        };
-        exec.tick(0)
+        self.state.nodes.run += 1;
+        let tree = &*self.tree;
+        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
     }
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent
     /// counters as they are.
     pub fn halt<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) {
-        let mut exec = Exec {
-            tree: &self.tree,
-            st: &mut self.state,
-            data,
-            obs: observer,
-        };
-        exec.abort(0);
+        Exec::new(&self.tree, &mut self.state, data, observer).abort(0);
     }
 
     /// Switches to another compiled tree (hot reload). First whatever runs in the old
@@ -103,20 +95,20 @@ impl<C> Agent<C> {
         self.halt(data, &mut ());
         let mut fresh = Agent::new(tree, 0);
         fresh.state.rng = self.state.rng.clone();
-        fresh.state.run = self.state.run;
+        fresh.state.nodes.run = self.state.nodes.run;
         let dropped = fresh.state.bb.adopt(&self.state.bb);
         for (i, name) in fresh.tree.triggers.iter().enumerate() {
             if let Some(j) = self.tree.triggers.iter().position(|t| t == name) {
-                fresh.state.triggers[i] = self.state.triggers[j];
+                fresh.state.nodes.triggers[i] = self.state.nodes.triggers[j];
             }
         }
         for (i, name) in fresh.tree.events.iter().enumerate() {
             if let Some(j) = self.tree.events.iter().position(|e| e == name) {
-                let old = self.state.events[j];
+                let old = self.state.nodes.events[j];
                 // Senders are pre-order indices of the old tree; the nearest meaning in the
                 // new tree is "visible to every node" for what is left of its lifetime.
-                fresh.state.events[i].external = old.external;
-                fresh.state.events[i].sent = old.sent.map(|(run, _)| (run, u32::MAX));
+                fresh.state.nodes.events[i].external = old.external;
+                fresh.state.nodes.events[i].sent = old.sent.map(|(run, _)| (run, u32::MAX));
             }
         }
         *self = fresh;
@@ -130,7 +122,7 @@ impl<C> Agent<C> {
 
     /// How many times the root has been ticked.
     pub fn ticks(&self) -> u64 {
-        self.state.run
+        self.state.nodes.run
     }
 
     /// This agent's blackboard (read keys by [`crate::Key`]: `get_f64`, `get_bool`, …).
@@ -148,7 +140,7 @@ impl<C> Agent<C> {
     pub fn raise_event(&mut self, name: &str) -> bool {
         match self.tree.events.iter().position(|e| e == name) {
             Some(i) => {
-                self.state.events[i].external = Some(self.state.run + 1);
+                self.state.nodes.events[i].external = Some(self.state.nodes.run + 1);
                 true
             }
             None => false,
@@ -159,7 +151,7 @@ impl<C> Agent<C> {
     pub fn set_trigger(&mut self, name: &str) -> bool {
         match self.tree.triggers.iter().position(|t| t == name) {
             Some(i) => {
-                self.state.triggers[i] = true;
+                self.state.nodes.triggers[i] = true;
                 true
             }
             None => false,
@@ -171,7 +163,7 @@ impl<C> Agent<C> {
         self.tree
             .triggers
             .iter()
-            .zip(&self.state.triggers)
+            .zip(&self.state.nodes.triggers)
             .filter(|(_, set)| **set)
             .map(|(name, _)| name.as_str())
     }
@@ -179,6 +171,7 @@ impl<C> Agent<C> {
     /// Whether a node is in the middle of an execution.
     pub fn is_running(&self, node: NodeId) -> bool {
         self.state
+            .nodes
             .slots
             .get(node.index())
             .is_some_and(|s| s.running)
@@ -195,10 +188,17 @@ impl<C> Clone for Agent<C> {
 }
 
 /// Bytes of state an agent keeps for a tree of this shape (see `CompiledTree::state_size`).
-pub(crate) fn state_size(nodes: usize, keys: usize, events: usize, triggers: usize) -> usize {
+pub(crate) fn state_size(
+    nodes: usize,
+    keys: usize,
+    events: usize,
+    triggers: usize,
+    timers: usize,
+) -> usize {
     std::mem::size_of::<Agent<()>>()
         + nodes * std::mem::size_of::<Slot>()
         + keys * crate::blackboard::ENTRY_SIZE
         + events * std::mem::size_of::<EventSlot>()
         + triggers
+        + timers * std::mem::size_of::<f64>()
 }

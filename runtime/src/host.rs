@@ -23,8 +23,10 @@ pub struct ActionCtx<'a, C> {
     pub blackboard: &'a mut Blackboard,
     pub(crate) node: NodeId,
     pub(crate) rng: &'a mut Rng,
-    /// The node's host state, for [`StatefulAction`]s.
-    pub(crate) state: Option<&'a mut (dyn HostState + 'static)>,
+    /// The agent's host states, for [`StatefulAction`]s ...
+    pub(crate) states: &'a mut [Box<dyn HostState>],
+    /// ... and this node's index among them (`exec::NO_STATE` for a stateless action).
+    pub(crate) state: u32,
 }
 
 impl<C> ActionCtx<'_, C> {
@@ -164,16 +166,17 @@ fn with_state<'a, C, S: 'static, R>(
     cx: &mut ActionCtx<'a, C>,
     f: impl FnOnce(&mut ActionCtx<'a, C>, &mut S) -> R,
 ) -> R {
-    let state = cx
-        .state
-        .take()
+    let states = std::mem::take(&mut cx.states);
+    // `&mut **`: the boxed state itself, not the `Box` (which is a `HostState` too).
+    let state: &mut dyn HostState = &mut **states
+        .get_mut(cx.state as usize)
         .expect("the loader gives every stateful host node a state");
     let typed = state
         .as_any_mut()
         .downcast_mut::<S>()
         .expect("a node's state is made by its own factory's type");
     let result = f(cx, typed);
-    cx.state = Some(state);
+    cx.states = states;
     result
 }
 

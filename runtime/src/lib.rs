@@ -56,6 +56,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// The only exception is `exec::unchecked`, with its invariant stated and tested there.
+#![deny(unsafe_code)]
 
 /// The Rust snippets of the guides, compiled and run as doctests: `cargo test --doc`
 /// fails if one no longer compiles. tests/guides/mod.rs checks that every guide with a Rust
@@ -88,6 +90,9 @@ pub mod format;
 mod host;
 mod last_visits;
 mod nodes;
+/// Ticking a population of agents on every core (feature `parallel`).
+#[cfg(feature = "parallel")]
+pub mod parallel;
 mod port;
 mod registry;
 mod rng;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use crate::blackboard::KeyInfo;
 use crate::compile::Problem;
+use crate::exec::Entry;
 use crate::host::{Action, StateMaker};
 use crate::nodes::{attached::Decorator, Kind};
 use crate::trace::NodeId;
@@ -64,7 +65,13 @@ pub struct CompiledTree<C> {
     pub(crate) keys: Arc<[KeyInfo]>,
     pub(crate) events: Vec<String>,
     pub(crate) triggers: Vec<String>,
-    pub(crate) actions: Vec<Box<dyn Action<C>>>,
+    pub(crate) actions: Vec<Arc<dyn Action<C>>>,
+    /// Per-child entries, parallel to `children` (see `exec::entry`).
+    pub(crate) entries: Vec<Entry<C>>,
+    /// The root's entry, where every tick starts.
+    pub(crate) root: Entry<C>,
+    /// Timed nodes (`Duration::timer`): each agent keeps one deadline per timer.
+    pub(crate) timers: u32,
     /// Makers of the stateful host nodes' per-agent states, by state index.
     pub(crate) states: Vec<StateMaker>,
     pub(crate) name: String,
@@ -165,6 +172,7 @@ impl<C> CompiledTree<C> {
             self.keys.len(),
             self.events.len(),
             self.triggers.len(),
+            self.timers as usize,
         ) + self.states.iter().map(|m| m.bytes).sum::<usize>()
     }
 }

@@ -321,3 +321,107 @@ pub mod bonsai {
         status
     }
 }
+
+/// The hand-written "floor" of docs/performance.md: the reference tree as a flat array of
+/// nodes (kind and child range), a running flag and cursor per node, leaves inline (no
+/// dynamic call), ticked by one recursive function. What an interpreter could at best do
+/// for this tree without generating code for it.
+pub mod floor {
+    use arbor_runtime::Status;
+
+    use super::{leaves, Counter, Leaf};
+
+    #[derive(Clone, Copy)]
+    enum Kind {
+        Selector,
+        Sequence,
+        Leaf(Leaf),
+    }
+
+    struct Node {
+        kind: Kind,
+        first: u32,
+        end: u32,
+    }
+
+    pub struct Tree {
+        nodes: Vec<Node>,
+        children: Vec<u32>,
+        running: Vec<bool>,
+        cursor: Vec<u32>,
+    }
+
+    /// The reference tree; `running` makes it variant B.
+    pub fn tree(running: bool) -> Tree {
+        let mut nodes = vec![Node {
+            kind: Kind::Selector,
+            first: 0,
+            end: 4,
+        }];
+        let mut children: Vec<u32> = vec![0; 4];
+        for s in 0..4 {
+            children[s] = nodes.len() as u32;
+            let first = children.len() as u32;
+            nodes.push(Node {
+                kind: Kind::Sequence,
+                first,
+                end: first + 4,
+            });
+            let at = children.len();
+            children.extend([0; 4]);
+            for (k, leaf) in leaves(s, running).into_iter().enumerate() {
+                children[at + k] = nodes.len() as u32;
+                nodes.push(Node {
+                    kind: Kind::Leaf(leaf),
+                    first: 0,
+                    end: 0,
+                });
+            }
+        }
+        let n = nodes.len();
+        Tree {
+            nodes,
+            children,
+            running: vec![false; n],
+            cursor: vec![0; n],
+        }
+    }
+
+    impl Tree {
+        pub fn tick(&mut self, counter: &mut Counter) -> Status {
+            self.node(0, counter)
+        }
+
+        fn node(&mut self, i: usize, counter: &mut Counter) -> Status {
+            let node = &self.nodes[i];
+            let (first, end) = (node.first as usize, node.end as usize);
+            let next = match node.kind {
+                Kind::Leaf(Leaf::False) => return Status::Failure,
+                Kind::Leaf(Leaf::True) => return Status::Success,
+                Kind::Leaf(Leaf::Work) => {
+                    counter.n += 1;
+                    return Status::Success;
+                }
+                Kind::Leaf(Leaf::Busy) => {
+                    counter.n += 1;
+                    return Status::Running;
+                }
+                Kind::Sequence => Status::Success,
+                Kind::Selector => Status::Failure,
+            };
+            let start = if self.running[i] { self.cursor[i] } else { 0 } as usize;
+            for k in first + start..end {
+                let status = self.node(self.children[k] as usize, counter);
+                if status != next {
+                    let running = status == Status::Running;
+                    self.running[i] = running;
+                    self.cursor[i] = if running { (k - first) as u32 } else { 0 };
+                    return status;
+                }
+            }
+            self.running[i] = false;
+            self.cursor[i] = 0;
+            next
+        }
+    }
+}

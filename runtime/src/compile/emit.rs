@@ -40,6 +40,8 @@ pub(crate) struct Emitter<'a, C> {
     /// "Did you mean" lookups left for this load.
     suggestions: Suggestions,
     pub actions: Vec<Box<dyn Action<C>>>,
+    /// Timers given to timed nodes so far (`Duration::timer`).
+    pub timers: u32,
     /// How to make each stateful host node's state, by state index.
     pub states: Vec<StateMaker>,
     /// Subtree files already checked, by canonical path (`None`: it had errors).
@@ -77,6 +79,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             key_names: HashMap::new(),
             suggestions: Suggestions::default(),
             actions: Vec::new(),
+            timers: 0,
             states: Vec::new(),
             files: HashMap::new(),
             chain: Vec::new(),
@@ -246,6 +249,11 @@ impl<'a, C: 'static> Emitter<'a, C> {
         let lower_priority = decorators
             .iter()
             .any(|d| d.is_condition() && d.abort.includes_lower_priority());
+        let mut kind = kind;
+        if let Some(duration) = kind.duration_mut() {
+            duration.timer = self.timers;
+            self.timers += 1;
+        }
         let plain = lowered.decorators.is_empty() && !matches!(kind, Kind::Host { .. });
         self.nodes.push(Node {
             kind,

@@ -208,9 +208,16 @@ fn build<C: 'static>(
     if problems.iter().any(Problem::is_error) || emitter.nodes.is_empty() {
         return Err(LoadError { problems });
     }
+    let actions: Vec<Arc<dyn crate::host::Action<C>>> =
+        emitter.actions.into_iter().map(Arc::from).collect();
+    let entries = crate::exec::entries(&emitter.nodes, &emitter.children, &actions);
+    let root = crate::exec::entry_of(&emitter.nodes, &actions, 0);
+    crate::exec::assert_in_bounds(&root, emitter.nodes.len(), entries.len());
     Ok(CompiledTree {
         nodes: emitter.nodes,
         children: emitter.children,
+        entries,
+        root,
         decorators: emitter.decorators,
         info: emitter.info,
         decorator_info: emitter.decorator_info,
@@ -218,7 +225,8 @@ fn build<C: 'static>(
         keys: Arc::from(emitter.keys),
         events: emitter.names.events,
         triggers: emitter.names.triggers,
-        actions: emitter.actions,
+        actions,
+        timers: emitter.timers,
         states: emitter.states,
         name,
         guid,

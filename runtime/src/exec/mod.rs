@@ -5,11 +5,15 @@
 //! `crate::nodes::*` and call back into `tick` and `abort` for their children.
 //! Ticking recurses once per tree level; the loader's depth limit bounds the stack.
 
+mod entry;
 mod state;
+mod unchecked;
 
-pub(crate) use state::{EventSlot, Slot, State};
+use entry::Step;
+pub(crate) use entry::{assert_in_bounds, entries, entry_of, Entry};
+pub(crate) use state::{EventSlot, Nodes, Slot, State};
 
-use crate::host::ActionCtx;
+use crate::host::{Action, ActionCtx};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
 use crate::status::Status;
@@ -38,12 +42,43 @@ enum Phase {
 
 pub(crate) struct Exec<'a, C, O: ?Sized> {
     pub tree: &'a CompiledTree<C>,
-    pub st: &'a mut State,
-    pub data: &'a mut C,
+    /// Slots, events, triggers, timers and the run number.
+    pub st: &'a mut Nodes,
+    /// The one context every host action of this tick is called with: built once per
+    /// tick, with only `node` and `state` set per call. Built-in nodes read and write the
+    /// blackboard (`cx.blackboard`) and draw from the RNG (`cx.rng`) through it too.
+    pub cx: ActionCtx<'a, C>,
     pub obs: &'a mut O,
 }
 
 impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
+    /// Borrows one agent's state and program data for one tick (or one halt).
+    pub fn new(
+        tree: &'a CompiledTree<C>,
+        st: &'a mut State,
+        data: &'a mut C,
+        obs: &'a mut O,
+    ) -> Self {
+        // Invariant 1 of `unchecked`; the message is formatted out of line, so the check is
+        // a compare and a branch.
+        if st.nodes.slots.len() != tree.nodes.len() {
+            unchecked::mismatch(st.nodes.slots.len(), tree.nodes.len());
+        }
+        Exec {
+            tree,
+            st: &mut st.nodes,
+            cx: ActionCtx {
+                agent: data,
+                blackboard: &mut st.bb,
+                node: NodeId(0),
+                rng: &mut st.rng,
+                states: &mut st.host,
+                state: NO_STATE,
+            },
+            obs,
+        }
+    }
+
     /// Ticks node `i` through its whole lifecycle (rule 3) and returns what its parent sees.
     ///
     /// Inlined into the composites' loops: a host leaf without attached decorators, the
@@ -55,45 +90,136 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let node = &tree.nodes[i as usize];
         match node.kind {
             Kind::Host { action, state } if node.decorator_count == 0 => {
-                self.tick_host(i, action, state, node.hooks)
+                self.tick_host(i, &*tree.actions[action as usize], state, node.hooks)
             }
             _ => self.tick_node(i, node),
         }
     }
 
+    /// Ticks the child that `e` describes; the same as [`Exec::tick`] of its node.
+    /// Inlined into the composites' loops: a decorator-free host leaf runs here without a
+    /// call, a plain Sequence or Selector takes [`Exec::tick_loop`] without reading its
+    /// node, and anything else the out-of-line [`Exec::tick_node`].
+    #[inline(always)]
+    pub fn tick_entry(&mut self, e: &'a Entry<C>) -> Status {
+        match &e.step {
+            Step::Leaf {
+                action,
+                state,
+                hooks,
+            } => self.tick_host(e.node, &**action, *state, *hooks),
+            Step::Loop { seq, first, end } => self.tick_loop(e.node, *seq, *first, *end),
+            Step::Node => {
+                let tree = self.tree;
+                self.tick_node(e.node, &tree.nodes[e.node as usize])
+            }
+        }
+    }
+
     /// [`Exec::tick_full`] for a host leaf without decorators, in one pass: no decorator to
     /// check or run, no children to clear, one `ActionCtx` for enter, tick and exit. The
-    /// order of slot updates, trace events and action calls is the general path's. A host
-    /// leaf's slot only needs `running`: its cursor and start time are never read.
+    /// order of trace events and action calls is the general path's. A host leaf's slot
+    /// only needs `running`: its cursor and start time are never read. Nothing the action
+    /// or the observer can reach reads the flag, so it is stored once, after the call.
     /// Without `hooks` the action's `enter` and `exit` are the trait's empty defaults and
     /// are not called.
     #[inline(always)]
-    fn tick_host(&mut self, i: u32, action: u32, state: u32, hooks: bool) -> Status {
-        let action = &*self.tree.actions[action as usize];
-        let st = &mut *self.st;
-        let slot = &mut st.slots[i as usize];
-        let mut cx = ActionCtx {
-            agent: &mut *self.data,
-            blackboard: &mut st.bb,
-            node: NodeId(i),
-            rng: &mut st.rng,
-            state: host_state(&mut st.host, state),
-        };
+    fn tick_host(&mut self, i: u32, action: &dyn Action<C>, state: u32, hooks: bool) -> Status {
+        let slot = unchecked::slot(&mut self.st.slots, i);
+        let cx = &mut self.cx;
+        cx.node = NodeId(i);
+        cx.state = state;
         if !slot.running {
-            slot.running = true;
             self.obs.event(TraceEvent::Enter(NodeId(i)));
             if hooks {
-                action.enter(&mut cx);
+                action.enter(cx);
             }
         }
-        let status = action.tick(&mut cx);
+        let status = action.tick(cx);
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
-        if status.is_done() {
-            slot.running = false;
+        let done = status.is_done();
+        slot.running = !done;
+        if done {
             if hooks {
-                action.exit(&mut cx, status);
+                action.exit(cx, status);
             }
             self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+        }
+        status
+    }
+
+    /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]): the lifecycle of
+    /// [`Exec::tick_node`] and the loop of `control::sequence::tick` /
+    /// `control::selector::tick` in one function. Its slot is written once, after the loop
+    /// (its children cannot read it: only an ancestor aborts it), and not at all while it
+    /// resumes at the same child.
+    #[inline(never)]
+    fn tick_loop(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
+        self.loop_body::<false>(i, seq, first, end)
+    }
+
+    /// Ticks the root, as [`Exec::tick_entry`] does, with a plain Sequence's or
+    /// Selector's loop, and those of its children that are plain loops too, inlined here:
+    /// the two top levels of the commonest trees cost no call.
+    #[inline(always)]
+    pub fn tick_root(&mut self, e: &'a Entry<C>) -> Status {
+        match e.step {
+            Step::Loop { seq, first, end } => self.loop_body::<true>(e.node, seq, first, end),
+            _ => self.tick_entry(e),
+        }
+    }
+
+    /// The body of [`Exec::tick_loop`]; with `INLINE`, a child that is a plain loop has its
+    /// body inlined here too (one level: that body calls [`Exec::tick_loop`]).
+    #[inline(always)]
+    fn loop_body<const INLINE: bool>(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
+        let slot = unchecked::slot(&mut self.st.slots, i);
+        let running = slot.running;
+        let current = if running {
+            slot.cursor
+        } else {
+            self.obs.event(TraceEvent::Enter(NodeId(i)));
+            0
+        };
+        // A Sequence goes on while children succeed, a Selector while they fail.
+        let next = if seq {
+            Status::Success
+        } else {
+            Status::Failure
+        };
+        let entries = unchecked::children(&self.tree.entries, first, end);
+        // All children giving `next` gives `next`; no children at all is success (rule 12).
+        let mut k = current as usize;
+        let status = loop {
+            let Some(e) = entries.get(k) else {
+                break if entries.is_empty() {
+                    Status::Success
+                } else {
+                    next
+                };
+            };
+            let child = match e.step {
+                Step::Loop { seq, first, end } if INLINE => {
+                    self.loop_body::<false>(e.node, seq, first, end)
+                }
+                _ => self.tick_entry(e),
+            };
+            if child != next {
+                break child;
+            }
+            k += 1;
+        };
+        self.obs.event(TraceEvent::Tick(NodeId(i), status));
+        let slot = unchecked::slot(&mut self.st.slots, i);
+        if status.is_done() {
+            if running {
+                slot.running = false;
+                slot.cursor = 0;
+            }
+            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+        } else if !running || k != current as usize {
+            slot.running = true;
+            slot.cursor = k as u32;
         }
         status
     }
@@ -106,12 +232,10 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         if !node.plain {
             return self.tick_full(i);
         }
-        let st = &mut *self.st;
-        let slot = &mut st.slots[i as usize];
+        let slot = &mut self.st.slots[i as usize];
         if !slot.running {
             slot.running = true;
             slot.cursor = 0;
-            slot.start = st.bb.now();
             self.obs.event(TraceEvent::Enter(NodeId(i)));
         }
         let cursor = slot.cursor;
@@ -169,9 +293,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         if let Kind::Host { action, state } = node.kind {
             if node.hooks {
                 let action = &tree.actions[action as usize];
-                let mut cx = self.action_ctx(i, state);
-                action.abort(&mut cx);
-                action.exit(&mut cx, Status::Failure);
+                let cx = self.action_ctx(i, state);
+                action.abort(cx);
+                action.exit(cx, Status::Failure);
             }
         }
         self.obs.event(TraceEvent::Exit(NodeId(i), None));
@@ -190,7 +314,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             } = &d.kind
             {
                 // Rule 60: as BT.CPP's `_onHalted`; a key without a value stops it.
-                let _ = program.run(&mut self.st.bb);
+                let _ = program.run(&mut *self.cx.blackboard);
             }
         }
     }
@@ -205,7 +329,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     }
 
     pub fn now(&self) -> f64 {
-        self.st.bb.now()
+        self.cx.blackboard.now()
     }
 
     /// Rule 25: evaluates only child `i`'s LowerPriority/Both condition decorators.
@@ -224,16 +348,14 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 self.st.triggers[trigger as usize] = false;
             }
         }
-        let now = self.now();
         let slot = &mut self.st.slots[i as usize];
         slot.running = true;
         slot.cursor = 0;
-        slot.start = now;
         self.obs.event(TraceEvent::Enter(NodeId(i)));
         let node = &tree.nodes[i as usize];
         if let Kind::Host { action, state } = node.kind {
             if node.hooks {
-                tree.actions[action as usize].enter(&mut self.action_ctx(i, state));
+                tree.actions[action as usize].enter(self.action_ctx(i, state));
             }
         }
     }
@@ -246,7 +368,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         self.clear(i, node);
         if let Kind::Host { action, state } = node.kind {
             if node.hooks {
-                tree.actions[action as usize].exit(&mut self.action_ctx(i, state), status);
+                tree.actions[action as usize].exit(self.action_ctx(i, state), status);
             }
         }
         let mut status = status;
@@ -254,7 +376,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             match d.kind {
                 DecoratorKind::Inverter => status = status.inverted(),
                 DecoratorKind::Script { role, ref program } => {
-                    attached::script::after(&mut self.st.bb, role, program, status)
+                    attached::script::after(&mut *self.cx.blackboard, role, program, status)
                 }
                 DecoratorKind::CheckTrigger {
                     trigger,
@@ -328,18 +450,18 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 // One whole execution of the condition, as when it runs as a leaf: enter,
                 // tick, exit. Only success passes (a condition that says running does not).
                 let action = &self.tree.actions[*action as usize];
-                let mut cx = self.action_ctx(i, *state);
+                let cx = self.action_ctx(i, *state);
                 if *hooks {
-                    action.enter(&mut cx);
+                    action.enter(cx);
                 }
-                let status = action.tick(&mut cx);
+                let status = action.tick(cx);
                 if *hooks {
-                    action.exit(&mut cx, status);
+                    action.exit(cx, status);
                 }
                 status == Status::Success
             }
             DecoratorKind::Condition { key, equals } => {
-                let bb = &self.st.bb;
+                let bb = &*self.cx.blackboard;
                 equals.matches(bb.get(*key), bb)
             }
             DecoratorKind::CheckEvent { event } => self.st.event_visible(*event, i),
@@ -394,33 +516,18 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::Script { program, condition } => action::script::tick(self, program, *condition),
             Kind::Host { action, state } => {
                 let action = &tree.actions[*action as usize];
-                action.tick(&mut self.action_ctx(i, *state))
+                action.tick(self.action_ctx(i, *state))
             }
         }
     }
 
-    fn action_ctx(&mut self, i: u32, state: u32) -> ActionCtx<'_, C> {
-        let st = &mut *self.st;
-        ActionCtx {
-            agent: self.data,
-            blackboard: &mut st.bb,
-            node: NodeId(i),
-            rng: &mut st.rng,
-            state: host_state(&mut st.host, state),
-        }
-    }
-}
-
-/// The host state at `index`, or none for a stateless action ([`NO_STATE`]).
-#[inline(always)]
-fn host_state(
-    states: &mut [Box<dyn crate::host::HostState>],
-    index: u32,
-) -> Option<&mut (dyn crate::host::HostState + 'static)> {
-    if index == NO_STATE {
-        None
-    } else {
-        states.get_mut(index as usize).map(|s| &mut **s)
+    /// The tick's action context, set for node `i` with host state `state`.
+    #[inline(always)]
+    fn action_ctx(&mut self, i: u32, state: u32) -> &mut ActionCtx<'a, C> {
+        let cx = &mut self.cx;
+        cx.node = NodeId(i);
+        cx.state = state;
+        cx
     }
 }
 
@@ -429,6 +536,12 @@ impl<C> CompiledTree<C> {
     #[inline]
     pub(crate) fn child_indices(&self, i: u32) -> &[u32] {
         self.children_of(&self.nodes[i as usize])
+    }
+
+    /// The entries of `n`'s children (see `exec::entry`), a node of this tree.
+    #[inline]
+    pub(crate) fn entries_of(&self, n: &Node) -> &[Entry<C>] {
+        &self.entries[n.first_child as usize..(n.first_child + n.child_count) as usize]
     }
 
     /// Children of `n`, a node of this tree, as raw indices.

@@ -119,6 +119,16 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    /// The duration of a timed node (Wait, Timeout, Delay), whose deadline needs a timer.
+    pub(crate) fn duration_mut(&mut self) -> Option<&mut Duration> {
+        match self {
+            Kind::Timeout { seconds } | Kind::Delay { seconds } | Kind::Wait { seconds } => {
+                Some(seconds)
+            }
+            _ => None,
+        }
+    }
+
     /// Rewrites blackboard keys (file-local to instance keys, for subtrees).
     pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
         match self {
@@ -244,6 +254,9 @@ impl ParamError {
 pub(crate) struct Duration {
     pub port: InPort<f64>,
     pub scale: f64,
+    /// The agent's timer that holds this node's deadline (`State::timers`), one per timed
+    /// node of the compiled tree, given when the tree is laid out.
+    pub timer: u32,
 }
 
 /// The `unit` parameter of the timed nodes.
@@ -281,6 +294,7 @@ pub(crate) fn seconds_param(args: &Args) -> Result<Duration, ParamError> {
     Ok(Duration {
         port: seconds,
         scale,
+        timer: 0,
     })
 }
 
@@ -289,8 +303,9 @@ fn valid_seconds(s: f64) -> bool {
 }
 
 /// The time at which a timed node's duration is up. The duration is read once per
-/// execution, on its first body run (cursor 0), and kept as `start + seconds` in the slot,
-/// so a bound duration that changes while the node runs does not move its deadline.
+/// execution, on its first body run (cursor 0, the tick the node entered, so `now` is its
+/// start), and kept as `now + seconds` in the node's timer, so a bound duration that
+/// changes while the node runs does not move its deadline.
 /// `None` when a bound duration has no valid value or is not a finite number, 0 or more:
 /// the node then fails (docs/nodes.md, "Bound parameters").
 pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
@@ -299,13 +314,15 @@ pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
     seconds: &Duration,
 ) -> Option<f64> {
     let st = &mut *x.st;
+    let bb = &*x.cx.blackboard;
     let slot = &mut st.slots[i as usize];
+    let timer = &mut st.timers[seconds.timer as usize];
     if slot.cursor == 0 {
-        let s = seconds.port.read(&st.bb).filter(|s| valid_seconds(*s))?;
-        slot.start += s * seconds.scale;
+        let s = seconds.port.read(bb).filter(|s| valid_seconds(*s))?;
+        *timer = bb.now() + s * seconds.scale;
         slot.cursor = 1;
     }
-    Some(slot.start)
+    Some(*timer)
 }
 
 /// What `lower` may look up: the file's key types and the tree's event/trigger names.

@@ -2,11 +2,13 @@
 //! reload.
 
 mod counting_alloc;
+mod fast_paths;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
 #[path = "../../benches/reference/mod.rs"]
 mod reference;
 
 mod last_visits;
 mod no_alloc;
+mod parallel;
 mod reload;
 mod state_size;

@@ -54,6 +54,6 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     key: Key,
     equals: &Operand,
 ) -> Status {
-    let bb = &x.st.bb;
+    let bb = &*x.cx.blackboard;
     Status::from_bool(equals.matches(bb.get(key), bb))
 }

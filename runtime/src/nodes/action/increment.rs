@@ -46,7 +46,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     key: Key,
     by: &InPort<Value>,
 ) -> Status {
-    let bb = &x.st.bb;
+    let bb = &*x.cx.blackboard;
     let Some(by) = by.read(bb) else {
         return Status::Failure;
     };
@@ -58,6 +58,6 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             Value::Float(a + by.as_f64().unwrap_or(0.0))
         }
     };
-    x.st.bb.write(key, sum, -1.0);
+    x.cx.blackboard.write(key, sum, -1.0);
     Status::Success
 }

@@ -31,7 +31,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     i: u32,
     message: &InPort<str>,
 ) -> Status {
-    let Some(message) = message.read(&x.st.bb) else {
+    let Some(message) = message.read(x.cx.blackboard) else {
         return Status::Failure;
     };
     x.obs.event(TraceEvent::Log {

@@ -51,8 +51,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, C, O>,
     probability: &InPort<f64>,
 ) -> Status {
-    match probability.read(&x.st.bb).filter(|p| valid(*p)) {
-        Some(p) => Status::from_bool(x.st.rng.f64() < p),
+    match probability.read(x.cx.blackboard).filter(|p| valid(*p)) {
+        Some(p) => Status::from_bool(x.cx.rng.f64() < p),
         None => Status::Failure,
     }
 }

@@ -95,7 +95,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     program: &Program,
     condition: bool,
 ) -> Status {
-    match program.run(&mut x.st.bb) {
+    match program.run(&mut *x.cx.blackboard) {
         Ok(value) => Status::from_bool(value || !condition),
         Err(_) => Status::Failure,
     }

@@ -54,14 +54,14 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
 ) -> Status {
     // A value copied from another key needs a valid one there (its type was checked at
     // load: it fits this key's).
-    let Some(value) = value.read(&x.st.bb) else {
+    let Some(value) = value.read(x.cx.blackboard) else {
         return Status::Failure;
     };
     // Cloning a Value never allocates: strings and containers are shared.
-    let value = match (value, x.st.bb.info(key).ty) {
+    let value = match (value, x.cx.blackboard.info(key).ty) {
         (Value::Int(n), crate::value::ValueType::Float) => Value::Float(*n as f64),
         (v, _) => v.clone(),
     };
-    x.st.bb.write(key, value, ttl);
+    x.cx.blackboard.write(key, value, ttl);
     Status::Success
 }

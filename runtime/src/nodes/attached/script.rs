@@ -177,9 +177,9 @@ pub(crate) fn before_start<C, O: Observer + ?Sized>(
         };
         let decided = match *role {
             Role::FailureIf | Role::SuccessIf | Role::SkipIf(_) => {
-                program.run(&mut x.st.bb).unwrap_or(false)
+                program.run(&mut *x.cx.blackboard).unwrap_or(false)
             }
-            Role::While(_) => !program.run(&mut x.st.bb).unwrap_or(false),
+            Role::While(_) => !program.run(&mut *x.cx.blackboard).unwrap_or(false),
             _ => continue,
         };
         x.obs.event(TraceEvent::Check {
@@ -204,7 +204,7 @@ pub(crate) fn before_start<C, O: Observer + ?Sized>(
 fn finish<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, status: Status) -> Status {
     for d in x.tree.decorators_of(i).iter().rev() {
         if let DecoratorKind::Script { role, program } = &d.kind {
-            after(&mut x.st.bb, *role, program, status);
+            after(&mut *x.cx.blackboard, *role, program, status);
         }
     }
     status
@@ -226,7 +226,7 @@ pub(crate) fn while_running<C, O: Observer + ?Sized>(
             program,
         } = &d.kind
         {
-            let holds = program.run(&mut x.st.bb).unwrap_or(false);
+            let holds = program.run(&mut *x.cx.blackboard).unwrap_or(false);
             x.obs.event(TraceEvent::Check {
                 node: NodeId(i),
                 decorator: k as u32,

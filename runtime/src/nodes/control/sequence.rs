@@ -103,8 +103,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             return status;
         }
     }
-    for (k, &child) in children.iter().enumerate().skip(current) {
-        match x.tick(child) {
+    for (k, e) in x.tree.entries_of(node).iter().enumerate().skip(current) {
+        match x.tick_entry(e) {
             Status::Success => {}
             Status::Running => {
                 // Resuming at the same child, the commonest case, leaves the cursor as is.

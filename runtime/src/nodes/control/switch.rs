@@ -119,7 +119,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     let Some(default) = children.len().checked_sub(1) else {
         return Status::Success;
     };
-    let selected = match x.st.bb.get(variable) {
+    let selected = match x.cx.blackboard.get(variable) {
         Some(value) => cases
             .iter()
             .take(default)

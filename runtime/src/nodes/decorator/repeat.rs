@@ -71,7 +71,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             Status::Success => {
                 // A bound count is read each time it is compared; without a valid value
                 // the Repeat fails.
-                let Some(count) = count.read(&x.st.bb) else {
+                let Some(count) = count.read(x.cx.blackboard) else {
                     return Status::Failure;
                 };
                 let slot = x.slot(i);

@@ -82,7 +82,10 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             Status::Failure => {
                 // A bound limit is read each time it is compared; without a valid one
                 // (none, 0, below -1) the Retry fails.
-                let Some(attempts) = attempts.read(&x.st.bb).filter(|n| valid_attempts(*n)) else {
+                let Some(attempts) = attempts
+                    .read(x.cx.blackboard)
+                    .filter(|n| valid_attempts(*n))
+                else {
                     return Status::Failure;
                 };
                 let slot = x.slot(i);

@@ -1,0 +1,171 @@
+//! The runtime's only `unsafe`: unchecked indexing at the engine's hottest sites (a host
+//! leaf's slot, a plain Sequence's or Selector's slot and its children's entries), where a
+//! bounds check per node was a measurable part of a tick (docs/performance.md).
+//!
+//! The invariant that makes it sound, for an `Exec` over tree `t` and node state `st`:
+//! 1. `st.slots.len() == t.nodes.len()`: `Agent::new` makes one slot per node and an agent
+//!    only ever changes tree by being replaced whole (`Agent::reload`); `Exec::new` checks
+//!    it again, once per tick, with a real `assert!`.
+//! 2. every `Entry::node` is `< t.nodes.len()`, and every `Step::Loop` has
+//!    `first <= end <= t.entries.len()`: entries are built once, from the finished node and
+//!    child arrays of the same tree (`entry::entries`), which asserts both as it builds them;
+//!    a `CompiledTree` is immutable afterwards. The root's entry is asserted the same way.
+//!
+//! `tests` re-check (2) on a tree of loops, leaves and general nodes and show that both
+//! checks refuse what breaks them; the debug assertions below check each access in debug
+//! builds (the whole test suite).
+
+use super::entry::Entry;
+use super::state::Slot;
+
+/// Invariant 1 broken: an agent's state does not belong to the tree it is ticked with.
+#[cold]
+#[inline(never)]
+pub(super) fn mismatch(slots: usize, nodes: usize) -> ! {
+    panic!("an agent's state has {slots} node slots for a tree of {nodes} nodes")
+}
+
+/// `slots[i]`, for `i` an `Entry::node` of the tree (invariants 1 and 2), or a node index
+/// the caller has just used to index `t.nodes` (invariant 1 alone).
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(super) fn slot(slots: &mut [Slot], i: u32) -> &mut Slot {
+    debug_assert!((i as usize) < slots.len());
+    // SAFETY: invariants 1 and 2 of this module: `i < t.nodes.len() == slots.len()`.
+    unsafe { slots.get_unchecked_mut(i as usize) }
+}
+
+/// `entries[first..end]`, for the range of a `Step::Loop` of the tree (invariant 2).
+#[inline(always)]
+#[allow(unsafe_code)]
+pub(super) fn children<C>(entries: &[Entry<C>], first: u32, end: u32) -> &[Entry<C>] {
+    debug_assert!(first <= end && end as usize <= entries.len());
+    // SAFETY: invariant 2 of this module: `first <= end <= entries.len()`.
+    unsafe { entries.get_unchecked(first as usize..end as usize) }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::entry::{assert_in_bounds, Entry, Step};
+    use super::super::{Exec, Nodes, State};
+    use crate::blackboard::Blackboard;
+    use crate::builder::{action, decorator, node, sel, seq, TreeBuilder};
+    use crate::{CompiledTree, NodeType, Registry, Status, ValueType};
+
+    /// Composites of every kind (plain, dynamic, with memory, decorated, nested), host
+    /// leaves with and without decorators, and decorators over loops.
+    fn tree() -> CompiledTree<u32> {
+        let mut registry = Registry::<u32>::new();
+        registry.action(NodeType::action("Step", "Counts."), |cx| {
+            *cx.agent += 1;
+            Status::Success
+        });
+        TreeBuilder::new("bounds")
+            .key("go", ValueType::Bool, true)
+            .root(sel([
+                seq([action("Step"), action("Step")]),
+                node("Sequence")
+                    .param("dynamic", true)
+                    .children([action("Step"), sel([action("Step")])]),
+                node("Sequence").param("memory", true).child(action("Step")),
+                seq([action("Step")]).decorator(
+                    decorator("Precondition")
+                        .param("key", "go")
+                        .param("equals", true),
+                ),
+                node("Repeat")
+                    .param("count", 2)
+                    .child(seq([action("Step"), node("Wait").param("seconds", 1.0)])),
+                node("Parallel")
+                    .param("need", 1)
+                    .children([sel([]), action("Step").decorator(decorator("Inverter"))]),
+            ]))
+            .build(&registry)
+            .expect("the bounds tree loads")
+    }
+
+    fn loops(entries: &[Entry<u32>]) -> usize {
+        entries
+            .iter()
+            .filter(|e| matches!(e.step, Step::Loop { .. }))
+            .count()
+    }
+
+    #[test]
+    fn every_entry_is_in_bounds_and_describes_its_child() {
+        let tree = tree();
+        assert_eq!(tree.entries.len(), tree.children.len());
+        for (k, e) in tree.entries.iter().enumerate() {
+            assert_in_bounds(e, tree.nodes.len(), tree.entries.len());
+            // Entry k is child k: the same node.
+            assert_eq!(e.node, tree.children[k]);
+            if let Step::Loop { first, end, .. } = e.step {
+                let n = &tree.nodes[e.node as usize];
+                assert_eq!((first, end), (n.first_child, n.first_child + n.child_count));
+            }
+        }
+        assert_eq!(tree.root.node, 0);
+        assert!(matches!(tree.root.step, Step::Loop { seq: false, .. }));
+        // The tree has loops and leaves of its own, and general nodes.
+        assert!(loops(&tree.entries) >= 3, "{} loops", loops(&tree.entries));
+        assert!(tree
+            .entries
+            .iter()
+            .any(|e| matches!(e.step, Step::Leaf { .. })));
+        assert!(tree.entries.iter().any(|e| matches!(e.step, Step::Node)));
+    }
+
+    #[test]
+    #[should_panic(expected = "entry of node 9 of 9")]
+    fn a_node_out_of_range_is_refused() {
+        let e: Entry<u32> = Entry {
+            node: 9,
+            step: Step::Node,
+        };
+        assert_in_bounds(&e, 9, 100);
+    }
+
+    #[test]
+    #[should_panic(expected = "children 3..11 of 10 entries")]
+    fn a_child_range_out_of_range_is_refused() {
+        let e: Entry<u32> = Entry {
+            node: 0,
+            step: Step::Loop {
+                seq: true,
+                first: 3,
+                end: 11,
+            },
+        };
+        assert_in_bounds(&e, 9, 10);
+    }
+
+    #[test]
+    #[should_panic(expected = "an agent's state has 2 node slots for a tree of")]
+    fn a_state_of_another_tree_is_refused() {
+        let tree = Arc::new(tree());
+        let mut state = State {
+            nodes: Nodes {
+                slots: vec![Default::default(); 2],
+                events: Vec::new(),
+                triggers: Vec::new(),
+                timers: Vec::new(),
+                run: 0,
+            },
+            bb: Blackboard::new(tree.keys.clone()),
+            rng: crate::rng::Rng::with_seed(1),
+            host: Vec::new(),
+        };
+        let mut data = 0u32;
+        Exec::new(&tree, &mut state, &mut data, &mut ());
+    }
+
+    #[test]
+    fn the_tree_runs() {
+        let mut agent = crate::Agent::new(Arc::new(tree()), 1);
+        let mut steps = 0u32;
+        assert_eq!(agent.tick(&mut steps, 0.1), Status::Success);
+        assert_eq!(steps, 2);
+    }
+}
