@@ -319,6 +319,48 @@ fn undo_redo(c: &mut Criterion) {
     group.finish();
 }
 
+/// The frame right after an edit of a 5,000-node document (the cost a user feels while
+/// dragging or typing in the inspector): one iteration applies a command, then draws one
+/// frame. The edits alternate so each one changes the document.
+fn edit_then_frame(c: &mut Criterion) {
+    let tree = write_tree(5_000);
+    let mut group = c.benchmark_group("edit_then_frame_5000");
+    group.sample_size(30);
+    let leaf = tree.focus[1].clone();
+    let mut d = Driver::open(&tree.path);
+    d.look_at(&tree.focus, 1.0);
+    let mut step = 0u64;
+    group.bench_function("move_node", |b| {
+        b.iter(|| {
+            step += 1;
+            let dx = if step % 2 == 0 { 40.0 } else { -40.0 };
+            let cmd = MoveItems::by(
+                d.app.session().document(),
+                &Selection::of_nodes([leaf.clone()]),
+                [dx, 0.0],
+            )
+            .expect("finite");
+            d.app.session_mut().apply(cmd).expect("applies");
+            d.frame()
+        })
+    });
+    group.bench_function("set_param", |b| {
+        b.iter(|| {
+            step += 1;
+            let cmd = SetParam::new(
+                d.app.session().document(),
+                Owner::Node(leaf.clone()),
+                "seconds",
+                Some(json!(1.0 + (step % 7) as f64)),
+            )
+            .expect("a parameter");
+            d.app.session_mut().apply(cmd).expect("applies");
+            d.frame()
+        })
+    });
+    group.finish();
+}
+
 /// From the file on disk to the first frame drawn (tessellated).
 fn open(c: &mut Criterion) {
     let tree = write_tree(5_000);
@@ -334,5 +376,5 @@ fn open(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, undo_redo, open);
+criterion_group!(benches, frames, undo_redo, edit_then_frame, open);
 criterion_main!(benches);

@@ -24,5 +24,5 @@ pub mod remote;
 pub mod view;
 
 pub use arbor_editor_model::{
-    commands, document, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
+    commands, document, words, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
 };

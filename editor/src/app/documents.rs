@@ -1,6 +1,7 @@
 //! Documents in and out: opening (into a tab), saving, closing with the question every
 //! editor must ask before unsaved changes are lost, and those dialogs.
 
+use crate::words;
 use std::path::{Path, PathBuf};
 
 use super::files::{self, Picked};
@@ -105,7 +106,7 @@ impl ArborApp {
         if notes.is_empty() {
             return;
         }
-        let mut text = format!("{what} with {} note(s):", notes.len());
+        let mut text = format!("{what} with {}:", words::count(notes.len(), "note"));
         for note in notes.iter().take(6) {
             text.push_str("\n• ");
             text.push_str(note);

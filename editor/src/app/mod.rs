@@ -22,6 +22,7 @@ mod recovery;
 mod remote;
 mod shortcuts;
 mod tab;
+mod validation;
 mod watch;
 
 pub use files::{Files, Pending, Purpose};
@@ -262,6 +263,7 @@ impl ArborApp {
         self.prefs.apply_theme(ctx);
         self.autosave(ctx);
         self.watch_disk(ctx);
+        let seen = self.session().generation();
         self.tab_mut().refresh();
         self.update_title(ctx);
         self.close_request(ctx);
@@ -289,6 +291,14 @@ impl ArborApp {
         for request in std::mem::take(&mut self.shared.requests) {
             self.handle(request);
         }
+        // An edit this frame, or a check still running: another frame shows the report
+        // that follows (at once when it is ready, else as soon as the worker may be done).
+        let trailing = self.tab_mut().refresh();
+        if trailing {
+            ctx.request_repaint_after(std::time::Duration::from_millis(15));
+        } else if self.session().generation() != seen {
+            ctx.request_repaint();
+        }
     }
 
     /// The active tab's views: side panels, the bottom panel (its preview, or the remote
@@ -305,7 +315,8 @@ impl ArborApp {
             bottom,
             ..
         } = self;
-        let (mut cx, views) = tabs[*active].parts(shared);
+        let tab = &mut tabs[*active];
+        let (mut cx, views) = tab.parts(shared);
         views.preview.update(&mut cx, time);
         let mut remote_action = None;
         egui::SidePanel::left("left")
@@ -362,6 +373,10 @@ impl ArborApp {
                 }
                 views.preview.ui(ui, &mut cx);
             });
+        // The panels may have edited the document (the inspector, the blackboard): the
+        // canvas draws the report of the document it draws.
+        tab.refresh();
+        let (mut cx, views) = tab.parts(shared);
         let live: &dyn LiveSource = match remote.as_ref() {
             Some(remote) if remote_live => remote,
             _ => &*views.preview,

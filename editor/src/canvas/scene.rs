@@ -9,6 +9,7 @@
 //! Stage 2 of a canvas frame ([`Canvas::refresh_scene`]): reuse the scene, or rebuild it.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use arbor_runtime::{Category, NodeTypes, Report, Severity};
 use egui::{Pos2, Rect};
@@ -53,35 +54,42 @@ pub struct Scene {
     /// Depth-first execution index of the nodes the root reaches.
     pub execution: HashMap<String, usize>,
     grid: HashMap<(i32, i32), Vec<u32>>,
-    /// The generation this was built from.
+    /// Changes whenever what the scene shows changes (the document or the problem marks):
+    /// the view cache resyncs when it differs from the one it synced.
     pub generation: Option<u64>,
+    /// The session generation the nodes were indexed from.
+    doc_generation: Option<u64>,
+    /// The document generation of the report the problem marks come from.
+    checked: Option<u64>,
+}
+
+/// The source of [`Scene::generation`]s: unique in the process, as the session's are.
+static STAMPS: AtomicU64 = AtomicU64::new(1);
+
+fn next_stamp() -> Option<u64> {
+    Some(STAMPS.fetch_add(1, Ordering::Relaxed))
 }
 
 impl Scene {
-    /// Indexes `doc`; `sizes` are drawn sizes in canvas units, by GUID.
+    /// Indexes `doc` (at session generation `generation`), with the problem marks of
+    /// `report` (describing generation `checked`); `sizes` are drawn sizes in canvas
+    /// units, by GUID.
     pub fn build(
         doc: &Document,
         types: &NodeTypes,
-        report: &Report,
+        (report, checked): (&Report, Option<u64>),
         sizes: &HashMap<String, [f64; 2]>,
         generation: u64,
     ) -> Scene {
         let hidden = hidden_nodes(doc);
-        let mut problems: HashMap<&str, Severity> = HashMap::new();
-        for p in &report.problems {
-            if let Some(node) = p.node.as_deref() {
-                let worst = problems.entry(node).or_insert(p.severity);
-                if p.severity == Severity::Error {
-                    *worst = Severity::Error;
-                }
-            }
-        }
         let mut scene = Scene {
             nodes: Vec::with_capacity(doc.node_count()),
             by_guid: HashMap::with_capacity(doc.node_count()),
             execution: HashMap::new(),
             grid: HashMap::new(),
-            generation: Some(generation),
+            generation: next_stamp(),
+            doc_generation: Some(generation),
+            checked,
         };
         for (doc_index, node) in doc.nodes().enumerate() {
             let p = doc.position(&node.guid).unwrap_or([0.0, 0.0]);
@@ -106,7 +114,7 @@ impl Scene {
                 parent: None,
                 hidden: hidden.contains(&node.guid),
                 doc_index,
-                problem: problems.get(node.guid.as_str()).copied(),
+                problem: None,
             });
         }
         for (doc_index, node) in doc.nodes().enumerate() {
@@ -130,6 +138,7 @@ impl Scene {
             }
             scene.nodes[i as usize].children = children;
         }
+        scene.mark_problems(report, checked);
         scene.execution = scene.execution_order(doc.root());
         for i in 0..scene.nodes.len() {
             let r = scene.rect(i as u32, sizes);
@@ -142,6 +151,26 @@ impl Scene {
             }
         }
         scene
+    }
+
+    /// Sets each node's mark to the worst problem `report` (describing document
+    /// generation `checked`) has on it; a new [`Scene::generation`], so the view cache
+    /// redraws the nodes it holds.
+    pub fn mark_problems(&mut self, report: &Report, checked: Option<u64>) {
+        for node in &mut self.nodes {
+            node.problem = None;
+        }
+        for p in &report.problems {
+            let Some(i) = p.node.as_deref().and_then(|g| self.by_guid.get(g)) else {
+                continue;
+            };
+            let worst = &mut self.nodes[*i as usize].problem;
+            if *worst != Some(Severity::Error) {
+                *worst = Some(p.severity);
+            }
+        }
+        self.checked = checked;
+        self.generation = next_stamp();
     }
 
     /// Pre-order from the root, as `Document::execution_index` (iterative; a cycle in a
@@ -230,18 +259,37 @@ fn hidden_nodes(doc: &Document) -> BTreeSet<String> {
 }
 
 impl Canvas {
-    /// Stage 2: the scene is rebuilt when the session's generation changed, else reused.
+    /// Stage 2: the scene is rebuilt when the session's generation changed, its problem
+    /// marks redone when the report did, else it is reused.
     pub(super) fn refresh_scene(&mut self, cx: &UiCx<'_>) {
         let generation = cx.session.generation();
-        if self.scene.generation != Some(generation) {
+        if self.scene.doc_generation != Some(generation) {
             self.scene = Scene::build(
                 cx.session.document(),
                 cx.session.types(),
-                cx.report,
+                (cx.report, cx.checked),
                 &self.sizes,
                 generation,
             );
+        } else if self.scene.checked != cx.checked {
+            self.scene.mark_problems(cx.report, cx.checked);
         }
+    }
+}
+
+impl Canvas {
+    /// The worst problem the canvas marks on a node (its colour zoomed out, its border).
+    pub fn problem_mark(&self, guid: &str) -> Option<Severity> {
+        let i = self.scene.index(guid)?;
+        self.scene.node(i).problem
+    }
+
+    /// The problem messages a node's widget shows, errors first; `None` when the node has
+    /// no widget (off screen, or zoomed out).
+    pub fn node_messages(&self, guid: &str) -> Option<Vec<String>> {
+        let id = self.cache.ids.get(guid)?;
+        let view = &self.cache.state.graph.nodes.get(*id)?.user_data;
+        Some(view.errors.iter().chain(&view.warnings).cloned().collect())
     }
 }
 
@@ -264,7 +312,7 @@ mod tests {
         let scene = Scene::build(
             s.document(),
             s.types(),
-            &Report::default(),
+            (&Report::default(), None),
             &HashMap::new(),
             s.generation(),
         );

@@ -9,6 +9,7 @@ mod common;
 mod annotations_ui;
 mod canvas_ui;
 mod disk_changes;
+mod freshness;
 mod layers;
 mod panels;
 mod preview;

@@ -42,13 +42,20 @@ pub use model::fixtures::sample;
 
 use std::path::Path;
 
+use arbor_runtime::format::TreeFile;
 use arbor_runtime::{LoadOptions, NodeTypes, Report};
 
 /// Checks the document with the runtime's loader checks: every error and warning, each
 /// carrying the GUID of the node or decorator concerned (`Problem::node`) for the canvas
 /// to mark. `path` is where the document is saved, for resolving subtree files.
 pub fn validate(doc: &Document, path: Option<&Path>, types: &NodeTypes) -> Report {
-    arbor_runtime::check_tree(&doc.to_tree_file(), path, types, &LoadOptions::default())
+    validate_file(&doc.to_tree_file(), path, types)
+}
+
+/// [`validate`] on a document already written out as a tree file (owned data a worker
+/// thread can check while the document goes on changing).
+pub fn validate_file(file: &TreeFile, path: Option<&Path>, types: &NodeTypes) -> Report {
+    arbor_runtime::check_tree(file, path, types, &LoadOptions::default())
 }
 
 #[cfg(test)]

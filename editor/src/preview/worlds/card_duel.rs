@@ -1,6 +1,7 @@
 //! The card duel: both duelists' health bars, potions and states, the round and the winner,
 //! and the player's move buttons (the user plays against the tree's AI).
 
+use crate::words;
 use arbor_samples::card_duel::{CardDuel, Duelist, Move, Opponent, Side};
 use egui::{vec2, Color32, Sense};
 
@@ -78,7 +79,7 @@ fn duelist_ui(ui: &mut egui::Ui, who: &str, d: &Duelist, last: Option<Move>) {
         let fraction = d.health as f32 / d.max_health.max(1) as f32;
         bar(ui.painter(), rect, fraction, fill);
         ui.label(format!("health {} / {}", d.health, d.max_health));
-        let mut state = vec![format!("{} potions", d.potions)];
+        let mut state = vec![words::count(d.potions as usize, "potion")];
         if d.buffed {
             state.push("buffed".to_owned());
         }

@@ -2,6 +2,7 @@
 //! zone it walks to and what it is doing) and a bar per need, red below the emergency
 //! level.
 
+use crate::words;
 use arbor_samples::villager::{Activity, Need, Villager};
 use egui::{pos2, vec2, Align2, Color32, Rect, Sense, Stroke};
 
@@ -62,7 +63,7 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
     let strong = ui.visuals().text_color();
     let left = rect.right() - bars_width;
     let mut y = rect.top() + 4.0;
-    let errands = format!("needs; {} errands done", w.errands);
+    let errands = format!("needs; {} done", words::count(w.errands as usize, "errand"));
     text(&painter, pos2(left, y), Align2::LEFT_TOP, errands, weak);
     y += ROW;
     for (need, level) in w.needs.iter() {

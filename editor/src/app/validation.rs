@@ -1,0 +1,141 @@
+//! Validation: the one validation report of a tab's document, and the document
+//! generation it describes. Every view that shows problems (the Problems panel, the marks
+//! and messages on nodes, the menu bar's count) reads this report and keys its caches on
+//! [`Validation::checked`], never on the session's generation, so no view can show the
+//! problems of an older state than the others.
+//!
+//! A small document is checked on the spot, in the frame that changed it. A large one (at
+//! least [`BACKGROUND_FROM`] nodes) is checked on a worker thread, so the frame after an
+//! edit does not wait for a whole-tree check: its report arrives a check's time later
+//! (one at a time; edits made meanwhile are checked together when it ends). The first
+//! check of a document, when it is opened or created, is always made on the spot, so a
+//! document never shows "no problems" before it has been checked.
+
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+
+use arbor_runtime::Report;
+
+use crate::document::validate_file;
+use crate::Session;
+
+/// Documents with at least this many nodes are checked on a worker thread. Below it a
+/// check costs well under a millisecond per hundred nodes, less than handing it over.
+pub const BACKGROUND_FROM: usize = 1_000;
+
+/// See the module documentation.
+#[derive(Debug, Default)]
+pub struct Validation {
+    report: Report,
+    /// The session generation `report` describes; `None` before the first check.
+    checked: Option<u64>,
+    /// The check running on a worker thread: the generation it checks, and where its
+    /// report arrives.
+    running: Option<(u64, Receiver<Report>)>,
+}
+
+impl Validation {
+    /// The latest report (see [`Validation::checked`] for which state it describes).
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// The session generation the report describes.
+    pub fn checked(&self) -> Option<u64> {
+        self.checked
+    }
+
+    /// Whether the report describes the session as it is now.
+    pub fn is_current(&self, session: &Session) -> bool {
+        self.checked == Some(session.generation())
+    }
+
+    /// Whether a check is running on a worker thread.
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Brings the report towards the session: takes a finished background check, and
+    /// checks the current generation if no report or check covers it yet (on the spot,
+    /// or on a worker thread for a large document). Returns whether the report changed.
+    pub fn refresh(&mut self, session: &Session) -> bool {
+        let mut changed = self.collect();
+        let now = session.generation();
+        if self.checked == Some(now) || self.running.is_some() {
+            return changed;
+        }
+        if self.checked.is_none() || session.document().node_count() < BACKGROUND_FROM {
+            self.report = session.validate();
+            self.checked = Some(now);
+            changed = true;
+        } else {
+            changed |= self.start(session);
+        }
+        changed
+    }
+
+    /// Waits for a running check and brings the report up to the session, on the spot:
+    /// for tests, and for what must not act on an older report (saving says whether the
+    /// file has errors).
+    pub fn settle(&mut self, session: &Session) {
+        if let Some((generation, rx)) = self.running.take() {
+            if let Ok(report) = rx.recv() {
+                self.report = report;
+                self.checked = Some(generation);
+            }
+        }
+        if !self.is_current(session) {
+            self.report = session.validate();
+            self.checked = Some(session.generation());
+        }
+    }
+
+    /// Takes the report of a finished background check, if there is one.
+    fn collect(&mut self) -> bool {
+        let Some((generation, rx)) = &self.running else {
+            return false;
+        };
+        match rx.try_recv() {
+            Ok(report) => {
+                self.report = report;
+                self.checked = Some(*generation);
+                self.running = None;
+                true
+            }
+            Err(TryRecvError::Empty) => false,
+            // The worker died (a panic in the checker): the next refresh checks again,
+            // and a check that panics on the spot is then caught by the app's guard.
+            Err(TryRecvError::Disconnected) => {
+                self.running = None;
+                false
+            }
+        }
+    }
+
+    /// Starts checking the session's current state on a worker thread. Returns whether
+    /// the report changed (when no thread could be had and it was checked on the spot).
+    fn start(&mut self, session: &Session) -> bool {
+        let file = session.document().to_tree_file();
+        let path = session.path().map(ToOwned::to_owned);
+        let types = session.types().clone();
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("arbor-validation".to_owned())
+            .spawn(move || {
+                let report = validate_file(&file, path.as_deref(), &types);
+                // The tab may be gone; then nobody wants the report.
+                let _ = tx.send(report);
+            });
+        match spawned {
+            Ok(_) => {
+                self.running = Some((session.generation(), rx));
+                false
+            }
+            // No thread to be had: check on the spot rather than not at all.
+            Err(_) => {
+                self.report = session.validate();
+                self.checked = Some(session.generation());
+                true
+            }
+        }
+    }
+}
