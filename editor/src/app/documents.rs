@@ -234,8 +234,8 @@ impl ArborApp {
                 .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
                 .show(ctx, |ui| {
                     ui.label(format!(
-                        "Save the changes to “{}” first?",
-                        self.session().document().name()
+                        "Save the changes to {} first?",
+                        files::described(self.session())
                     ));
                     ui.horizontal(|ui| {
                         if ui.button("Save").clicked() {

@@ -142,7 +142,7 @@ impl ArborApp {
         let mut switch = None;
         ui.horizontal(|ui| {
             for (i, tab) in self.tabs.iter().enumerate() {
-                let name = files::title(tab.session()).replace(" — Arbor", "");
+                let name = files::tab_label(tab.session());
                 if ui.selectable_label(i == self.active, name).clicked() {
                     switch = Some(i);
                 }

@@ -25,7 +25,7 @@ mod tab;
 mod validation;
 mod watch;
 
-pub use files::{Files, Pending, Purpose};
+pub use files::{Files, Pending, Purpose, UNSAVED_MARK};
 pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT};

@@ -19,7 +19,9 @@
 //!    simulation again: a hot reload that keeps the world and the compatible blackboard
 //!    values (an edit that changes nothing the runtime sees, like moving a node, is
 //!    skipped). A tree that does not load leaves the last good one running, and the panel
-//!    lists the problems.
+//!    lists the problems. A large tree (at least [`QUIET_RELOAD_FROM`] nodes) reloads
+//!    once edits pause for [`QUIET_SECONDS`] (or at a step): a reload compiles the whole
+//!    tree, and a drag must not pay that on every frame it moves a node.
 //! 3. While playing, ticks are run at `speed` ticks per second of wall-clock time
 //!    (catching up at most [`MAX_CATCH_UP`] ticks per frame), each with the sample's own
 //!    `dt`. A tick that enters a node with a breakpoint pauses the preview and asks the app
@@ -54,6 +56,11 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// A frame longer than this counts as this long (the window was hidden, a debugger
 /// stopped the process).
 const MAX_FRAME_SECONDS: f64 = 0.25;
+/// Trees with at least this many nodes reload only once edits pause (see the module
+/// documentation).
+pub const QUIET_RELOAD_FROM: usize = 1_000;
+/// How long edits must pause before a large tree reloads.
+pub const QUIET_SECONDS: f64 = 0.3;
 
 impl LiveSource for Preview {
     fn node_live(&self, guid: &str) -> Option<NodeLive> {
@@ -80,6 +87,8 @@ pub struct Preview {
     doc_guid: Option<String>,
     doc_path: Option<PathBuf>,
     generation: Option<u64>,
+    /// A large tree's edit not yet reloaded: its generation, and when it was first seen.
+    pending: Option<(u64, f64)>,
     playing: bool,
     speed: f64,
     last_time: Option<f64>,
@@ -108,6 +117,7 @@ impl Default for Preview {
             doc_guid: None,
             doc_path: None,
             generation: None,
+            pending: None,
             playing: false,
             speed: 8.0,
             last_time: None,
@@ -135,7 +145,7 @@ impl Preview {
             .last_time
             .map_or(0.0, |last| (time - last).clamp(0.0, MAX_FRAME_SECONDS));
         self.last_time = Some(time);
-        self.sync(cx.session);
+        self.sync(cx.session, false);
         if !self.playing {
             return;
         }
@@ -206,7 +216,7 @@ impl Preview {
     pub fn step(&mut self, cx: &mut UiCx<'_>) -> bool {
         self.pause();
         self.timeline.go_live();
-        self.sync(cx.session);
+        self.sync(cx.session, true);
         // One tick's worth of preview time, so the previous tick's statuses fade a little.
         self.clock += 1.0 / self.speed;
         self.tick_once(cx.requests)
@@ -306,8 +316,14 @@ impl Preview {
 
     // ---- Internals ----------------------------------------------------------------------
 
-    /// Follows the session: another document starts afresh; an edit reloads.
-    fn sync(&mut self, session: &Session) {
+    /// Whether an edit waits for the pause that reloads it.
+    pub fn reload_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Follows the session: another document starts afresh; an edit reloads (a large
+    /// tree's once edits pause, or at once when `now`).
+    fn sync(&mut self, session: &Session, now: bool) {
         let doc = session.document();
         if self.runner.is_none() || self.doc_guid.as_deref() != Some(doc.guid()) {
             self.start(sample_for(doc), session);
@@ -323,6 +339,19 @@ impl Preview {
             self.generation = None;
         }
         if self.generation != Some(session.generation()) {
+            if !now && doc.node_count() >= QUIET_RELOAD_FROM {
+                let time = self.last_time.unwrap_or(0.0);
+                let generation = session.generation();
+                match self.pending {
+                    Some((g, since)) if g == generation && time - since >= QUIET_SECONDS => {}
+                    Some((g, _)) if g == generation => return,
+                    _ => {
+                        self.pending = Some((generation, time));
+                        return;
+                    }
+                }
+            }
+            self.pending = None;
             self.generation = Some(session.generation());
             if let Some(runner) = &mut self.runner {
                 let loaded = runner.load(doc, session.path());
@@ -344,6 +373,7 @@ impl Preview {
         self.doc_guid = Some(doc.guid().to_owned());
         self.doc_path = session.path().map(ToOwned::to_owned);
         self.generation = Some(session.generation());
+        self.pending = None;
         self.clear_run();
         self.after_load(loaded);
         self.quiet_if_empty(session);
@@ -466,6 +496,10 @@ impl View for Preview {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
         if self.playing {
             ui.ctx().request_repaint();
+        } else if self.pending.is_some() {
+            // Paused: no tick asks for frames, but the reload waits for one.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(QUIET_SECONDS));
         }
         self.controls_ui(ui, cx);
         self.timeline_ui(ui);
