@@ -364,6 +364,53 @@ fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
     assert_eq!(text(&out.stderr).matches("warning").count(), 1);
 }
 
+/// `arbor run` says each warning once, whether the tree loads or not: a manifest the file
+/// lists but that is gone is named once, not once per place that looked for it.
+#[test]
+fn run_prints_each_warning_once() {
+    let dir = tempdir("run_warns_once");
+    let file = dir.join("tree.json");
+    let mut tree: Value =
+        serde_json::from_str(&std::fs::read_to_string(data("host_tree.json")).unwrap()).unwrap();
+    tree["editor"]["manifests"] = serde_json::json!(["gone.json"]);
+    std::fs::write(&file, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let file = file.to_str().unwrap();
+    let manifest = data("host_types.json").display().to_string();
+    let runs: [&[&str]; 2] = [
+        // Loads: the host types come from the command line.
+        &[
+            "run",
+            "--types",
+            &manifest,
+            "--default-stub",
+            "success",
+            "--ticks",
+            "3",
+            file,
+        ],
+        // Does not load: nothing declares the host types.
+        &["run", "--ticks", "3", file],
+    ];
+    for args in runs {
+        let out = arbor(args);
+        let stderr = text(&out.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        let mut unique = lines.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            lines.len(),
+            unique.len(),
+            "{args:?}: a line repeats:\n{stderr}"
+        );
+        assert_eq!(
+            stderr.matches("$.editor.manifests[0]").count(),
+            1,
+            "{args:?}:\n{stderr}"
+        );
+    }
+}
+
 #[test]
 fn stimuli_naming_an_undeclared_key_fail_before_running() {
     let dir = tempdir("stimuli_bad");
