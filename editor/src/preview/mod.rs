@@ -56,6 +56,8 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// A frame longer than this counts as this long (the window was hidden, a debugger
 /// stopped the process).
 const MAX_FRAME_SECONDS: f64 = 0.25;
+/// How the note about a breakpoint that paused the preview begins.
+const PAUSED_AT: &str = "Paused at the breakpoint on";
 /// Trees with at least this many nodes reload only once edits pause (see the module
 /// documentation).
 pub const QUIET_RELOAD_FROM: usize = 1_000;
@@ -107,6 +109,9 @@ pub struct Preview {
     problems: Vec<String>,
     warnings: Vec<String>,
     note: Option<(Tone, String)>,
+    /// The breakpoint `note` says the preview paused at, while it says so: removing that
+    /// breakpoint, or playing on, takes the note away.
+    paused_at: Option<String>,
     blackboard: LiveBlackboard,
 }
 
@@ -132,6 +137,7 @@ impl Default for Preview {
             problems: Vec::new(),
             warnings: Vec::new(),
             note: None,
+            paused_at: None,
             blackboard: LiveBlackboard::default(),
         }
     }
@@ -180,7 +186,11 @@ impl Preview {
     }
 
     pub fn toggle_breakpoint(&mut self, guid: &str) {
-        if !self.breakpoints.remove(guid) {
+        if self.breakpoints.remove(guid) {
+            if self.paused_at.as_deref() == Some(guid) {
+                self.forget_pause_note();
+            }
+        } else {
             self.breakpoints.insert(guid.to_owned());
         }
     }
@@ -192,6 +202,18 @@ impl Preview {
 
     pub fn clear_breakpoints(&mut self) {
         self.breakpoints.clear();
+        self.forget_pause_note();
+    }
+
+    /// Takes away the "Paused at the breakpoint" note, if that is the note shown.
+    fn forget_pause_note(&mut self) {
+        let says_paused = self
+            .note
+            .as_ref()
+            .is_some_and(|(_, text)| text.starts_with(PAUSED_AT));
+        if self.paused_at.take().is_some() && says_paused {
+            self.note = None;
+        }
     }
 
     // ---- Playing ------------------------------------------------------------------------
@@ -204,6 +226,7 @@ impl Preview {
     pub fn play(&mut self) {
         self.timeline.go_live();
         self.playing = true;
+        self.forget_pause_note();
     }
 
     pub fn pause(&mut self) {
@@ -477,8 +500,9 @@ impl Preview {
             let guid = self.map.shown_on(node).unwrap_or_default().to_owned();
             self.note = Some((
                 Tone::Info,
-                format!("Paused at the breakpoint on “{}”", self.map.name(node)),
+                format!("{PAUSED_AT} “{}”", self.map.name(node)),
             ));
+            self.paused_at = Some(guid.clone());
             requests.push(Request::Frame(vec![guid]));
             return false;
         }
