@@ -498,10 +498,7 @@ impl Preview {
         if let Some(node) = hit {
             self.pause();
             let guid = self.map.shown_on(node).unwrap_or_default().to_owned();
-            self.note = Some((
-                Tone::Info,
-                format!("{PAUSED_AT} “{}”", self.map.name(node)),
-            ));
+            self.note = Some((Tone::Info, format!("{PAUSED_AT} “{}”", self.map.name(node))));
             self.paused_at = Some(guid.clone());
             requests.push(Request::Frame(vec![guid]));
             return false;

@@ -12,6 +12,7 @@ use arbor_samples::{SampleMut, Simulation};
 use egui::{Color32, Pos2, Rect};
 
 use crate::preview::runner::Runner;
+use crate::words;
 
 /// Draws the running simulation's world. Returns a message for the user when one of its
 /// controls refused an action (the duel's move buttons).
@@ -33,20 +34,31 @@ pub fn world_ui(ui: &mut egui::Ui, runner: &mut Runner) -> Option<String> {
     None
 }
 
-/// The simulation's log, newest at the bottom, following new lines.
+/// Log lines shown at most, the newest: wrapped lines have different heights, so every
+/// line shown is laid out each frame.
+const LOG_SHOWN: usize = 200;
+
+/// The simulation's log, newest at the bottom, following new lines; a long line wraps
+/// under its time.
 pub fn log_ui(ui: &mut egui::Ui, sim: &dyn Simulation) {
     ui.strong("Log");
     let log = sim.log();
     let total = log.lines().count();
-    let row_height = ui.text_style_height(&egui::TextStyle::Body);
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .stick_to_bottom(true)
-        .show_rows(ui, row_height, total, |ui, rows| {
-            for line in log.lines().skip(rows.start).take(rows.len()) {
-                // One line per row (show_rows needs equal heights); hovering shows it all.
-                let text = format!("{:>7.2}  {}", line.time, line.text);
-                ui.add(egui::Label::new(text).truncate());
+        .show(ui, |ui| {
+            if total > LOG_SHOWN {
+                ui.weak(format!(
+                    "… {} before",
+                    words::count(total - LOG_SHOWN, "line")
+                ));
+            }
+            for line in log.lines().skip(total.saturating_sub(LOG_SHOWN)) {
+                ui.horizontal_top(|ui| {
+                    ui.monospace(format!("{:>7.2}", line.time));
+                    ui.add(egui::Label::new(&line.text).wrap());
+                });
             }
         });
 }
