@@ -51,6 +51,9 @@ use crate::Session;
 /// (`eframe::storage_dir`), which the recovery copies share.
 pub const APP_ID: &str = "Arbor";
 
+/// The narrowest a side panel gets (the inspector's fields need this much).
+const SIDE_MIN_WIDTH: f32 = 200.0;
+
 /// The editor.
 pub struct ArborApp {
     /// The open documents; never empty.
@@ -319,8 +322,13 @@ impl ArborApp {
         let (mut cx, views) = tab.parts(shared);
         views.preview.update(&mut cx, time);
         let mut remote_action = None;
+        // Each side panel takes at most a quarter of the window, so however it is dragged
+        // the canvas and the preview between them keep room to work in.
+        let side_max = (ctx.screen_rect().width() * 0.25).max(SIDE_MIN_WIDTH);
         egui::SidePanel::left("left")
             .default_width(270.0)
+            .min_width(SIDE_MIN_WIDTH)
+            .max_width(side_max)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
                     let editable = cx.session.read_only_reason().is_none();
@@ -331,6 +339,8 @@ impl ArborApp {
             });
         egui::SidePanel::right("right")
             .default_width(330.0)
+            .min_width(SIDE_MIN_WIDTH)
+            .max_width(side_max)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("right")
@@ -353,6 +363,8 @@ impl ArborApp {
             .resizable(true)
             .default_height(270.0)
             .min_height(120.0)
+            // The canvas keeps at least 40 % of the window's height.
+            .max_height((ctx.screen_rect().height() * 0.6).max(120.0))
             .show(ctx, |ui| {
                 if let Some(remote) = remote.as_mut() {
                     ui.horizontal(|ui| {

@@ -532,13 +532,20 @@ impl View for Preview {
         };
         let editable = !self.playing;
         let mut edit = None;
+        // The log and the blackboard each take at most 30 % of the panel: the world
+        // between them keeps the rest, however they are dragged.
+        let column_max = (ui.available_width() * 0.3).max(120.0);
         egui::SidePanel::right("arbor_preview_log")
             .resizable(true)
             .default_width(260.0)
+            .min_width(120.0)
+            .max_width(column_max)
             .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
         egui::SidePanel::right("arbor_preview_blackboard")
             .resizable(true)
             .default_width(300.0)
+            .min_width(120.0)
+            .max_width(column_max)
             .show_inside(ui, |ui| match runner.sim().blackboard() {
                 Some(bb) => {
                     let entries = entries(bb);

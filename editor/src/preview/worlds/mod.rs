@@ -107,6 +107,36 @@ pub(crate) fn bar(painter: &egui::Painter, rect: Rect, fraction: f32, fill: Colo
     painter.rect_filled(filled, 2.0, fill);
 }
 
+/// Small text anchored by `align` at `pos`, wrapped at `width` and moved inside `bounds`
+/// (a status longer than its panel wraps instead of running past its edge). Returns the
+/// rect it took.
+pub(crate) fn text_within(
+    painter: &egui::Painter,
+    (pos, align): (Pos2, egui::Align2),
+    text: impl ToString,
+    color: Color32,
+    bounds: Rect,
+) -> Rect {
+    let galley = painter.layout(
+        text.to_string(),
+        egui::FontId::proportional(11.0),
+        color,
+        bounds.width().max(20.0),
+    );
+    let mut rect = align.anchor_size(pos, galley.size());
+    // Inside the bounds when it fits; its top-left corner wins when it does not.
+    rect = rect.translate(egui::vec2(
+        (bounds.right() - rect.right()).min(0.0),
+        (bounds.bottom() - rect.bottom()).min(0.0),
+    ));
+    rect = rect.translate(egui::vec2(
+        (bounds.left() - rect.left()).max(0.0),
+        (bounds.top() - rect.top()).max(0.0),
+    ));
+    painter.galley(rect.min, galley, color);
+    rect
+}
+
 /// Small text at `pos`, anchored by `align`.
 pub(crate) fn text(
     painter: &egui::Painter,
