@@ -118,6 +118,9 @@ impl ArborApp {
     }
 
     pub(super) fn saved_message(&mut self) {
+        // Whether the file written has errors: the report of what was written, not of an
+        // earlier state still being checked in the background.
+        self.tab_mut().settle_report();
         let problems = self.tab().error_count();
         let path = self
             .session()

@@ -139,3 +139,97 @@ impl Validation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::SetParam;
+    use crate::document::{io, Owner};
+    use serde_json::json;
+
+    /// A Sequence over `n - 1` Waits of one second: a valid tree of `n` nodes.
+    fn big_session(n: usize) -> (Session, String) {
+        let guid = |i: usize| format!("00000000-0000-4000-8000-{i:012x}");
+        let mut nodes = vec![json!({
+            "guid": guid(0), "type": "Sequence",
+            "children": (1..n).map(guid).collect::<Vec<_>>(),
+        })];
+        nodes.extend((1..n).map(|i| {
+            json!({
+                "guid": guid(i), "type": "Wait", "params": { "seconds": 1.0 },
+            })
+        }));
+        let file = json!({
+            "format": "arbor-tree", "version": 1,
+            "guid": "11111111-0000-4000-8000-000000000000", "name": "big",
+            "root": guid(0), "nodes": nodes,
+        });
+        let doc = io::load_str(&file.to_string(), None).expect("a valid file");
+        (Session::new(doc), guid(1))
+    }
+
+    #[test]
+    fn a_large_document_is_checked_in_the_background_and_the_report_catches_up() {
+        let (mut session, wait) = big_session(BACKGROUND_FROM + 10);
+        let mut v = Validation::default();
+        // The first check is made on the spot: an opened document never shows "no
+        // problems" before it was checked.
+        assert!(v.refresh(&session));
+        assert!(v.is_current(&session) && v.report().problems.is_empty());
+
+        // An edit that breaks the tree: a Wait loses its seconds.
+        let cmd = SetParam::new(
+            session.document(),
+            Owner::Node(wait.clone()),
+            "seconds",
+            None,
+        )
+        .expect("a parameter");
+        session.apply(cmd).expect("applied");
+        v.refresh(&session);
+        assert!(v.is_running(), "checked on a worker thread");
+        assert!(!v.is_current(&session), "the report trails while it runs");
+        // Until it lands, refreshes do not block; then the report is the new one.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while !v.is_current(&session) {
+            assert!(std::time::Instant::now() < deadline, "the check ended");
+            v.refresh(&session);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(v.report().for_node(&wait).any(|p| p.is_error()));
+
+        // Edits made while a check runs are checked together when it ends.
+        let set = |s: &Session, value| {
+            SetParam::new(s.document(), Owner::Node(wait.clone()), "seconds", value)
+                .expect("a parameter")
+        };
+        session
+            .apply(set(&session, Some(json!(2.0))))
+            .expect("applied");
+        v.refresh(&session);
+        session
+            .apply(set(&session, Some(json!(3.0))))
+            .expect("applied");
+        v.refresh(&session);
+        v.settle(&session);
+        assert!(v.is_current(&session) && v.report().problems.is_empty());
+    }
+
+    #[test]
+    fn a_small_document_is_checked_in_the_frame_of_the_edit() {
+        let (mut session, wait) = big_session(10);
+        let mut v = Validation::default();
+        v.refresh(&session);
+        let cmd = SetParam::new(
+            session.document(),
+            Owner::Node(wait.clone()),
+            "seconds",
+            None,
+        )
+        .expect("a parameter");
+        session.apply(cmd).expect("applied");
+        assert!(v.refresh(&session));
+        assert!(!v.is_running() && v.is_current(&session));
+        assert!(v.report().for_node(&wait).any(|p| p.is_error()));
+    }
+}
