@@ -168,6 +168,12 @@ mod tests {
         (Session::new(doc), guid(1))
     }
 
+    fn set_seconds(session: &mut Session, wait: &str, value: Option<serde_json::Value>) {
+        let owner = Owner::Node(wait.to_owned());
+        let cmd = SetParam::new(session.document(), owner, "seconds", value).expect("a param");
+        session.apply(cmd).expect("applied");
+    }
+
     #[test]
     fn a_large_document_is_checked_in_the_background_and_the_report_catches_up() {
         let (mut session, wait) = big_session(BACKGROUND_FROM + 10);
@@ -178,14 +184,7 @@ mod tests {
         assert!(v.is_current(&session) && v.report().problems.is_empty());
 
         // An edit that breaks the tree: a Wait loses its seconds.
-        let cmd = SetParam::new(
-            session.document(),
-            Owner::Node(wait.clone()),
-            "seconds",
-            None,
-        )
-        .expect("a parameter");
-        session.apply(cmd).expect("applied");
+        set_seconds(&mut session, &wait, None);
         v.refresh(&session);
         assert!(v.is_running(), "checked on a worker thread");
         assert!(!v.is_current(&session), "the report trails while it runs");
@@ -199,17 +198,9 @@ mod tests {
         assert!(v.report().for_node(&wait).any(|p| p.is_error()));
 
         // Edits made while a check runs are checked together when it ends.
-        let set = |s: &Session, value| {
-            SetParam::new(s.document(), Owner::Node(wait.clone()), "seconds", value)
-                .expect("a parameter")
-        };
-        session
-            .apply(set(&session, Some(json!(2.0))))
-            .expect("applied");
+        set_seconds(&mut session, &wait, Some(json!(2.0)));
         v.refresh(&session);
-        session
-            .apply(set(&session, Some(json!(3.0))))
-            .expect("applied");
+        set_seconds(&mut session, &wait, Some(json!(3.0)));
         v.refresh(&session);
         v.settle(&session);
         assert!(v.is_current(&session) && v.report().problems.is_empty());
@@ -220,14 +211,7 @@ mod tests {
         let (mut session, wait) = big_session(10);
         let mut v = Validation::default();
         v.refresh(&session);
-        let cmd = SetParam::new(
-            session.document(),
-            Owner::Node(wait.clone()),
-            "seconds",
-            None,
-        )
-        .expect("a parameter");
-        session.apply(cmd).expect("applied");
+        set_seconds(&mut session, &wait, None);
         assert!(v.refresh(&session));
         assert!(!v.is_running() && v.is_current(&session));
         assert!(v.report().for_node(&wait).any(|p| p.is_error()));

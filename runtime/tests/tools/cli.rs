@@ -340,14 +340,20 @@ fn check_reads_the_manifests_the_file_lists() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
-#[test]
-fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
-    let dir = tempdir("missing_manifest");
-    let file = dir.join("tree.json");
+/// The host tree, written to a fresh folder as a file whose `editor.manifests` lists
+/// `gone.json`, which does not exist.
+fn listing_a_missing_manifest(folder: &str) -> PathBuf {
+    let file = tempdir(folder).join("tree.json");
     let mut tree: Value =
         serde_json::from_str(&std::fs::read_to_string(data("host_tree.json")).unwrap()).unwrap();
     tree["editor"]["manifests"] = serde_json::json!(["gone.json"]);
     std::fs::write(&file, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    file
+}
+
+#[test]
+fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
+    let file = listing_a_missing_manifest("missing_manifest");
     let out = arbor(&["check", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
@@ -368,12 +374,7 @@ fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
 /// lists but that is gone is named once, not once per place that looked for it.
 #[test]
 fn run_prints_each_warning_once() {
-    let dir = tempdir("run_warns_once");
-    let file = dir.join("tree.json");
-    let mut tree: Value =
-        serde_json::from_str(&std::fs::read_to_string(data("host_tree.json")).unwrap()).unwrap();
-    tree["editor"]["manifests"] = serde_json::json!(["gone.json"]);
-    std::fs::write(&file, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let file = listing_a_missing_manifest("run_warns_once");
     let file = file.to_str().unwrap();
     let manifest = data("host_types.json").display().to_string();
     let runs: [&[&str]; 2] = [
