@@ -333,7 +333,7 @@ fn edit_then_frame(c: &mut Criterion) {
     group.bench_function("move_node", |b| {
         b.iter(|| {
             step += 1;
-            let dx = if step % 2 == 0 { 40.0 } else { -40.0 };
+            let dx = if step.is_multiple_of(2) { 40.0 } else { -40.0 };
             let cmd = MoveItems::by(
                 d.app.session().document(),
                 &Selection::of_nodes([leaf.clone()]),

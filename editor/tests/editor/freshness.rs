@@ -93,7 +93,7 @@ fn deleting_a_used_key_in_the_blackboard_marks_its_user_at_once() {
         .guid
         .clone();
     let mut h = Harness::new(session);
-    h.app.canvas_mut().frame(&[condition.clone()]);
+    h.app.canvas_mut().frame(std::slice::from_ref(&condition));
     h.frames(4);
     assert_eq!(problems_on(&h, &condition), 0, "the sample is valid");
     assert_eq!(h.app.canvas().problem_mark(&condition), None);
