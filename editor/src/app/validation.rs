@@ -114,7 +114,7 @@ impl Validation {
     /// Starts checking the session's current state on a worker thread. Returns whether
     /// the report changed (when no thread could be had and it was checked on the spot).
     fn start(&mut self, session: &Session) -> bool {
-        let file = session.document().to_tree_file();
+        let file = session.document().to_checked_file();
         let path = session.path().map(ToOwned::to_owned);
         let types = session.types().clone();
         let (tx, rx) = mpsc::channel();

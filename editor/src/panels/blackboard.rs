@@ -12,6 +12,8 @@
 //!   by their declared direction; hover for the list). Clicking it selects the key, and the
 //!   canvas marks those nodes.
 
+use std::collections::BTreeMap;
+
 use arbor_runtime::{Direction, ValueType};
 use egui::{Align2, ComboBox, Id, Key, RichText, TextEdit, Ui};
 
@@ -21,6 +23,8 @@ use crate::commands::{AddKey, RemoveKey, RenameKey, RetypeKey, SetKeyDefault, Se
 use crate::document::{Document, KeyUsage, Owner};
 use crate::view::{Request, UiCx, View};
 
+/// Users a hover over "Used by" names at most.
+const HOVER_USERS: usize = 20;
 /// The narrowest a key's name field gets, however short the name.
 const MIN_NAME_WIDTH: f32 = 60.0;
 /// What the rest of a key's first line takes: the type box, the delete button, spacing.
@@ -37,6 +41,9 @@ pub struct BlackboardPanel {
     add_error: Option<String>,
     /// A used key waiting for the user to confirm its deletion.
     confirm_delete: Option<String>,
+    /// Every key's users, found once per document generation (a scan of every
+    /// parameter: a frame must not cost that on a large tree).
+    usages: (Option<u64>, BTreeMap<String, Vec<KeyUsage>>),
 }
 
 impl Default for BlackboardPanel {
@@ -47,6 +54,7 @@ impl Default for BlackboardPanel {
             new_type: ValueType::Int,
             add_error: None,
             confirm_delete: None,
+            usages: (None, BTreeMap::new()),
         }
     }
 }
@@ -234,10 +242,12 @@ impl View for BlackboardPanel {
         if keys.is_empty() {
             ui.weak("No keys declared");
         }
-        let usages = {
+        let generation = cx.session.generation();
+        if self.usages.0 != Some(generation) {
             let doc = cx.session.document();
-            doc.all_key_usages(cx.session.types())
-        };
+            self.usages = (Some(generation), doc.all_key_usages(cx.session.types()));
+        }
+        let usages = std::mem::take(&mut self.usages.1);
         // One block per key, as wide as the panel and never wider: a side panel is
         // narrow, so a table of six columns would push the description and the delete
         // button out of sight (and squeeze the names). The name's field fits its text;
@@ -267,6 +277,9 @@ impl View for BlackboardPanel {
             });
             description_cell(ui, cx, &k.key, &k.description);
         }
+        if self.usages.0 == Some(cx.session.generation()) {
+            self.usages.1 = usages;
+        }
         if let Some(key) = delete {
             if cx.session.key_usages(&key).is_empty() {
                 let cmd = RemoveKey::new(cx.session.document(), &key);
@@ -291,27 +304,29 @@ fn usage_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, usages: &[KeyUsage]) {
         format!("{reads} read · {writes} write")
     };
     let selected = cx.selection.key.as_deref() == Some(key);
-    let hover = if usages.is_empty() {
-        "No node reads or writes this key".to_owned()
-    } else {
-        let doc = cx.session.document();
-        let mut lines: Vec<String> = usages
-            .iter()
-            .map(|u| {
+    let doc = cx.session.document();
+    // Written only while hovered: naming each user looks its node up, and a key of a
+    // large tree can have thousands of users.
+    let response = ui
+        .selectable_label(selected, RichText::new(text).small())
+        .on_hover_ui(|ui| {
+            if usages.is_empty() {
+                ui.label("No node reads or writes this key");
+                return;
+            }
+            for u in usages.iter().take(HOVER_USERS) {
                 let how = match u.access {
                     Direction::In => "reads",
                     Direction::Out => "writes",
                     Direction::InOut => "reads and writes",
                 };
-                format!("{how}: {}", describe_usage(doc, u))
-            })
-            .collect();
-        lines.push("Click to mark them on the canvas".to_owned());
-        lines.join("\n")
-    };
-    let response = ui
-        .selectable_label(selected, RichText::new(text).small())
-        .on_hover_text(hover);
+                ui.label(format!("{how}: {}", describe_usage(doc, u)));
+            }
+            if usages.len() > HOVER_USERS {
+                ui.label(format!("… and {} more", usages.len() - HOVER_USERS));
+            }
+            ui.label("Click to mark them on the canvas");
+        });
     if response.clicked() {
         cx.selection.key = if selected { None } else { Some(key.to_owned()) };
     }
