@@ -1,8 +1,9 @@
 //! Canvas cost on large trees (docs/performance.md): the whole editor UI, run headlessly through
 //! `egui::Context::run` on a 1600×1000 screen and tessellated as a real frame would be, on
 //! generated trees of 200, 1,000 and 5,000 nodes, at 100 % zoom and fully zoomed out; undo
-//! and redo of single commands on a 5,000-node document; opening a 5,000-node file until
-//! its first frame is drawn.
+//! and redo of single commands on a 5,000-node document; an edit followed by one frame on
+//! a 5,000-node document (wall clock and the UI thread's CPU time); opening a 5,000-node
+//! file until its first frame is drawn.
 //!
 //! `cargo bench -p arbor-editor --bench canvas` measures; `cargo test` runs each benchmark
 //! once (criterion's test mode) so the bench cannot rot. No window or GPU is involved, so
