@@ -32,6 +32,7 @@ pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT}
 pub use remote::Bottom;
 pub use shortcuts::Action;
 pub use tab::Tab;
+pub use validation::{Validation, BACKGROUND_FROM};
 
 use tab::Shared;
 pub use watch::{Conflict, Watch};

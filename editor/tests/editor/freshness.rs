@@ -186,3 +186,54 @@ fn switching_tabs_shows_each_tabs_own_problems_on_canvas_and_panel() {
     h.frame();
     assert!(h.shows("No problems"));
 }
+
+#[test]
+fn a_large_trees_marks_follow_its_background_check() {
+    // A Sequence over Waits: 1,000 nodes or more are checked on a worker thread.
+    let n = 1_010;
+    let guid = |i: usize| format!("00000000-0000-4000-8000-{i:012x}");
+    let mut nodes = vec![serde_json::json!({
+        "guid": guid(0), "type": "Sequence",
+        "children": (1..n).map(guid).collect::<Vec<_>>(),
+    })];
+    nodes.extend((1..n).map(
+        |i| serde_json::json!({ "guid": guid(i), "type": "Wait", "params": { "seconds": 1.0 } }),
+    ));
+    let file = serde_json::json!({
+        "format": "arbor-tree", "version": 1,
+        "guid": "11111111-0000-4000-8000-000000000000", "name": "big",
+        "root": guid(0), "nodes": nodes,
+    });
+    let doc = arbor_editor::document::io::load_str(&file.to_string(), None).expect("valid");
+    let mut h = Harness::new(Session::new(doc));
+    let wait = guid(1);
+    h.app.canvas_mut().frame(std::slice::from_ref(&wait));
+    h.frames(3);
+    assert_eq!(h.app.canvas().problem_mark(&wait), None);
+
+    let cmd = arbor_editor::commands::SetParam::new(
+        h.app.session().document(),
+        arbor_editor::document::Owner::Node(wait.clone()),
+        "seconds",
+        None,
+    )
+    .expect("a parameter");
+    h.app.session_mut().apply(cmd).expect("applied");
+    // Frames go on while the check runs; as soon as its report lands, the mark, the
+    // node's message and the panel agree with it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !h.app.tab().validation().is_current(h.app.session()) {
+        assert!(std::time::Instant::now() < deadline, "the check ended");
+        h.frame();
+    }
+    h.frame();
+    assert!(problems_on(&h, &wait) > 0);
+    assert_eq!(h.app.canvas().problem_mark(&wait), Some(Severity::Error));
+    assert!(!h
+        .app
+        .canvas()
+        .node_messages(&wait)
+        .unwrap_or_default()
+        .is_empty());
+    assert!(!h.shows("No problems"));
+}
