@@ -129,7 +129,8 @@ impl ArborApp {
             .unwrap_or_default();
         if problems > 0 {
             self.shared.toasts.info(format!(
-                "Saved {path} — work in progress: {problems} problems to fix before it can run"
+                "Saved {path} — work in progress: {} to fix before it can run",
+                words::count(problems, "problem")
             ));
         } else {
             self.shared.toasts.info(format!("Saved {path}"));

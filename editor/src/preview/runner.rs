@@ -402,7 +402,11 @@ impl Simulation for PlainSim {
 
     fn summary(&self) -> String {
         match &self.agent {
-            Some(agent) => format!("{} ticks, t = {:.1} s", agent.ticks(), agent.now()),
+            Some(agent) => format!(
+                "{}, t = {:.1} s",
+                crate::words::count(agent.ticks() as usize, "tick"),
+                agent.now()
+            ),
             None => "no tree loaded".to_owned(),
         }
     }
