@@ -187,10 +187,8 @@ fn switching_tabs_shows_each_tabs_own_problems_on_canvas_and_panel() {
     assert!(h.shows("No problems"));
 }
 
-#[test]
-fn a_large_trees_marks_follow_its_background_check() {
-    // A Sequence over Waits: 1,000 nodes or more are checked on a worker thread.
-    let n = 1_010;
+/// A Sequence over `n - 1` Waits of one second, and the first Wait's GUID.
+fn big_tree(n: usize) -> (Session, String) {
     let guid = |i: usize| format!("00000000-0000-4000-8000-{i:012x}");
     let mut nodes = vec![serde_json::json!({
         "guid": guid(0), "type": "Sequence",
@@ -205,20 +203,30 @@ fn a_large_trees_marks_follow_its_background_check() {
         "root": guid(0), "nodes": nodes,
     });
     let doc = arbor_editor::document::io::load_str(&file.to_string(), None).expect("valid");
-    let mut h = Harness::new(Session::new(doc));
-    let wait = guid(1);
-    h.app.canvas_mut().frame(std::slice::from_ref(&wait));
-    h.frames(3);
-    assert_eq!(h.app.canvas().problem_mark(&wait), None);
+    (Session::new(doc), guid(1))
+}
 
+fn unset_seconds(h: &mut Harness, wait: &str) {
     let cmd = arbor_editor::commands::SetParam::new(
         h.app.session().document(),
-        arbor_editor::document::Owner::Node(wait.clone()),
+        arbor_editor::document::Owner::Node(wait.to_owned()),
         "seconds",
         None,
     )
     .expect("a parameter");
     h.app.session_mut().apply(cmd).expect("applied");
+}
+
+#[test]
+fn a_large_trees_marks_follow_its_background_check() {
+    // 1,000 nodes or more are checked on a worker thread.
+    let (session, wait) = big_tree(arbor_editor::app::BACKGROUND_FROM + 10);
+    let mut h = Harness::new(session);
+    h.app.canvas_mut().frame(std::slice::from_ref(&wait));
+    h.frames(3);
+    assert_eq!(h.app.canvas().problem_mark(&wait), None);
+
+    unset_seconds(&mut h, &wait);
     // Frames go on while the check runs; as soon as its report lands, the mark, the
     // node's message and the panel agree with it.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -236,4 +244,26 @@ fn a_large_trees_marks_follow_its_background_check() {
         .unwrap_or_default()
         .is_empty());
     assert!(!h.shows("No problems"));
+}
+
+#[test]
+fn a_large_tree_reloads_its_preview_once_edits_pause() {
+    let (session, wait) = big_tree(arbor_editor::preview::QUIET_RELOAD_FROM + 10);
+    let mut h = Harness::new(session);
+    h.frames(2);
+    assert!(!h.preview().reload_pending());
+    unset_seconds(&mut h, &wait);
+    h.frame();
+    assert!(
+        h.preview().reload_pending(),
+        "not reloaded in the frame of the edit"
+    );
+    h.frames(3);
+    assert!(h.preview().reload_pending(), "nor while edits may go on");
+    h.wait(arbor_editor::preview::QUIET_SECONDS + 0.05);
+    assert!(!h.preview().reload_pending(), "reloaded once they paused");
+    assert!(
+        !h.preview().problems().is_empty(),
+        "the reload found the Wait without its seconds"
+    );
 }
