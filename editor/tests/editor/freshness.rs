@@ -25,6 +25,16 @@ fn problems_on(h: &Harness, guid: &str) -> usize {
     h.app.report().for_node(guid).count()
 }
 
+/// The report, the Problems panel, the node's mark and its messages all show `guid`'s
+/// error.
+fn assert_marked_everywhere(h: &Harness, guid: &str) {
+    assert!(problems_on(h, guid) > 0, "the report");
+    assert!(!h.shows("No problems"), "the panel");
+    assert_eq!(h.app.canvas().problem_mark(guid), Some(Severity::Error));
+    let messages = h.app.canvas().node_messages(guid).unwrap_or_default();
+    assert!(!messages.is_empty(), "the node's messages");
+}
+
 #[test]
 fn a_value_typed_in_the_inspector_clears_the_mark_in_the_next_frame() {
     let (session, wait) = wait_without_seconds();
@@ -172,15 +182,7 @@ fn switching_tabs_shows_each_tabs_own_problems_on_canvas_and_panel() {
 
     h.app.switch_to(0);
     h.frame();
-    assert!(problems_on(&h, &wait) > 0);
-    assert!(!h.shows("No problems"));
-    assert_eq!(h.app.canvas().problem_mark(&wait), Some(Severity::Error));
-    assert!(!h
-        .app
-        .canvas()
-        .node_messages(&wait)
-        .unwrap_or_default()
-        .is_empty());
+    assert_marked_everywhere(&h, &wait);
 
     h.app.switch_to(1);
     h.frame();
@@ -235,15 +237,7 @@ fn a_large_trees_marks_follow_its_background_check() {
         h.frame();
     }
     h.frame();
-    assert!(problems_on(&h, &wait) > 0);
-    assert_eq!(h.app.canvas().problem_mark(&wait), Some(Severity::Error));
-    assert!(!h
-        .app
-        .canvas()
-        .node_messages(&wait)
-        .unwrap_or_default()
-        .is_empty());
-    assert!(!h.shows("No problems"));
+    assert_marked_everywhere(&h, &wait);
 }
 
 #[test]
