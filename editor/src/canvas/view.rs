@@ -472,7 +472,7 @@ mod first_line_tests {
     fn a_long_message_is_shortened_at_a_word_with_an_ellipsis() {
         let long =
             "missing required parameter `seconds` of Wait; add it in the inspector".to_owned();
-        let shown = first_line(&[long.clone()]);
+        let shown = first_line(std::slice::from_ref(&long));
         assert!(shown.ends_with('…'), "{shown}");
         let kept = shown.trim_end_matches('…');
         assert!(
