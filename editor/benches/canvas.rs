@@ -1,8 +1,9 @@
 //! Canvas cost on large trees (docs/performance.md): the whole editor UI, run headlessly through
 //! `egui::Context::run` on a 1600×1000 screen and tessellated as a real frame would be, on
 //! generated trees of 200, 1,000 and 5,000 nodes, at 100 % zoom and fully zoomed out; undo
-//! and redo of single commands on a 5,000-node document; opening a 5,000-node file until
-//! its first frame is drawn.
+//! and redo of single commands on a 5,000-node document; an edit followed by one frame on
+//! a 5,000-node document (wall clock and the UI thread's CPU time); opening a 5,000-node
+//! file until its first frame is drawn.
 //!
 //! `cargo bench -p arbor-editor --bench canvas` measures; `cargo test` runs each benchmark
 //! once (criterion's test mode) so the bench cannot rot. No window or GPU is involved, so
@@ -319,6 +320,99 @@ fn undo_redo(c: &mut Criterion) {
     group.finish();
 }
 
+/// CPU time of the calling thread: what one frame costs the UI thread, whatever else the
+/// machine runs (the shared build machine's load makes wall-clock figures swing several
+/// times over) and without the work handed to other threads (the background check).
+struct ThreadCpu;
+
+fn thread_cpu_now() -> std::time::Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec to write into; CLOCK_THREAD_CPUTIME_ID is supported
+    // by every Linux the bench runs on (a failure leaves zero, which shows as 0 ns).
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+impl criterion::measurement::Measurement for ThreadCpu {
+    type Intermediate = std::time::Duration;
+    type Value = std::time::Duration;
+
+    fn start(&self) -> Self::Intermediate {
+        thread_cpu_now()
+    }
+    fn end(&self, start: Self::Intermediate) -> Self::Value {
+        thread_cpu_now().saturating_sub(start)
+    }
+    fn add(&self, a: &Self::Value, b: &Self::Value) -> Self::Value {
+        *a + *b
+    }
+    fn zero(&self) -> Self::Value {
+        std::time::Duration::ZERO
+    }
+    fn to_f64(&self, value: &Self::Value) -> f64 {
+        value.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn criterion::measurement::ValueFormatter {
+        // Nanoseconds, shown as durations, as the wall clock's are.
+        static WALL: criterion::measurement::WallTime = criterion::measurement::WallTime;
+        WALL.formatter()
+    }
+}
+
+/// The frame right after an edit of a 5,000-node document (the cost a user feels while
+/// dragging or typing in the inspector): one iteration applies a command, then draws one
+/// frame. The edits alternate so each one changes the document. Timed twice: wall clock,
+/// and the UI thread's CPU time (see [`ThreadCpu`]).
+fn edit_then_frame(c: &mut Criterion) {
+    edit_then_frame_in(c, "edit_then_frame_5000");
+    let mut cpu = Criterion::default()
+        .with_measurement(ThreadCpu)
+        .configure_from_args();
+    edit_then_frame_in(&mut cpu, "edit_then_frame_5000_thread_cpu");
+}
+
+fn edit_then_frame_in<M: criterion::measurement::Measurement>(c: &mut Criterion<M>, name: &str) {
+    let tree = write_tree(5_000);
+    let mut group = c.benchmark_group(name);
+    group.sample_size(30);
+    let leaf = tree.focus[1].clone();
+    let mut d = Driver::open(&tree.path);
+    d.look_at(&tree.focus, 1.0);
+    let mut step = 0u64;
+    group.bench_function("move_node", |b| {
+        b.iter(|| {
+            step += 1;
+            let dx = if step.is_multiple_of(2) { 40.0 } else { -40.0 };
+            let cmd = MoveItems::by(
+                d.app.session().document(),
+                &Selection::of_nodes([leaf.clone()]),
+                [dx, 0.0],
+            )
+            .expect("finite");
+            d.app.session_mut().apply(cmd).expect("applies");
+            d.frame()
+        })
+    });
+    group.bench_function("set_param", |b| {
+        b.iter(|| {
+            step += 1;
+            let cmd = SetParam::new(
+                d.app.session().document(),
+                Owner::Node(leaf.clone()),
+                "seconds",
+                Some(json!(1.0 + (step % 7) as f64)),
+            )
+            .expect("a parameter");
+            d.app.session_mut().apply(cmd).expect("applies");
+            d.frame()
+        })
+    });
+    group.finish();
+}
+
 /// From the file on disk to the first frame drawn (tessellated).
 fn open(c: &mut Criterion) {
     let tree = write_tree(5_000);
@@ -334,5 +428,5 @@ fn open(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, undo_redo, open);
+criterion_group!(benches, frames, undo_redo, edit_then_frame, open);
 criterion_main!(benches);

@@ -29,5 +29,5 @@ pub mod view;
 pub mod viewer;
 
 pub use arbor_editor_model::{
-    commands, document, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
+    commands, document, words, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
 };

@@ -121,8 +121,7 @@ pub use registry::Registry;
 pub use rng::Rng;
 pub use spec::{
     Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, SourceLocation,
-    StandIn,
-    MANIFEST_FORMAT,
+    StandIn, MANIFEST_FORMAT,
 };
 pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};

@@ -14,5 +14,6 @@
 pub mod commands;
 pub mod document;
 mod session;
+pub mod words;
 
 pub use session::{History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT};

@@ -9,7 +9,10 @@
 //!   helix's `is_modified` compares revisions): undoing back to the saved state makes the
 //!   document unmodified again.
 //! - [`Session::generation`] changes whenever the document may have changed, so a view
-//!   (the canvas cache) knows when to resync, after undo and redo as after edits.
+//!   (the canvas cache) knows when to resync, after undo and redo as after edits. It is
+//!   drawn from one counter shared by every session of the process, so no two sessions
+//!   ever share a value: a cache keyed on it cannot mistake one document (a new tab, a
+//!   file opened in place) for another.
 //!
 //! - The history keeps at most [`HISTORY_LIMIT`] steps; the oldest are dropped first, so
 //!   memory stays bounded however long a session lasts.
@@ -21,6 +24,7 @@
 //! back further, and if the saved state was among them the document stays modified.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use arbor_runtime::{NodeTypes, Report};
 
@@ -79,6 +83,14 @@ pub enum SubtreeError {
     Command(#[from] CommandError),
 }
 
+/// The source of every session's generations (see the module documentation).
+static GENERATIONS: AtomicU64 = AtomicU64::new(1);
+
+/// A generation no session has had before.
+fn next_generation() -> u64 {
+    GENERATIONS.fetch_add(1, Ordering::Relaxed)
+}
+
 /// See the module documentation.
 #[derive(Debug)]
 pub struct Session {
@@ -116,7 +128,7 @@ impl Session {
             types,
             manifest_errors: Vec::new(),
             path: None,
-            generation: 0,
+            generation: next_generation(),
             disk: None,
             notes: Vec::new(),
             read_only: None,
@@ -167,9 +179,7 @@ impl Session {
     /// Replaces this session by the file at `path`; on failure nothing changes (the
     /// current document, its history and its path stay as they were).
     pub fn open_file(&mut self, path: &Path) -> Result<(), OpenError> {
-        let mut next = Session::open(path)?;
-        next.generation = self.generation + 1;
-        *self = next;
+        *self = Session::open(path)?;
         Ok(())
     }
 
@@ -187,7 +197,7 @@ impl Session {
         let (types, errors) = io::load_node_types(&self.doc, base);
         self.types = types;
         self.manifest_errors = errors;
-        self.generation += 1;
+        self.generation = next_generation();
     }
 
     /// Manifests that could not be used at the last (re)load.
@@ -199,7 +209,8 @@ impl Session {
         self.path.as_deref()
     }
 
-    /// Changes whenever the document may have changed.
+    /// Changes whenever the document may have changed; unique among all sessions (see
+    /// the module documentation).
     pub fn generation(&self) -> u64 {
         self.generation
     }
@@ -222,19 +233,23 @@ impl Session {
             return Ok(false);
         }
         self.history.edit(&mut self.doc, cmd);
-        self.generation += 1;
+        self.generation = next_generation();
         Ok(true)
     }
 
     pub fn undo(&mut self) -> bool {
         let done = self.history.undo(&mut self.doc).is_some();
-        self.generation += u64::from(done);
+        if done {
+            self.generation = next_generation();
+        }
         done
     }
 
     pub fn redo(&mut self) -> bool {
         let done = self.history.redo(&mut self.doc).is_some();
-        self.generation += u64::from(done);
+        if done {
+            self.generation = next_generation();
+        }
         done
     }
 
@@ -271,7 +286,7 @@ impl Session {
     /// Undoes or redoes until `done` steps are applied (0 = the state when opened).
     pub fn go_to(&mut self, done: usize) {
         if !self.history.go_to(&mut self.doc, done).is_empty() {
-            self.generation += 1;
+            self.generation = next_generation();
         }
     }
 
@@ -521,6 +536,20 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn no_two_sessions_share_a_generation() {
+        // A cache keyed on the generation (the canvas scene, the problems list) must see
+        // a new document as new, even one that has had as many edits as the last.
+        let a = Session::new(Document::new("a"));
+        let mut b = Session::new(Document::new("b"));
+        assert_ne!(a.generation(), b.generation());
+        let before = b.generation();
+        b.add_node("Sequence", [0.0, 0.0]).unwrap();
+        let c = Session::new(Document::new("c"));
+        assert!(![a.generation(), before].contains(&b.generation()));
+        assert!(![a.generation(), b.generation()].contains(&c.generation()));
+    }
+
+    #[test]
     fn apply_undo_redo_with_texts_and_steps() {
         let mut s = Session::new(Document::new("t"));
         assert!(!s.can_undo() && !s.is_modified());
@@ -534,7 +563,7 @@ mod tests {
         assert!(s.is_modified());
         let g = s.generation();
         assert!(s.undo());
-        assert!(s.generation() > g);
+        assert_ne!(s.generation(), g);
         assert_eq!(
             s.redo_text().unwrap(),
             "Redo Connect \"Sequence\" ➡ \"Wait\""

@@ -1,6 +1,7 @@
 //! Documents in and out: opening (into a tab), saving, closing with the question every
 //! editor must ask before unsaved changes are lost, and those dialogs.
 
+use crate::words;
 use std::path::{Path, PathBuf};
 
 use super::files::{self, Picked};
@@ -109,7 +110,7 @@ impl ArborApp {
         if notes.is_empty() {
             return;
         }
-        let mut text = format!("{what} with {} note(s):", notes.len());
+        let mut text = format!("{what} with {}:", words::count(notes.len(), "note"));
         for note in notes.iter().take(6) {
             text.push_str("\n• ");
             text.push_str(note);
@@ -121,6 +122,9 @@ impl ArborApp {
     }
 
     pub(super) fn saved_message(&mut self) {
+        // Whether the file written has errors: the report of what was written, not of an
+        // earlier state still being checked in the background.
+        self.tab_mut().settle_report();
         let problems = self.tab().error_count();
         let path = self
             .session()
@@ -129,7 +133,8 @@ impl ArborApp {
             .unwrap_or_default();
         if problems > 0 {
             self.shared.toasts.info(format!(
-                "Saved {path} — work in progress: {problems} problems to fix before it can run"
+                "Saved {path} — work in progress: {} to fix before it can run",
+                words::count(problems, "problem")
             ));
         } else {
             self.shared.toasts.info(format!("Saved {path}"));
@@ -237,8 +242,8 @@ impl ArborApp {
                 .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
                 .show(ctx, |ui| {
                     ui.label(format!(
-                        "Save the changes to “{}” first?",
-                        self.session().document().name()
+                        "Save the changes to {} first?",
+                        files::described(self.session())
                     ));
                     ui.horizontal(|ui| {
                         if ui.button("Save").clicked() {

@@ -96,17 +96,45 @@ pub fn new_session(types: &arbor_runtime::NodeTypes) -> Session {
     session
 }
 
-/// The window title: file name, a dot for unsaved changes.
+/// What marks a document with unsaved changes, in the window title and on its tab: a
+/// bullet, which egui's own fonts have (a `●` is drawn as an empty box there).
+pub const UNSAVED_MARK: &str = "•";
+
+/// The window title: the tab's label and the app's name.
 pub fn title(session: &Session) -> String {
-    let name = session.path().and_then(Path::file_name).map_or_else(
-        || session.document().name().to_owned(),
-        |n| n.to_string_lossy().into_owned(),
-    );
-    let dirty = if session.is_modified() { " ●" } else { "" };
+    format!("{} — Arbor", tab_label(session))
+}
+
+/// A tab's label: the file name (the tree's name before the first save), the unsaved
+/// mark, and whether the document is read-only.
+pub fn tab_label(session: &Session) -> String {
+    let dirty = if session.is_modified() {
+        format!(" {UNSAVED_MARK}")
+    } else {
+        String::new()
+    };
     let read_only = if session.read_only_reason().is_some() {
         " (read-only)"
     } else {
         ""
     };
-    format!("{name}{dirty}{read_only} — Arbor")
+    format!("{}{dirty}{read_only}", file_name(session))
+}
+
+/// The document's file name, or its tree's name if it was never saved.
+fn file_name(session: &Session) -> String {
+    session.path().and_then(Path::file_name).map_or_else(
+        || session.document().name().to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// How the unsaved-changes question names a document: its file and its tree, so two
+/// trees of the same name (or one file opened twice) are told apart.
+pub fn described(session: &Session) -> String {
+    let tree = session.document().name();
+    match session.path() {
+        Some(path) => format!("“{tree}” in {}", path.display()),
+        None => format!("“{tree}” (never saved)"),
+    }
 }

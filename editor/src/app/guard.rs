@@ -13,6 +13,7 @@
 //! in progress) may be off until the next gesture. Panics outside a frame (in eframe's
 //! painting) are not caught; autosave bounds what they can lose to a few seconds.
 
+use crate::words;
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -154,7 +155,10 @@ impl ArborApp {
                         ui.label(egui::RichText::new(&crash.message).monospace());
                     });
                 if crash.count > 1 {
-                    ui.label(format!("It happened {} times.", crash.count));
+                    ui.label(format!(
+                        "It happened {}.",
+                        words::count(crash.count as usize, "time")
+                    ));
                 }
                 match (&crash.folder, crash.saved.len()) {
                     (None, _) => {
@@ -165,9 +169,9 @@ impl ArborApp {
                     }
                     (Some(folder), n) => {
                         ui.label(format!(
-                            "{n} unsaved document{} copied to {}. If Arbor closes, they are \
+                            "{} copied to {}. If Arbor closes, they are \
                              offered when it starts again.",
-                            if n == 1 { " was" } else { "s were" },
+                            words::count_as(n, "unsaved document was", "unsaved documents were"),
                             folder.display()
                         ));
                     }

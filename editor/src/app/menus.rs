@@ -1,5 +1,6 @@
 //! The menu bar and the tab bar.
 
+use crate::words;
 use std::path::PathBuf;
 
 use super::shortcuts;
@@ -127,10 +128,10 @@ impl ArborApp {
                 if errors > 0 {
                     ui.colored_label(
                         egui::Color32::from_rgb(230, 90, 90),
-                        format!("⚠ {errors} problems"),
+                        format!("⚠ {}", words::count(errors, "problem")),
                     );
                 }
-                ui.label(format!("{} nodes", self.session().document().node_count()));
+                ui.label(words::count(self.session().document().node_count(), "node"));
             });
         });
         for action in chosen {
@@ -148,7 +149,7 @@ impl ArborApp {
         let mut switch = None;
         ui.horizontal(|ui| {
             for (i, tab) in self.tabs.iter().enumerate() {
-                let name = files::title(tab.session()).replace(" — Arbor", "");
+                let name = files::tab_label(tab.session());
                 if ui.selectable_label(i == self.active, name).clicked() {
                     switch = Some(i);
                 }

@@ -26,9 +26,10 @@ mod replay;
 mod shortcuts;
 mod source;
 mod tab;
+mod validation;
 mod watch;
 
-pub use files::{Files, Pending, Purpose};
+pub use files::{Files, Pending, Purpose, UNSAVED_MARK};
 pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT};
@@ -36,6 +37,7 @@ pub use remote::Bottom;
 pub use replay::is_log;
 pub use shortcuts::Action;
 pub use tab::Tab;
+pub use validation::{Validation, BACKGROUND_FROM};
 
 use tab::Shared;
 pub use watch::{Conflict, Watch};
@@ -56,6 +58,9 @@ use crate::Session;
 /// The app's name for eframe: its window, and the folder its data is kept in
 /// (`eframe::storage_dir`), which the recovery copies share.
 pub const APP_ID: &str = "Arbor";
+
+/// The narrowest a side panel gets (the inspector's fields need this much).
+const SIDE_MIN_WIDTH: f32 = 200.0;
 
 /// The editor.
 pub struct ArborApp {
@@ -291,6 +296,7 @@ impl ArborApp {
         self.prefs.apply_theme(ctx);
         self.autosave(ctx);
         self.watch_disk(ctx);
+        let seen = self.session().generation();
         self.tab_mut().refresh();
         self.update_title(ctx);
         self.close_request(ctx);
@@ -319,6 +325,14 @@ impl ArborApp {
         for request in std::mem::take(&mut self.shared.requests) {
             self.handle(ctx, request);
         }
+        // An edit this frame, or a check still running: another frame shows the report
+        // that follows (at once when it is ready, else as soon as the worker may be done).
+        let trailing = self.tab_mut().refresh();
+        if trailing {
+            ctx.request_repaint_after(std::time::Duration::from_millis(15));
+        } else if self.session().generation() != seen {
+            ctx.request_repaint();
+        }
     }
 
     /// The active tab's views: side panels, the bottom panel (its preview, or the remote
@@ -343,11 +357,17 @@ impl ArborApp {
             ..
         } = self;
         let mut replay_action = None;
-        let (mut cx, views) = tabs[*active].parts(shared);
+        let tab = &mut tabs[*active];
+        let (mut cx, views) = tab.parts(shared);
         views.preview.update(&mut cx, time);
         let mut remote_action = None;
+        // Each side panel takes at most a quarter of the window, so however it is dragged
+        // the canvas and the preview between them keep room to work in.
+        let side_max = (ctx.screen_rect().width() * 0.25).max(SIDE_MIN_WIDTH);
         egui::SidePanel::left("left")
             .default_width(270.0)
+            .min_width(SIDE_MIN_WIDTH)
+            .max_width(side_max)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
                     let editable = cx.session.read_only_reason().is_none();
@@ -358,6 +378,8 @@ impl ArborApp {
             });
         egui::SidePanel::right("right")
             .default_width(330.0)
+            .min_width(SIDE_MIN_WIDTH)
+            .max_width(side_max)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("right")
@@ -380,6 +402,8 @@ impl ArborApp {
             .resizable(true)
             .default_height(270.0)
             .min_height(120.0)
+            // The canvas keeps at least 40 % of the window's height.
+            .max_height((ctx.screen_rect().height() * 0.6).max(120.0))
             .show(ctx, |ui| {
                 // One tab per source of statuses that is open, beside the preview.
                 let tabs: Vec<(Bottom, String)> = [
@@ -429,6 +453,10 @@ impl ArborApp {
                 }
                 views.preview.ui(ui, &mut cx);
             });
+        // The panels may have edited the document (the inspector, the blackboard): the
+        // canvas draws the report of the document it draws.
+        tab.refresh();
+        let (mut cx, views) = tab.parts(shared);
         let live: &dyn LiveSource = match (remote.as_ref(), groot2.as_ref(), replay.as_ref()) {
             (_, _, Some((r, _))) if replay_live => r,
             (_, Some(g), _) if groot2_live => g,

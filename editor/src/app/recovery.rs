@@ -24,6 +24,7 @@
 //! that process ends. Nothing is written while the app is not drawing frames; it asks for
 //! a frame when a write falls due, so this matters only when the system suspends it.
 
+use crate::words;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -488,8 +489,8 @@ impl ArborApp {
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
                 ui.label(format!(
-                    "Arbor did not close normally last time. {n} unsaved document{} can be restored:",
-                    if n == 1 { "" } else { "s" }
+                    "Arbor did not close normally last time. {} can be restored:",
+                    words::count(n, "unsaved document")
                 ));
                 for item in &self.recovery.offer {
                     let c = &item.contents;
@@ -542,7 +543,7 @@ fn ago(seconds: u64) -> String {
         0..=89 => format!("{seconds} s"),
         90..=5399 => format!("{} min", seconds / 60),
         5400..=172_799 => format!("{} h", seconds / 3600),
-        _ => format!("{} days", seconds / 86_400),
+        _ => words::count((seconds / 86_400) as usize, "day"),
     }
 }
 

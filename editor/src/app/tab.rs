@@ -21,6 +21,7 @@ use crate::preview::Preview;
 use crate::view::{Gestures, Request, Toasts, UiCx};
 use crate::Session;
 
+use super::validation::Validation;
 use super::{Action, Conflict};
 
 /// What every tab's views share, owned by the app.
@@ -46,9 +47,10 @@ pub(super) struct Views<'a> {
 pub struct Tab {
     session: Session,
     selection: Selection,
-    /// The document's validation report, for `report_generation`.
-    report: Report,
-    report_generation: Option<u64>,
+    /// The document's validation report: the one every view shows.
+    validation: Validation,
+    /// The generation the selection was last pruned for (deleted items leave it).
+    selected_for: Option<u64>,
     canvas: Canvas,
     inspector: Inspector,
     blackboard: BlackboardPanel,
@@ -67,8 +69,8 @@ impl Tab {
         Tab {
             session,
             selection: Selection::default(),
-            report: Report::default(),
-            report_generation: None,
+            validation: Validation::default(),
+            selected_for: None,
             canvas: Canvas::default(),
             inspector: Inspector::default(),
             blackboard: BlackboardPanel::default(),
@@ -100,12 +102,27 @@ impl Tab {
     /// The validation report of this tab's document, as of the last frame it was shown
     /// (see [`Tab::refresh`]).
     pub fn report(&self) -> &Report {
-        &self.report
+        self.validation.report()
+    }
+
+    /// The report and which state of the document it describes.
+    pub fn validation(&self) -> &Validation {
+        &self.validation
+    }
+
+    /// Waits for a check running in the background, then brings the report up to the
+    /// document on the spot.
+    pub fn settle_report(&mut self) {
+        self.validation.settle(&self.session);
     }
 
     /// How many of the report's problems are errors (not warnings).
     pub fn error_count(&self) -> usize {
-        self.report.problems.iter().filter(|p| p.is_error()).count()
+        self.report()
+            .problems
+            .iter()
+            .filter(|p| p.is_error())
+            .count()
     }
 
     pub fn canvas(&self) -> &Canvas {
@@ -140,14 +157,17 @@ impl Tab {
             && self.session.document().node_count() <= 1
     }
 
-    /// Once per frame while active, before drawing: the report and the selection follow
-    /// the document.
-    pub fn refresh(&mut self) {
-        if self.report_generation != Some(self.session.generation()) {
-            self.report = self.session.validate();
-            self.report_generation = Some(self.session.generation());
+    /// Before drawing, and again after the panels that edit and before the canvas: the
+    /// report and the selection follow the document. Returns whether the report still
+    /// trails the document (a large document being checked in the background), so the
+    /// app asks for another frame to show it when it arrives.
+    pub fn refresh(&mut self) -> bool {
+        if self.selected_for != Some(self.session.generation()) {
             self.selection.retain_existing(self.session.document());
+            self.selected_for = Some(self.session.generation());
         }
+        self.validation.refresh(&self.session);
+        !self.validation.is_current(&self.session)
     }
 
     /// The frame context and the views, borrowed apart so a view can draw with the
@@ -159,7 +179,8 @@ impl Tab {
             toasts: &mut shared.toasts,
             gestures: &mut shared.gestures,
             requests: &mut shared.requests,
-            report: &self.report,
+            report: self.validation.report(),
+            checked: self.validation.checked(),
         };
         let views = Views {
             canvas: &mut self.canvas,

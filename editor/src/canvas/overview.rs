@@ -27,7 +27,7 @@ impl Overview {
     /// editor data was laid out when it loaded). `types` give the category colours.
     pub fn new(doc: &Document, types: &NodeTypes) -> Overview {
         let sizes = HashMap::new();
-        let scene = Scene::build(doc, types, &Report::default(), &sizes, 0);
+        let scene = Scene::build(doc, types, (&Report::default(), None), &sizes, 0);
         let bounds = doc
             .nodes()
             .filter_map(|n| scene.index(&n.guid))

@@ -438,9 +438,19 @@ fn dot(ui: &mut egui::Ui, color: Color32) -> egui::Response {
     response
 }
 
+/// The first message, shortened at a word with an ellipsis (never cut mid-word; the
+/// whole text is on hover), and how many more there are.
 fn first_line(lines: &[String]) -> String {
+    const SHOWN: usize = 48;
     let first = lines.first().map(String::as_str).unwrap_or_default();
-    let short: String = first.chars().take(48).collect();
+    let short = match first.char_indices().nth(SHOWN) {
+        None => first.to_owned(),
+        Some((cut, _)) => {
+            let head = &first[..cut];
+            let at_word = head.rfind(' ').filter(|&i| i > 0).unwrap_or(cut);
+            format!("{}…", head[..at_word].trim_end())
+        }
+    };
     if lines.len() > 1 {
         format!("{short} (+{} more)", lines.len() - 1)
     } else {
@@ -452,4 +462,24 @@ fn first_line(lines: &[String]) -> String {
 pub fn lerp(a: Color32, b: Color32, t: f32) -> Color32 {
     let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
     Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+}
+
+#[cfg(test)]
+mod first_line_tests {
+    use super::first_line;
+
+    #[test]
+    fn a_long_message_is_shortened_at_a_word_with_an_ellipsis() {
+        let long =
+            "missing required parameter `seconds` of Wait; add it in the inspector".to_owned();
+        let shown = first_line(std::slice::from_ref(&long));
+        assert!(shown.ends_with('…'), "{shown}");
+        let kept = shown.trim_end_matches('…');
+        assert!(
+            long.starts_with(kept) && long[kept.len()..].starts_with(' '),
+            "{shown}"
+        );
+        assert_eq!(first_line(&["short".to_owned()]), "short");
+        assert_eq!(first_line(&["a".to_owned(), "b".to_owned()]), "a (+1 more)");
+    }
 }

@@ -1,5 +1,6 @@
-//! Blackboard panel: the table of declared keys (name, type, default, description) with
-//! an add-key row.
+//! Blackboard panel: the declared keys, one block each (name, type and delete button;
+//! default and users; description), as wide as the side panel and never wider, with an
+//! add-key row.
 //!
 //! - A rename is committed on Enter or when the field loses focus (not per keystroke: the
 //!   name is the key's identity and `RenameKey` rewrites every reference); Escape cancels.
@@ -11,14 +12,23 @@
 //!   by their declared direction; hover for the list). Clicking it selects the key, and the
 //!   canvas marks those nodes.
 
+use std::collections::BTreeMap;
+
 use arbor_runtime::{Direction, ValueType};
-use egui::{Align2, ComboBox, Grid, Id, Key, RichText, ScrollArea, TextEdit, Ui};
+use egui::{Align2, ComboBox, Id, Key, RichText, TextEdit, Ui};
 
 use super::apply;
-use super::widgets::{value_ui, Shape, FIELD_WIDTH};
+use super::widgets::{value_ui, Shape};
 use crate::commands::{AddKey, RemoveKey, RenameKey, RetypeKey, SetKeyDefault, SetText, TextField};
 use crate::document::{Document, KeyUsage, Owner};
 use crate::view::{Request, UiCx, View};
+
+/// Users a hover over "Used by" names at most.
+const HOVER_USERS: usize = 20;
+/// The narrowest a key's name field gets, however short the name.
+const MIN_NAME_WIDTH: f32 = 60.0;
+/// What the rest of a key's first line takes: the type box, the delete button, spacing.
+const NAME_ROW_REST: f32 = 120.0;
 
 /// See the module documentation.
 #[derive(Debug)]
@@ -31,6 +41,9 @@ pub struct BlackboardPanel {
     add_error: Option<String>,
     /// A used key waiting for the user to confirm its deletion.
     confirm_delete: Option<String>,
+    /// Every key's users, found once per document generation (a scan of every
+    /// parameter: a frame must not cost that on a large tree).
+    usages: (Option<u64>, BTreeMap<String, Vec<KeyUsage>>),
 }
 
 impl Default for BlackboardPanel {
@@ -41,6 +54,7 @@ impl Default for BlackboardPanel {
             new_type: ValueType::Int,
             add_error: None,
             confirm_delete: None,
+            usages: (None, BTreeMap::new()),
         }
     }
 }
@@ -94,11 +108,20 @@ impl BlackboardPanel {
             Some((k, typed)) if k == key => typed.clone(),
             _ => key.to_owned(),
         };
+        // As wide as the name (a key name is read in full), within what the row leaves
+        // for the type and the delete button.
+        let font = egui::TextStyle::Body.resolve(ui.style());
+        let needed = ui.fonts(|f| {
+            f.layout_no_wrap(text.clone(), font, egui::Color32::WHITE)
+                .size()
+                .x
+        });
+        let room = (ui.available_width() - NAME_ROW_REST).max(MIN_NAME_WIDTH);
         let r = ui
             .add(
                 TextEdit::singleline(&mut text)
                     .id(Self::name_id(key))
-                    .desired_width(100.0),
+                    .desired_width((needed + 8.0).clamp(MIN_NAME_WIDTH, room)),
             )
             .on_hover_text("Enter renames the key and every parameter naming it");
         if r.lost_focus() {
@@ -110,8 +133,8 @@ impl BlackboardPanel {
                 let references = cmd.as_ref().map_or(0, RenameKey::references);
                 if apply(cx, cmd) && references > 0 {
                     cx.toasts.info(format!(
-                        "Renamed `{key}` to `{new}` in {references} parameter{}",
-                        if references == 1 { "" } else { "s" }
+                        "Renamed `{key}` to `{new}` in {}",
+                        crate::words::count(references, "parameter")
                     ));
                 }
             }
@@ -178,9 +201,8 @@ impl BlackboardPanel {
             .order(egui::Order::Foreground)
             .show(ctx, |ui| {
                 ui.label(format!(
-                    "`{key}` is used by {} parameter{}:",
-                    rows.len(),
-                    if rows.len() == 1 { "" } else { "s" }
+                    "`{key}` is used by {}:",
+                    crate::words::count(rows.len(), "parameter")
                 ));
                 for (node, text) in &rows {
                     if ui.link(text).on_hover_text("Show on the canvas").clicked() {
@@ -217,47 +239,47 @@ impl View for BlackboardPanel {
         let keys = cx.session.document().blackboard().to_vec();
         ui.heading(format!("Blackboard ({})", keys.len()));
         let mut delete = None;
-        // The table is wider than a narrow side panel: it scrolls sideways; the app's
-        // panel scrolls vertically.
-        ScrollArea::horizontal()
-            .id_salt("blackboard")
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                if keys.is_empty() {
-                    ui.weak("No keys declared");
-                    return;
-                }
-                let usages = {
-                    let doc = cx.session.document();
-                    doc.all_key_usages(cx.session.types())
-                };
-                Grid::new("blackboard keys")
-                    .num_columns(6)
-                    .striped(true)
-                    .spacing([6.0, 4.0])
-                    .show(ui, |ui| {
-                        for title in ["Name", "Type", "Default", "Used by", "Description", ""] {
-                            ui.label(RichText::new(title).strong());
-                        }
-                        ui.end_row();
-                        for k in &keys {
-                            self.name_cell(ui, cx, &k.key);
-                            type_cell(ui, cx, &k.key, k.ty);
-                            default_cell(ui, cx, &k.key, k.ty, k.default.as_ref());
-                            let used = usages.get(&k.key).map_or(&[][..], Vec::as_slice);
-                            usage_cell(ui, cx, &k.key, used);
-                            description_cell(ui, cx, &k.key, &k.description);
-                            if ui
-                                .small_button("🗑")
-                                .on_hover_text("Delete this key")
-                                .clicked()
-                            {
-                                delete = Some(k.key.clone());
-                            }
-                            ui.end_row();
-                        }
-                    });
+        if keys.is_empty() {
+            ui.weak("No keys declared");
+        }
+        let generation = cx.session.generation();
+        if self.usages.0 != Some(generation) {
+            let doc = cx.session.document();
+            self.usages = (Some(generation), doc.all_key_usages(cx.session.types()));
+        }
+        let usages = std::mem::take(&mut self.usages.1);
+        // One block per key, as wide as the panel and never wider: a side panel is
+        // narrow, so a table of six columns would push the description and the delete
+        // button out of sight (and squeeze the names). The name's field fits its text;
+        // what does not fit on the first line wraps under it.
+        for (i, k) in keys.iter().enumerate() {
+            if i > 0 {
+                ui.separator();
+            }
+            ui.horizontal(|ui| {
+                self.name_cell(ui, cx, &k.key);
+                type_cell(ui, cx, &k.key, k.ty);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui
+                        .small_button("🗑")
+                        .on_hover_text("Delete this key")
+                        .clicked()
+                    {
+                        delete = Some(k.key.clone());
+                    }
+                });
             });
+            ui.horizontal_wrapped(|ui| {
+                ui.weak("default");
+                default_cell(ui, cx, &k.key, k.ty, k.default.as_ref());
+                let used = usages.get(&k.key).map_or(&[][..], Vec::as_slice);
+                usage_cell(ui, cx, &k.key, used);
+            });
+            description_cell(ui, cx, &k.key, &k.description);
+        }
+        if self.usages.0 == Some(cx.session.generation()) {
+            self.usages.1 = usages;
+        }
         if let Some(key) = delete {
             if cx.session.key_usages(&key).is_empty() {
                 let cmd = RemoveKey::new(cx.session.document(), &key);
@@ -282,27 +304,29 @@ fn usage_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, usages: &[KeyUsage]) {
         format!("{reads} read · {writes} write")
     };
     let selected = cx.selection.key.as_deref() == Some(key);
-    let hover = if usages.is_empty() {
-        "No node reads or writes this key".to_owned()
-    } else {
-        let doc = cx.session.document();
-        let mut lines: Vec<String> = usages
-            .iter()
-            .map(|u| {
+    let doc = cx.session.document();
+    // Written only while hovered: naming each user looks its node up, and a key of a
+    // large tree can have thousands of users.
+    let response = ui
+        .selectable_label(selected, RichText::new(text).small())
+        .on_hover_ui(|ui| {
+            if usages.is_empty() {
+                ui.label("No node reads or writes this key");
+                return;
+            }
+            for u in usages.iter().take(HOVER_USERS) {
                 let how = match u.access {
                     Direction::In => "reads",
                     Direction::Out => "writes",
                     Direction::InOut => "reads and writes",
                 };
-                format!("{how}: {}", describe_usage(doc, u))
-            })
-            .collect();
-        lines.push("Click to mark them on the canvas".to_owned());
-        lines.join("\n")
-    };
-    let response = ui
-        .selectable_label(selected, RichText::new(text).small())
-        .on_hover_text(hover);
+                ui.label(format!("{how}: {}", describe_usage(doc, u)));
+            }
+            if usages.len() > HOVER_USERS {
+                ui.label(format!("… and {} more", usages.len() - HOVER_USERS));
+            }
+            ui.label("Click to mark them on the canvas");
+        });
     if response.clicked() {
         cx.selection.key = if selected { None } else { Some(key.to_owned()) };
     }
@@ -372,7 +396,7 @@ fn description_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, description: &str
         TextEdit::singleline(&mut text)
             .id(BlackboardPanel::description_id(key))
             .hint_text("description")
-            .desired_width(FIELD_WIDTH),
+            .desired_width(ui.available_width()),
     );
     let gesture = cx.gestures.for_response(&r);
     if r.changed() {

@@ -8,6 +8,7 @@
 //! What the panel shows is read from the document every frame; the panel keeps no copy,
 //! so undo, redo and edits made elsewhere show at once.
 
+use crate::words;
 use arbor_runtime::format::{DecoratorDef, KeyDecl};
 use arbor_runtime::{Category, NodeType, ParamSpec, Problem, ValueType};
 use egui::collapsing_header::CollapsingState;
@@ -75,7 +76,7 @@ impl View for Inspector {
             [guid] if cx.session.document().contains(guid) => node_ui(ui, cx, guid),
             [_] => tree_ui(ui, cx),
             many => {
-                ui.label(format!("{} nodes selected", many.len()));
+                ui.label(format!("{} selected", words::count(many.len(), "node")));
             }
         }
     }
@@ -157,18 +158,10 @@ fn tree_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
             ui.end_row();
         });
     ui.weak(format!(
-        "{nodes} node{}, {keys} key{}",
-        plural(nodes),
-        plural(keys)
+        "{}, {}",
+        words::count(nodes, "node"),
+        words::count(keys, "key")
     ));
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
 }
 
 fn problem_label(ui: &mut Ui, p: &Problem) {

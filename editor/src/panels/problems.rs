@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use egui::{RichText, Ui};
 
 use crate::view::{Request, UiCx, View};
+use crate::words;
 
 /// Rows drawn at most: a tree with thousands of problems lists the first ones (fixing
 /// them usually fixes the rest) instead of laying out every row in every frame.
@@ -16,9 +17,10 @@ const MAX_ROWS: usize = 200;
 /// See the module documentation.
 #[derive(Debug, Default)]
 pub struct ProblemsPanel {
-    /// The node and place of each problem, worked out once per document generation: the
-    /// document's lookups are linear, and a frame must not cost problems × nodes.
+    /// The node and place of each problem, worked out once per report: the document's
+    /// lookups are linear, and a frame must not cost problems × nodes.
     rows: Vec<Row>,
+    /// The document generation of the report the rows were built from.
     built_for: Option<u64>,
 }
 
@@ -30,8 +32,7 @@ struct Row {
 
 impl ProblemsPanel {
     fn rows(&mut self, cx: &UiCx<'_>) {
-        let generation = cx.session.generation();
-        if self.built_for == Some(generation) && self.rows.len() == cx.report.problems.len() {
+        if cx.checked.is_some() && self.built_for == cx.checked {
             return;
         }
         let doc = cx.session.document();
@@ -66,7 +67,7 @@ impl ProblemsPanel {
                 }
             })
             .collect();
-        self.built_for = Some(generation);
+        self.built_for = cx.checked;
     }
 }
 
@@ -79,15 +80,12 @@ impl View for ProblemsPanel {
         ui.horizontal(|ui| {
             ui.heading(format!("Problems ({})", problems.len()));
             if errors > 0 {
-                ui.colored_label(
-                    ui.visuals().error_fg_color,
-                    format!("{errors} error{}", if errors == 1 { "" } else { "s" }),
-                );
+                ui.colored_label(ui.visuals().error_fg_color, words::count(errors, "error"));
             }
             if warnings > 0 {
                 ui.colored_label(
                     ui.visuals().warn_fg_color,
-                    format!("{warnings} warning{}", if warnings == 1 { "" } else { "s" }),
+                    words::count(warnings, "warning"),
                 );
             }
         });

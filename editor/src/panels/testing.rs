@@ -86,6 +86,7 @@ impl Harness {
         };
         self.time += 1.0 / 60.0;
         let report = self.session.validate();
+        let checked = Some(self.session.generation());
         let output = self.ctx.run(raw, |ctx| {
             let mut cx = UiCx {
                 session: &mut self.session,
@@ -94,6 +95,7 @@ impl Harness {
                 gestures: &mut self.gestures,
                 requests: &mut self.requests,
                 report: &report,
+                checked,
             };
             draw(ctx, &mut cx);
         });

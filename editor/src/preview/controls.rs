@@ -2,6 +2,7 @@
 //! Reset, the speed, what the root returned; the timeline slider; and the messages (why
 //! the tree does not load, dropped keys, breakpoints, the end of a run).
 
+use crate::words;
 use egui::Color32;
 
 use super::runner::{choices, NONE};
@@ -98,11 +99,7 @@ impl Preview {
             }
             if !self.breakpoints.is_empty() {
                 let n = self.breakpoints.len();
-                let text = if n == 1 {
-                    "1 breakpoint ×".to_owned()
-                } else {
-                    format!("{n} breakpoints ×")
-                };
+                let text = format!("{} ×", words::count(n, "breakpoint"));
                 if ui
                     .small_button(text)
                     .on_hover_text("Clear every breakpoint (F9 toggles one on the selected node)")
@@ -167,7 +164,7 @@ impl Preview {
             ));
         }
         if !self.warnings.is_empty() {
-            egui::CollapsingHeader::new(format!("{} load warnings", self.warnings.len()))
+            egui::CollapsingHeader::new(words::count(self.warnings.len(), "load warning"))
                 .id_salt("arbor_preview_warnings")
                 .show(ui, |ui| {
                     for warning in &self.warnings {

@@ -19,7 +19,9 @@
 //!    simulation again: a hot reload that keeps the world and the compatible blackboard
 //!    values (an edit that changes nothing the runtime sees, like moving a node, is
 //!    skipped). A tree that does not load leaves the last good one running, and the panel
-//!    lists the problems.
+//!    lists the problems. A large tree (at least [`QUIET_RELOAD_FROM`] nodes) reloads
+//!    once edits pause for [`QUIET_SECONDS`] (or at a step): a reload compiles the whole
+//!    tree, and a drag must not pay that on every frame it moves a node.
 //! 3. While playing, ticks are run at `speed` ticks per second of wall-clock time
 //!    (catching up at most [`MAX_CATCH_UP`] ticks per frame), each with the sample's own
 //!    `dt`. A tick that enters a node with a breakpoint pauses the preview and asks the app
@@ -54,6 +56,13 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 /// A frame longer than this counts as this long (the window was hidden, a debugger
 /// stopped the process).
 const MAX_FRAME_SECONDS: f64 = 0.25;
+/// How the note about a breakpoint that paused the preview begins.
+const PAUSED_AT: &str = "Paused at the breakpoint on";
+/// Trees with at least this many nodes reload only once edits pause (see the module
+/// documentation).
+pub const QUIET_RELOAD_FROM: usize = 1_000;
+/// How long edits must pause before a large tree reloads.
+pub const QUIET_SECONDS: f64 = 0.3;
 
 impl LiveSource for Preview {
     fn node_live(&self, guid: &str) -> Option<NodeLive> {
@@ -80,6 +89,8 @@ pub struct Preview {
     doc_guid: Option<String>,
     doc_path: Option<PathBuf>,
     generation: Option<u64>,
+    /// A large tree's edit not yet reloaded: its generation, and when it was first seen.
+    pending: Option<(u64, f64)>,
     playing: bool,
     speed: f64,
     last_time: Option<f64>,
@@ -98,6 +109,9 @@ pub struct Preview {
     problems: Vec<String>,
     warnings: Vec<String>,
     note: Option<(Tone, String)>,
+    /// The breakpoint `note` says the preview paused at, while it says so: removing that
+    /// breakpoint, or playing on, takes the note away.
+    paused_at: Option<String>,
     blackboard: LiveBlackboard,
 }
 
@@ -108,6 +122,7 @@ impl Default for Preview {
             doc_guid: None,
             doc_path: None,
             generation: None,
+            pending: None,
             playing: false,
             speed: 8.0,
             last_time: None,
@@ -122,6 +137,7 @@ impl Default for Preview {
             problems: Vec::new(),
             warnings: Vec::new(),
             note: None,
+            paused_at: None,
             blackboard: LiveBlackboard::default(),
         }
     }
@@ -135,7 +151,7 @@ impl Preview {
             .last_time
             .map_or(0.0, |last| (time - last).clamp(0.0, MAX_FRAME_SECONDS));
         self.last_time = Some(time);
-        self.sync(cx.session);
+        self.sync(cx.session, false);
         if !self.playing {
             return;
         }
@@ -170,7 +186,11 @@ impl Preview {
     }
 
     pub fn toggle_breakpoint(&mut self, guid: &str) {
-        if !self.breakpoints.remove(guid) {
+        if self.breakpoints.remove(guid) {
+            if self.paused_at.as_deref() == Some(guid) {
+                self.forget_pause_note();
+            }
+        } else {
             self.breakpoints.insert(guid.to_owned());
         }
     }
@@ -182,6 +202,18 @@ impl Preview {
 
     pub fn clear_breakpoints(&mut self) {
         self.breakpoints.clear();
+        self.forget_pause_note();
+    }
+
+    /// Takes away the "Paused at the breakpoint" note, if that is the note shown.
+    fn forget_pause_note(&mut self) {
+        let says_paused = self
+            .note
+            .as_ref()
+            .is_some_and(|(_, text)| text.starts_with(PAUSED_AT));
+        if self.paused_at.take().is_some() && says_paused {
+            self.note = None;
+        }
     }
 
     // ---- Playing ------------------------------------------------------------------------
@@ -194,6 +226,7 @@ impl Preview {
     pub fn play(&mut self) {
         self.timeline.go_live();
         self.playing = true;
+        self.forget_pause_note();
     }
 
     pub fn pause(&mut self) {
@@ -206,7 +239,7 @@ impl Preview {
     pub fn step(&mut self, cx: &mut UiCx<'_>) -> bool {
         self.pause();
         self.timeline.go_live();
-        self.sync(cx.session);
+        self.sync(cx.session, true);
         // One tick's worth of preview time, so the previous tick's statuses fade a little.
         self.clock += 1.0 / self.speed;
         self.tick_once(cx.requests)
@@ -306,8 +339,14 @@ impl Preview {
 
     // ---- Internals ----------------------------------------------------------------------
 
-    /// Follows the session: another document starts afresh; an edit reloads.
-    fn sync(&mut self, session: &Session) {
+    /// Whether an edit waits for the pause that reloads it.
+    pub fn reload_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Follows the session: another document starts afresh; an edit reloads (a large
+    /// tree's once edits pause, or at once when `now`).
+    fn sync(&mut self, session: &Session, now: bool) {
         let doc = session.document();
         if self.runner.is_none() || self.doc_guid.as_deref() != Some(doc.guid()) {
             self.start(sample_for(doc), session);
@@ -323,6 +362,19 @@ impl Preview {
             self.generation = None;
         }
         if self.generation != Some(session.generation()) {
+            if !now && doc.node_count() >= QUIET_RELOAD_FROM {
+                let time = self.last_time.unwrap_or(0.0);
+                let generation = session.generation();
+                match self.pending {
+                    Some((g, since)) if g == generation && time - since >= QUIET_SECONDS => {}
+                    Some((g, _)) if g == generation => return,
+                    _ => {
+                        self.pending = Some((generation, time));
+                        return;
+                    }
+                }
+            }
+            self.pending = None;
             self.generation = Some(session.generation());
             if let Some(runner) = &mut self.runner {
                 let loaded = runner.load(doc, session.path());
@@ -344,6 +396,7 @@ impl Preview {
         self.doc_guid = Some(doc.guid().to_owned());
         self.doc_path = session.path().map(ToOwned::to_owned);
         self.generation = Some(session.generation());
+        self.pending = None;
         self.clear_run();
         self.after_load(loaded);
         self.quiet_if_empty(session);
@@ -445,10 +498,8 @@ impl Preview {
         if let Some(node) = hit {
             self.pause();
             let guid = self.map.shown_on(node).unwrap_or_default().to_owned();
-            self.note = Some((
-                Tone::Info,
-                format!("Paused at the breakpoint on “{}”", self.map.name(node)),
-            ));
+            self.note = Some((Tone::Info, format!("{PAUSED_AT} “{}”", self.map.name(node))));
+            self.paused_at = Some(guid.clone());
             requests.push(Request::Frame(vec![guid]));
             return false;
         }
@@ -466,6 +517,10 @@ impl View for Preview {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
         if self.playing {
             ui.ctx().request_repaint();
+        } else if self.pending.is_some() {
+            // Paused: no tick asks for frames, but the reload waits for one.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(QUIET_SECONDS));
         }
         self.controls_ui(ui, cx);
         self.timeline_ui(ui);
@@ -477,13 +532,20 @@ impl View for Preview {
         };
         let editable = !self.playing;
         let mut edit = None;
+        // The log and the blackboard each take at most 30 % of the panel: the world
+        // between them keeps the rest, however they are dragged.
+        let column_max = (ui.available_width() * 0.3).max(120.0);
         egui::SidePanel::right("arbor_preview_log")
             .resizable(true)
             .default_width(260.0)
+            .min_width(120.0)
+            .max_width(column_max)
             .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
         egui::SidePanel::right("arbor_preview_blackboard")
             .resizable(true)
             .default_width(300.0)
+            .min_width(120.0)
+            .max_width(column_max)
             .show_inside(ui, |ui| match runner.sim().blackboard() {
                 Some(bb) => {
                     let entries = entries(bb);

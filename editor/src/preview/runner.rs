@@ -242,14 +242,21 @@ impl PlainSim {
         }
     }
 
-    /// The host nodes of the loaded tree (subtrees included), in tree order.
+    /// The host nodes of the loaded tree whose status the user picks (subtrees included,
+    /// declared stand-ins left out), in tree order.
     pub fn host_nodes(&self) -> Vec<&NodeInfo> {
         let Some(tree) = &self.tree else {
             return Vec::new();
         };
         (0..tree.len())
             .map(|i| tree.info(NodeId::from_index(i)))
-            .filter(|info| self.types.node(&info.kind).is_some_and(|t| t.host))
+            // A host control or decorator with a declared stand-in runs its children as that
+            // built-in (rule 61): there is no status to choose for it.
+            .filter(|info| {
+                self.types
+                    .node(&info.kind)
+                    .is_some_and(|t| t.host && t.stand_in.is_none())
+            })
             .collect()
     }
 
@@ -402,7 +409,11 @@ impl Simulation for PlainSim {
 
     fn summary(&self) -> String {
         match &self.agent {
-            Some(agent) => format!("{} ticks, t = {:.1} s", agent.ticks(), agent.now()),
+            Some(agent) => format!(
+                "{}, t = {:.1} s",
+                crate::words::count(agent.ticks() as usize, "tick"),
+                agent.now()
+            ),
             None => "no tree loaded".to_owned(),
         }
     }

@@ -2,6 +2,7 @@
 //! and the Remote panel (instance picker, pause/step, the focused instance's blackboard,
 //! the connection's log). Everything it does goes through [`Remote`]'s methods.
 
+use crate::words;
 use arbor_runtime::debug::{PauseReason, DEFAULT_ADDR};
 use egui::{Color32, RichText};
 
@@ -128,7 +129,10 @@ fn instances(ui: &mut egui::Ui, remote: &mut Remote) {
                         }
                         ui.label(&info.tree.name).on_hover_text(&info.tree.guid);
                         let state = if info.paused { "paused" } else { "running" };
-                        ui.weak(format!("{state}, {} ticks", info.ticks));
+                        ui.weak(format!(
+                            "{state}, {}",
+                            words::count(info.ticks as usize, "tick")
+                        ));
                         ui.end_row();
                     }
                 });
@@ -259,7 +263,7 @@ impl RemotePanel {
                 ui.colored_label(Color32::from_rgb(230, 170, 60), why);
             }
             if view.dropped > 0 {
-                ui.weak(format!("{} frames dropped (the editor read too slowly)", view.dropped))
+                ui.weak(format!("{} dropped (the editor read too slowly)", words::count(view.dropped as usize, "frame")))
                     .on_hover_text("The program never waits for the editor: when the editor falls behind, the server drops tick frames and says how many.");
             }
         });

@@ -38,6 +38,9 @@ pub struct UiCx<'a> {
     pub requests: &'a mut Vec<Request>,
     /// The document's validation report, recomputed when the document changes.
     pub report: &'a Report,
+    /// The session generation `report` describes (it trails the session while a large
+    /// document is checked in the background): what caches of the report are keyed on.
+    pub checked: Option<u64>,
 }
 
 impl UiCx<'_> {

@@ -10,6 +10,7 @@ mod annotations_ui;
 mod canvas_ui;
 mod context_menus;
 mod disk_changes;
+mod freshness;
 mod groot2;
 mod layers;
 mod panels;

@@ -117,3 +117,41 @@ fn side_panels_keep_their_width_whatever_the_inspector_shows() {
         );
     }
 }
+
+#[test]
+fn dragging_a_side_panel_wide_leaves_the_canvas_and_preview_their_room() {
+    let (mut h, _) = first_sample_node();
+    let width = |h: &Harness, id: &str| {
+        PanelState::load(&h.ctx, Id::new(id))
+            .map(|s| s.rect)
+            .expect("the panel is shown")
+    };
+    for (id, towards) in [("left", 1500.0), ("right", 100.0)] {
+        let rect = width(&h, id);
+        // Just inside the panel, where its resize handle is and the canvas is not.
+        let edge = if id == "left" {
+            rect.right() - 3.0
+        } else {
+            rect.left() + 3.0
+        };
+        let y = rect.center().y;
+        h.drag(egui::pos2(edge, y), egui::pos2(towards, y));
+        h.frames(3);
+        let after = width(&h, id).width();
+        assert!(
+            after > rect.width() + 20.0,
+            "{id}: the drag resized the panel ({} → {after})",
+            rect.width()
+        );
+        assert!(
+            after <= crate::common::SCREEN[0] * 0.25 + 1.0,
+            "{id}: {after} is more than a quarter of the window"
+        );
+    }
+    let preview = width(&h, "preview");
+    assert!(
+        preview.width() >= crate::common::SCREEN[0] * 0.45,
+        "the preview keeps half the width: {}",
+        preview.width()
+    );
+}

@@ -167,6 +167,25 @@ fn a_breakpoint_pauses_and_frames_its_node() {
 }
 
 #[test]
+fn the_pause_note_goes_with_its_breakpoint() {
+    for clear_all in [false, true] {
+        let mut h = harness(scripted(json!(["success"]), json!(["running"])));
+        start(&mut h);
+        h.preview_mut().toggle_breakpoint(&guid(3));
+        h.frames(3);
+        assert!(!h.preview().is_playing());
+        assert!(h.preview().note().is_some_and(|n| n.contains("breakpoint")));
+        if clear_all {
+            h.preview_mut().clear_breakpoints();
+        } else {
+            h.preview_mut().toggle_breakpoint(&guid(3));
+        }
+        h.frame();
+        assert_eq!(h.preview().note(), None, "clear_all: {clear_all}");
+    }
+}
+
+#[test]
 fn scrubbing_the_timeline_shows_an_earlier_tick() {
     // The second leaf runs, then succeeds, then fails (and fails from then on).
     let mut h = harness(scripted(

@@ -66,3 +66,37 @@ fn the_duel_waits_for_the_users_move() {
     assert_eq!(duel.world.round, 1);
     assert!(duel.world.last_ai_move.is_some(), "the tree moved");
 }
+
+#[test]
+fn the_duels_buttons_stay_put_from_round_to_round() {
+    let mut h = Harness::unstarted(sample_session("card_duel"), 0.25);
+    h.frames(10);
+    let mut seen = Vec::new();
+    for round in 1..=4 {
+        // The canvas has an Attack node too: the button is the one in the bottom panel.
+        let button = h
+            .painted
+            .iter()
+            .filter(|(t, r)| t == "Attack" && r.top() > crate::common::SCREEN[1] * 0.6)
+            .map(|(_, r)| *r)
+            .next()
+            .expect("the move buttons show");
+        seen.push(button);
+        h.click(button.center());
+        h.frames(6);
+        let duel = h
+            .preview()
+            .simulation()
+            .and_then(|s| s.as_any().downcast_ref::<CardDuel>())
+            .expect("the duel runs");
+        if duel.world.winner.is_some() {
+            break;
+        }
+        assert_eq!(duel.world.round, round, "the click played a round");
+    }
+    assert!(seen.len() >= 3, "a few rounds were played");
+    assert!(
+        seen.windows(2).all(|w| w[0] == w[1]),
+        "the Attack button moved: {seen:?}"
+    );
+}

@@ -402,7 +402,7 @@ fn restoring_into_the_open_tab_refreshes_every_view() {
             .toasts()
             .texts()
             .iter()
-            .any(|t| t.contains("problems to fix before it can run")),
+            .any(|t| t.contains("to fix before it can run")),
         "{:?}",
         h.app.toasts().texts()
     );

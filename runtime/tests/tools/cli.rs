@@ -340,14 +340,20 @@ fn check_reads_the_manifests_the_file_lists() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
-#[test]
-fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
-    let dir = tempdir("missing_manifest");
-    let file = dir.join("tree.json");
+/// The host tree, written to a fresh folder as a file whose `editor.manifests` lists
+/// `gone.json`, which does not exist.
+fn listing_a_missing_manifest(folder: &str) -> PathBuf {
+    let file = tempdir(folder).join("tree.json");
     let mut tree: Value =
         serde_json::from_str(&std::fs::read_to_string(data("host_tree.json")).unwrap()).unwrap();
     tree["editor"]["manifests"] = serde_json::json!(["gone.json"]);
     std::fs::write(&file, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    file
+}
+
+#[test]
+fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
+    let file = listing_a_missing_manifest("missing_manifest");
     let out = arbor(&["check", file.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
@@ -362,6 +368,48 @@ fn check_warns_once_about_a_listed_manifest_it_cannot_read() {
     let out = arbor(&["check", "--types", &manifest, file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr).matches("warning").count(), 1);
+}
+
+/// `arbor run` says each warning once, whether the tree loads or not: a manifest the file
+/// lists but that is gone is named once, not once per place that looked for it.
+#[test]
+fn run_prints_each_warning_once() {
+    let file = listing_a_missing_manifest("run_warns_once");
+    let file = file.to_str().unwrap();
+    let manifest = data("host_types.json").display().to_string();
+    let runs: [&[&str]; 2] = [
+        // Loads: the host types come from the command line.
+        &[
+            "run",
+            "--types",
+            &manifest,
+            "--default-stub",
+            "success",
+            "--ticks",
+            "3",
+            file,
+        ],
+        // Does not load: nothing declares the host types.
+        &["run", "--ticks", "3", file],
+    ];
+    for args in runs {
+        let out = arbor(args);
+        let stderr = text(&out.stderr);
+        let lines: Vec<&str> = stderr.lines().collect();
+        let mut unique = lines.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(
+            lines.len(),
+            unique.len(),
+            "{args:?}: a line repeats:\n{stderr}"
+        );
+        assert_eq!(
+            stderr.matches("$.editor.manifests[0]").count(),
+            1,
+            "{args:?}:\n{stderr}"
+        );
+    }
 }
 
 #[test]

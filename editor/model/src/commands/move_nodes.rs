@@ -111,7 +111,7 @@ impl MoveItems {
         let label = match moves.keys().next() {
             Some(Item::Node(g)) if moves.len() == 1 => format!("Move {}", quoted(doc, g)),
             Some(_) if moves.len() == 1 => "Move 1 item".to_owned(),
-            _ => format!("Move {} items", moves.len()),
+            _ => format!("Move {}", crate::words::count(moves.len(), "item")),
         };
         Ok(MoveItems {
             moves,

@@ -158,7 +158,7 @@ fn count(f: &Fragment) -> String {
     ]
     .into_iter()
     .filter(|(n, _)| *n > 0)
-    .map(|(n, what)| format!("{n} {what}{}", if n == 1 { "" } else { "s" }))
+    .map(|(n, what)| crate::words::count(n, what))
     .collect();
     match parts.len() {
         0 => "nothing".to_owned(),

@@ -45,7 +45,7 @@ impl RemoveItems {
             (1, Some(node)) => format!("Delete {}", quoted(doc, node)),
             (1, None) if !selection.notes.is_empty() => "Delete note".to_owned(),
             (1, None) => "Delete group".to_owned(),
-            (n, _) => format!("Delete {n} items"),
+            (n, _) => format!("Delete {}", crate::words::count(n, "item")),
         };
         RemoveItems {
             selection,

@@ -48,18 +48,38 @@ pub use model::fixtures::sample;
 
 use std::path::Path;
 
+use arbor_runtime::format::TreeFile;
 use arbor_runtime::{LoadOptions, NodeTypes, Report};
 
 /// Checks the document with the runtime's loader checks: every error and warning, each
 /// carrying the GUID of the node or decorator concerned (`Problem::node`) for the canvas
 /// to mark. `path` is where the document is saved, for resolving subtree files.
 pub fn validate(doc: &Document, path: Option<&Path>, types: &NodeTypes) -> Report {
-    arbor_runtime::check_tree(&doc.to_tree_file(), path, types, &LoadOptions::default())
+    validate_file(&doc.to_checked_file(), path, types)
+}
+
+/// [`validate`] on a document already written out as a tree file (owned data a worker
+/// thread can check while the document goes on changing).
+pub fn validate_file(file: &TreeFile, path: Option<&Path>, types: &NodeTypes) -> Report {
+    arbor_runtime::check_tree(file, path, types, &LoadOptions::default())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_checked_file_gives_the_report_of_the_whole_file() {
+        // The editor's data left out changes nothing the runtime reports.
+        let (doc, _) = sample();
+        let types = NodeTypes::builtin();
+        let whole =
+            arbor_runtime::check_tree(&doc.to_tree_file(), None, &types, &LoadOptions::default());
+        let checked = validate(&doc, None, &types);
+        assert!(!whole.problems.is_empty());
+        let text = |r: &Report| r.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        assert_eq!(text(&checked), text(&whole));
+    }
 
     #[test]
     fn validation_comes_from_the_runtime_and_names_nodes() {

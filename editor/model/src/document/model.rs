@@ -200,6 +200,29 @@ impl Document {
         file
     }
 
+    /// [`Document::to_tree_file`] without the editor's own data (positions, notes, groups,
+    /// manifests), which the runtime's checks never read: what a validation needs, made
+    /// without writing every position out as JSON (the cost of a check started after a
+    /// drag of one node in a large tree).
+    pub fn to_checked_file(&self) -> TreeFile {
+        TreeFile {
+            format: self.file.format.clone(),
+            version: arbor_runtime::format::FORMAT_VERSION,
+            guid: self.file.guid.clone(),
+            name: self.file.name.clone(),
+            description: self.file.description.clone(),
+            blackboard: self.file.blackboard.clone(),
+            root: self.file.root.clone(),
+            nodes: self
+                .canonical_order()
+                .into_iter()
+                .map(|i| self.file.nodes[i].clone())
+                .collect(),
+            editor: None,
+            unknown: self.file.unknown.clone(),
+        }
+    }
+
     /// The canonical text of the document (see [`Document::to_tree_file`]).
     pub fn to_json(&self) -> String {
         self.to_tree_file().to_json_pretty()

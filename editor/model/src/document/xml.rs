@@ -103,15 +103,20 @@ fn left_out(doc: &Document) -> Notes {
     let unconnected = doc.unconnected_tops().len();
     if unconnected > 0 {
         notes.push(format!(
-            "{unconnected} unconnected branch(es) are not part of the XML: only what the root \
-             reaches runs in BT.CPP"
+            "{} not part of the XML: only what the root reaches runs in BT.CPP",
+            crate::words::count_as(
+                unconnected,
+                "unconnected branch is",
+                "unconnected branches are"
+            )
         ));
     }
     let (n, g) = (doc.notes().len(), doc.groups().len());
     if n + g > 0 {
         notes.push(format!(
-            "{n} note(s) and {g} group(s) are not part of the XML; save a copy as .json to \
-             keep them"
+            "{} and {} are not part of the XML; save a copy as .json to keep them",
+            crate::words::count(n, "note"),
+            crate::words::count(g, "group")
         ));
     }
     notes

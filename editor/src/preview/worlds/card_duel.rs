@@ -1,6 +1,11 @@
 //! The card duel: both duelists' health bars, potions and states, the round and the winner,
 //! and the player's move buttons (the user plays against the tree's AI).
+//!
+//! Every part keeps its size from round to round (each duelist's column has a fixed width
+//! and always the same lines, and the message about whose turn it is has a row of its
+//! own), so the move buttons stay under the pointer while the user plays.
 
+use crate::words;
 use arbor_samples::card_duel::{CardDuel, Duelist, Move, Opponent, Side};
 use egui::{vec2, Color32, Sense};
 
@@ -26,9 +31,9 @@ pub fn ui(ui: &mut egui::Ui, duel: &mut CardDuel) -> Option<String> {
 
     let mut refused = None;
     let human = duel.opponent() == Opponent::Human;
+    let waiting = duel.waiting_for_player();
     ui.horizontal(|ui| {
         if human {
-            let waiting = duel.waiting_for_player();
             for mv in MOVES {
                 let why_not = if waiting {
                     duel.world.refuse(Side::Player, mv)
@@ -44,11 +49,6 @@ pub fn ui(ui: &mut egui::Ui, duel: &mut CardDuel) -> Option<String> {
                     refused = duel.submit_move(mv).err();
                 }
             }
-            if waiting {
-                ui.label("Your move.");
-            } else if duel.world.winner.is_none() {
-                ui.weak("Move chosen: the round is played on the next tick (Play or Step).");
-            }
         }
         let mut scripted = !human;
         if ui
@@ -63,11 +63,24 @@ pub fn ui(ui: &mut egui::Ui, duel: &mut CardDuel) -> Option<String> {
             });
         }
     });
+    if human {
+        if waiting {
+            ui.label("Your move.");
+        } else if duel.world.winner.is_none() {
+            ui.weak("Move chosen: the round is played on the next tick (Play or Step).");
+        } else {
+            ui.label("");
+        }
+    }
     refused
 }
 
+/// A duelist's column: as wide, and as many lines, whatever its state.
+const DUELIST_WIDTH: f32 = 200.0;
+
 fn duelist_ui(ui: &mut egui::Ui, who: &str, d: &Duelist, last: Option<Move>) {
     ui.vertical(|ui| {
+        ui.set_width(DUELIST_WIDTH);
         ui.strong(who);
         let (rect, _) = ui.allocate_exact_size(vec2(180.0, 14.0), Sense::hover());
         let fill = if d.is_low() {
@@ -78,7 +91,7 @@ fn duelist_ui(ui: &mut egui::Ui, who: &str, d: &Duelist, last: Option<Move>) {
         let fraction = d.health as f32 / d.max_health.max(1) as f32;
         bar(ui.painter(), rect, fraction, fill);
         ui.label(format!("health {} / {}", d.health, d.max_health));
-        let mut state = vec![format!("{} potions", d.potions)];
+        let mut state = vec![words::count(d.potions as usize, "potion")];
         if d.buffed {
             state.push("buffed".to_owned());
         }
@@ -86,8 +99,6 @@ fn duelist_ui(ui: &mut egui::Ui, who: &str, d: &Duelist, last: Option<Move>) {
             state.push("defending".to_owned());
         }
         ui.label(state.join(", "));
-        if let Some(mv) = last {
-            ui.weak(format!("last move: {}", mv.name()));
-        }
+        ui.weak(format!("last move: {}", last.map_or("—", |mv| mv.name())));
     });
 }

@@ -12,6 +12,7 @@ use arbor_samples::{SampleMut, Simulation};
 use egui::{Color32, Pos2, Rect};
 
 use crate::preview::runner::Runner;
+use crate::words;
 
 /// Draws the running simulation's world. Returns a message for the user when one of its
 /// controls refused an action (the duel's move buttons).
@@ -33,20 +34,31 @@ pub fn world_ui(ui: &mut egui::Ui, runner: &mut Runner) -> Option<String> {
     None
 }
 
-/// The simulation's log, newest at the bottom, following new lines.
+/// Log lines shown at most, the newest: wrapped lines have different heights, so every
+/// line shown is laid out each frame.
+const LOG_SHOWN: usize = 200;
+
+/// The simulation's log, newest at the bottom, following new lines; a long line wraps
+/// under its time.
 pub fn log_ui(ui: &mut egui::Ui, sim: &dyn Simulation) {
     ui.strong("Log");
     let log = sim.log();
     let total = log.lines().count();
-    let row_height = ui.text_style_height(&egui::TextStyle::Body);
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .stick_to_bottom(true)
-        .show_rows(ui, row_height, total, |ui, rows| {
-            for line in log.lines().skip(rows.start).take(rows.len()) {
-                // One line per row (show_rows needs equal heights); hovering shows it all.
-                let text = format!("{:>7.2}  {}", line.time, line.text);
-                ui.add(egui::Label::new(text).truncate());
+        .show(ui, |ui| {
+            if total > LOG_SHOWN {
+                ui.weak(format!(
+                    "… {} before",
+                    words::count(total - LOG_SHOWN, "line")
+                ));
+            }
+            for line in log.lines().skip(total.saturating_sub(LOG_SHOWN)) {
+                ui.horizontal_top(|ui| {
+                    ui.monospace(format!("{:>7.2}", line.time));
+                    ui.add(egui::Label::new(&line.text).wrap());
+                });
             }
         });
 }
@@ -93,6 +105,36 @@ pub(crate) fn bar(painter: &egui::Painter, rect: Rect, fraction: f32, fill: Colo
     let mut filled = rect;
     filled.set_width(rect.width() * fraction.clamp(0.0, 1.0));
     painter.rect_filled(filled, 2.0, fill);
+}
+
+/// Small text anchored by `align` at `pos`, wrapped at `width` and moved inside `bounds`
+/// (a status longer than its panel wraps instead of running past its edge). Returns the
+/// rect it took.
+pub(crate) fn text_within(
+    painter: &egui::Painter,
+    (pos, align): (Pos2, egui::Align2),
+    text: impl ToString,
+    color: Color32,
+    bounds: Rect,
+) -> Rect {
+    let galley = painter.layout(
+        text.to_string(),
+        egui::FontId::proportional(11.0),
+        color,
+        bounds.width().max(20.0),
+    );
+    let mut rect = align.anchor_size(pos, galley.size());
+    // Inside the bounds when it fits; its top-left corner wins when it does not.
+    rect = rect.translate(egui::vec2(
+        (bounds.right() - rect.right()).min(0.0),
+        (bounds.bottom() - rect.bottom()).min(0.0),
+    ));
+    rect = rect.translate(egui::vec2(
+        (bounds.left() - rect.left()).max(0.0),
+        (bounds.top() - rect.top()).max(0.0),
+    ));
+    painter.galley(rect.min, galley, color);
+    rect
 }
 
 /// Small text at `pos`, anchored by `align`.

@@ -2,10 +2,11 @@
 //! zone it walks to and what it is doing) and a bar per need, red below the emergency
 //! level.
 
+use crate::words;
 use arbor_samples::villager::{Activity, Need, Villager};
 use egui::{pos2, vec2, Align2, Color32, Rect, Sense, Stroke};
 
-use super::{bar, rgb, text, Fit};
+use super::{bar, rgb, text, text_within, Fit};
 
 const BARS_WIDTH: f32 = 180.0;
 const ROW: f32 = 18.0;
@@ -50,21 +51,27 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
     };
     painter.circle_filled(me, 6.0, body);
     painter.circle_stroke(me, 6.0, Stroke::new(1.5, Color32::BLACK));
-    text(
+    text_within(
         &painter,
-        me + vec2(0.0, 9.0),
-        Align2::CENTER_TOP,
+        (me + vec2(0.0, 9.0), Align2::CENTER_TOP),
         w.activity,
         Color32::WHITE,
+        map_rect,
     );
 
     let weak = ui.visuals().weak_text_color();
     let strong = ui.visuals().text_color();
     let left = rect.right() - bars_width;
-    let mut y = rect.top() + 4.0;
-    let errands = format!("needs; {} errands done", w.errands);
-    text(&painter, pos2(left, y), Align2::LEFT_TOP, errands, weak);
-    y += ROW;
+    let column = Rect::from_min_max(pos2(left, rect.top()), rect.max);
+    let errands = format!("needs; {} done", words::count(w.errands as usize, "errand"));
+    let taken = text_within(
+        &painter,
+        (pos2(left, rect.top() + 4.0), Align2::LEFT_TOP),
+        errands,
+        weak,
+        column,
+    );
+    let mut y = taken.bottom() + ROW - 14.0;
     for (need, level) in w.needs.iter() {
         let urgent = matches!(need, Need::Food | Need::Water) && level < w.rules.emergency_below;
         let fill = if urgent {
@@ -93,12 +100,12 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
         y += ROW;
     }
     if !w.alive {
-        text(
+        text_within(
             &painter,
-            pos2(left, y + 4.0),
-            Align2::LEFT_TOP,
+            (pos2(left, y + 4.0), Align2::LEFT_TOP),
             "the villager died",
             Color32::from_rgb(220, 70, 60),
+            column,
         );
     }
 }

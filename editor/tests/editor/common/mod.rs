@@ -20,6 +20,8 @@ pub struct Harness {
     /// Seconds each [`Harness::frame`] advances the clock (1/60 unless set).
     pub frame_seconds: f64,
     pub output: Vec<egui::PlatformOutput>,
+    /// The texts painted in the last frame, with where they are (clipped to what shows).
+    pub painted: Vec<(String, Rect)>,
     /// Run frames through `frame_guarded` (panics caught, as in the real app) instead of
     /// `ui` (panics fail the test).
     pub guarded: bool,
@@ -47,6 +49,7 @@ impl Harness {
             time: 0.0,
             frame_seconds,
             output: Vec::new(),
+            painted: Vec::new(),
             guarded: false,
         }
     }
@@ -120,6 +123,24 @@ impl Harness {
         let app = &mut self.app;
         let out = self.ctx.run(input, |ctx| frame(app, ctx));
         self.output.push(out.platform_output);
+        self.painted.clear();
+        for clipped in &out.shapes {
+            collect_texts(&clipped.shape, clipped.clip_rect, &mut self.painted);
+        }
+    }
+
+    /// Whether some text painted in the last frame contains `needle`.
+    pub fn shows(&self, needle: &str) -> bool {
+        self.painted.iter().any(|(t, _)| t.contains(needle))
+    }
+
+    /// Where the last-painted text exactly `text` is (popups are painted last).
+    pub fn text_rect(&self, text: &str) -> Option<Rect> {
+        self.painted
+            .iter()
+            .rev()
+            .find(|(t, _)| t == text)
+            .map(|(_, r)| *r)
     }
 
     pub fn frames(&mut self, n: usize) {
@@ -199,6 +220,19 @@ impl Harness {
             .rev()
             .find(|o| !o.copied_text.is_empty())
             .map(|o| o.copied_text.clone())
+    }
+}
+
+fn collect_texts(shape: &egui::Shape, clip: Rect, out: &mut Vec<(String, Rect)>) {
+    match shape {
+        egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| collect_texts(s, clip, out)),
+        egui::Shape::Text(t) => {
+            let rect = t.galley.rect.translate(t.pos.to_vec2()).intersect(clip);
+            if rect.is_positive() {
+                out.push((t.galley.text().to_owned(), rect));
+            }
+        }
+        _ => {}
     }
 }
 

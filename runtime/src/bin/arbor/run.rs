@@ -70,7 +70,7 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
     let tree = match registry.loader().load_file(&args.file) {
         Ok(tree) => tree,
         Err(e) => {
-            for warning in &warnings {
+            for warning in super::once(&warnings) {
                 say!("{warning}");
             }
             for problem in &e.problems {
