@@ -103,7 +103,8 @@ impl ArborApp {
         let mut app = ArborApp::new(session);
         if let Some(prefs) = storage.and_then(|s| eframe::get_value::<Prefs>(s, prefs::STORAGE_KEY))
         {
-            if prefs.zoom.is_finite() && prefs.zoom > 0.0 {
+            // A zoom kept from last time never overrides a readable first view.
+            if prefs.zoom.is_finite() && prefs.zoom >= crate::canvas::FIRST_VIEW_FLOOR {
                 app.canvas_mut().set_zoom(prefs.zoom);
             }
             app.prefs = prefs;

@@ -27,19 +27,27 @@
 //!    and menus of notes and groups, a request for the node finder.
 //! 6. emit.rs: the library's responses become commands and the new selection.
 //!
+//! Then the overlays, on top of everything: the minimap and the zoom level (minimap.rs)
+//! and the find bar (find_bar.rs).
+//!
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
 
 mod camera;
 mod emit;
+mod find_bar;
 mod influence;
 mod input;
+mod legible;
+mod lod_input;
+mod minimap;
 mod paint;
 mod scene;
 mod sync;
 mod view;
 
-pub use camera::DEFAULT_NODE_SIZE;
+pub use camera::{DEFAULT_NODE_SIZE, FIRST_VIEW_FLOOR, FRAME_FLOOR};
+pub use find_bar::FindBar;
 pub use input::{group_around, Annotations};
 pub use paint::LOD_ZOOM;
 pub use view::{CanvasResponse, DrawnNode};
@@ -61,6 +69,8 @@ pub struct Canvas {
     user: CanvasState,
     /// Nodes to frame next frame (empty: the whole tree).
     pending_frame: Option<Vec<String>>,
+    /// The first frame places the view a document opens with (see camera.rs).
+    pending_first_view: bool,
     /// A zoom to apply next frame, keeping the centre of the view.
     pending_zoom: Option<f32>,
     /// Gesture id of the drag in progress, so that its moves merge into one undo step.
@@ -83,6 +93,10 @@ pub struct Canvas {
     sizes: HashMap<String, [f64; 2]>,
     /// Nodes drawn as boxes this frame (level of detail), empty when widgets are drawn.
     lod_boxes: Vec<LodBox>,
+    /// A drag on a level-of-detail box in progress.
+    lod_grab: Option<lod_input::LodGrab>,
+    /// Find in tree (Ctrl+F).
+    find: FindBar,
 }
 
 impl Default for Canvas {
@@ -90,7 +104,8 @@ impl Default for Canvas {
         Canvas {
             cache: ViewCache::default(),
             user: CanvasState::default(),
-            pending_frame: Some(Vec::new()),
+            pending_frame: None,
+            pending_first_view: true,
             pending_zoom: None,
             drag_gesture: None,
             view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
@@ -101,6 +116,8 @@ impl Default for Canvas {
             scene: Scene::default(),
             sizes: HashMap::new(),
             lod_boxes: Vec::new(),
+            lod_grab: None,
+            find: FindBar::default(),
         }
     }
 }
@@ -193,8 +210,13 @@ impl Canvas {
         self.refresh_scene(cx);
         let lod = self.level_of_detail();
         self.sync_view(cx, live, lod);
+        self.user.found = self.find.highlighted();
         let responses = self.paint(ui, cx, live, lod);
         self.read_input(ui, cx, lod);
         self.emit(ui, cx, responses);
+        let found = std::mem::take(&mut self.user.found);
+        self.minimap(ui, cx, &found);
+        self.zoom_badge(ui);
+        self.find_ui(ui, cx);
     }
 }

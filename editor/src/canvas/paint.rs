@@ -16,8 +16,10 @@ use arbor_runtime::{Severity, Status};
 use egui::{Color32, Pos2, Rect, Stroke};
 
 use super::camera::{collapsed_rect, follow_zoom, Cam, STRIP};
+use super::legible;
+use super::lod_input::{port as lod_port, takes_children};
 use super::scene::Scene;
-use super::view::{category_color, fill, freshness, lerp, NoTemplates, Response};
+use super::view::{category_color, fill, freshness, lerp, NoTemplates, Response, FOUND_COLOR};
 use super::Canvas;
 use crate::live::{status_color, LiveSource};
 use crate::view::UiCx;
@@ -25,8 +27,40 @@ use crate::view::UiCx;
 /// Below this zoom the canvas draws boxes instead of node widgets.
 pub const LOD_ZOOM: f32 = 0.4;
 
-/// Names smaller than this many points are not written.
-const MIN_TEXT: f32 = 7.0;
+/// A name is written in the top of its box at a readable screen size (legible.rs), in
+/// whole words, running past the box's right edge by at most this many canvas units (into
+/// the gap before the next column) on a backing of the box's colour; a box too small for
+/// even its first word shows no name. Its full name is in the inspector and on the minimap.
+const LABEL_OVERFLOW: f32 = 50.0;
+
+/// The colour of a box's children port.
+pub const PORT_COLOR: Color32 = Color32::from_rgb(170, 180, 195);
+
+/// Writes a node's name in its level-of-detail box, legibly or not at all.
+fn lod_label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
+    let size = legible::screen_size(16.0, zoom);
+    if r.height() < size * 1.1 {
+        return;
+    }
+    let pad = (size * 0.4).min(r.width() * 0.1);
+    let font = egui::FontId::proportional(size);
+    let max = r.width() - 2.0 * pad + LABEL_OVERFLOW * zoom;
+    let Some(text) = legible::fit_label(painter, label, &font, max) else {
+        return;
+    };
+    let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
+    let top = (r.height() * 0.3 - galley.size().y / 2.0).max(1.0);
+    let at = r.left_top() + egui::vec2(pad, top);
+    let text_rect = Rect::from_min_size(at, galley.size());
+    if text_rect.right() > r.right() - pad {
+        painter.rect_filled(
+            text_rect.expand2(egui::vec2(3.0, 1.0)),
+            3.0,
+            Color32::from_black_alpha(200),
+        );
+    }
+    painter.galley(at, galley, Color32::WHITE);
+}
 
 /// A node drawn as a box this frame (screen coordinates), for hit tests.
 #[derive(Clone, Copy, Debug)]
@@ -42,7 +76,7 @@ fn paint_boxes(
     cam: Cam,
     view: Rect,
     sizes: &HashMap<String, [f64; 2]>,
-    selected: &BTreeSet<String>,
+    (selected, found): (&BTreeSet<String>, &BTreeSet<String>),
     preview: &dyn LiveSource,
 ) -> Vec<LodBox> {
     let zoom = cam.zoom.max(0.01);
@@ -124,6 +158,8 @@ fn paint_boxes(
         };
         let outline = if selected.contains(&node.guid) {
             Stroke::new(2.5, Color32::WHITE)
+        } else if found.contains(&node.guid) {
+            Stroke::new(3.0, FOUND_COLOR)
         } else {
             match node.problem {
                 Some(Severity::Error) => Stroke::new(2.0, Color32::from_rgb(240, 90, 90)),
@@ -148,25 +184,13 @@ fn paint_boxes(
                 Stroke::new(2.0, status_color(Status::Running)),
             );
         }
-        let size = (r.height() * 0.3).min(16.0);
-        if size >= MIN_TEXT {
-            // Cut to the box's width (an estimate: text in a box this small is a hint).
-            let fits = ((r.width() - size) / (size * 0.55)).max(0.0) as usize;
-            let text: String = if node.label.chars().count() > fits {
-                let mut t: String = node.label.chars().take(fits.saturating_sub(1)).collect();
-                t.push('…');
-                t
-            } else {
-                node.label.clone()
-            };
-            painter.text(
-                r.left_center() + egui::vec2(size * 0.5, 0.0),
-                egui::Align2::LEFT_CENTER,
-                text,
-                egui::FontId::proportional(size),
-                Color32::WHITE,
-            );
+        // The port under the name: a name running past the box covers it; the port of
+        // the box under the pointer is drawn on top (lod_input.rs).
+        if takes_children(node) && r.height() >= 10.0 {
+            let (centre, radius) = lod_port(r);
+            painter.circle_filled(centre, radius, PORT_COLOR);
         }
+        lod_label(painter, &node.label, r, zoom);
         boxes.push(LodBox { node: i, rect: r });
     }
     boxes
@@ -190,7 +214,7 @@ impl Canvas {
                 self.cam(),
                 self.view,
                 &self.sizes,
-                &cx.selection.nodes,
+                (&cx.selection.nodes, &self.user.found),
                 live,
             )
         } else {
@@ -217,7 +241,6 @@ impl Canvas {
         let (cam, scene) = (self.cam(), &self.scene);
         let painter = ui.painter();
         let doc = cx.session.document();
-        let text = |size: f32| egui::FontId::proportional(size * cam.zoom);
         for group in doc.groups() {
             let selected = cx.selection.groups.contains(&group.guid);
             let color = fill(group.color);
@@ -228,25 +251,32 @@ impl Canvas {
             if group.collapsed {
                 let r = collapsed_rect(cam, group);
                 painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
-                painter.text(
-                    r.left_top() + egui::vec2(10.0, 8.0) * cam.zoom,
-                    egui::Align2::LEFT_TOP,
+                let pad = 10.0 * cam.zoom;
+                let size = legible::annotation_size(15.0, cam.zoom);
+                legible::line(
+                    painter,
                     &group.title,
-                    text(15.0),
-                    Color32::WHITE,
+                    r.left_top() + egui::vec2(pad, pad + size / 2.0),
+                    size,
+                    (r.width() - 2.0 * pad, r.height()),
+                    (Color32::WHITE, color.gamma_multiply(0.8)),
                 );
                 let count = group
                     .members
                     .iter()
                     .filter(|m| scene.index(m).is_some())
                     .count();
-                painter.text(
-                    r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
-                    egui::Align2::LEFT_BOTTOM,
-                    format!("{count} nodes (double-click to expand)"),
-                    text(12.0),
-                    Color32::from_gray(235),
-                );
+                let size = legible::annotation_size(12.0, cam.zoom);
+                if r.height() > 3.0 * size {
+                    legible::line(
+                        painter,
+                        &format!("{count} nodes (double-click to expand)"),
+                        r.left_bottom() + egui::vec2(pad, -pad - size / 2.0),
+                        size,
+                        (r.width() - 2.0 * pad, r.height()),
+                        (Color32::from_gray(235), color),
+                    );
+                }
                 continue;
             }
             let r = cam.rect(
@@ -265,12 +295,14 @@ impl Canvas {
                 },
                 color.gamma_multiply(0.6),
             );
-            painter.text(
-                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
-                egui::Align2::LEFT_CENTER,
+            let size = legible::annotation_size(15.0, cam.zoom);
+            legible::line(
+                painter,
                 &group.title,
-                text(15.0),
-                Color32::WHITE,
+                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
+                size,
+                (r.width() - 20.0 * cam.zoom, title.height()),
+                (Color32::WHITE, color.gamma_multiply(0.8)),
             );
             resize_mark(painter, r, cam.zoom, color);
         }
@@ -287,15 +319,14 @@ impl Canvas {
             let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
             painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));
             if self.annotations.editing_note.as_deref() != Some(note.guid.as_str()) {
-                let wrap = (r.width() - 16.0 * cam.zoom).max(10.0);
-                let galley =
-                    painter.layout(note.text.clone(), text(14.0), Color32::from_gray(30), wrap);
-                let clip = painter.with_clip_rect(r.shrink(2.0));
-                clip.galley(
+                // Whole lines at a readable size: at a low zoom fewer lines fit, the
+                // last one ends in an ellipsis, and a note too small for one line is blank.
+                let area = Rect::from_min_max(
                     header.left_bottom() + egui::vec2(8.0, 4.0) * cam.zoom,
-                    galley,
-                    Color32::from_gray(30),
+                    r.max - egui::vec2(8.0, 4.0) * cam.zoom,
                 );
+                let size = legible::annotation_size(14.0, cam.zoom);
+                legible::block(painter, &note.text, area, size, Color32::from_gray(30));
             }
             resize_mark(painter, r, cam.zoom, Color32::from_gray(90));
         }

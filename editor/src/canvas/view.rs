@@ -8,7 +8,7 @@
 //! aim at ports.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::{Category, Direction, Status};
 use egui::{Color32, RichText};
@@ -82,6 +82,8 @@ pub struct CanvasState {
     /// Nodes that read or write the blackboard key selected in the blackboard panel, and
     /// how (a node that does both, or through several parameters, is `InOut`).
     pub key_users: HashMap<String, Direction>,
+    /// Matches of the find bar, outlined.
+    pub found: BTreeSet<String>,
     /// Filled while drawing.
     pub drawn: HashMap<NodeId, DrawnNode>,
     pub zoom: f32,
@@ -223,6 +225,9 @@ pub fn category_color(category: Option<Category>) -> Color32 {
         Some(Category::Attached) | None => Color32::from_rgb(120, 60, 60),
     }
 }
+
+/// The outline of a node the find bar matched.
+pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
 
 /// How long a visited node keeps its status colour before fading to dim, in seconds.
 pub const FADE_SECONDS: f32 = 0.6;
@@ -389,6 +394,13 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 0.9),
                 6.0,
                 egui::Stroke::new(2.5, color),
+            );
+        }
+        if state.found.contains(&self.guid) {
+            ui.painter().rect_stroke(
+                content.expand(margin * 1.1),
+                7.0,
+                egui::Stroke::new(3.0, FOUND_COLOR),
             );
         }
         if state.influence.contains(&self.guid) {
