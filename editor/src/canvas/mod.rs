@@ -45,6 +45,7 @@ mod paint;
 mod scene;
 mod sync;
 mod view;
+mod wires;
 
 pub use camera::{DEFAULT_NODE_SIZE, FIRST_VIEW_FLOOR, FRAME_FLOOR};
 pub use find_bar::FindBar;

@@ -7,8 +7,8 @@
 //!    the scene, since widget text is unreadable that small anyway. Boxes keep the live
 //!    status colours, breakpoints, problems and the selection; names are written where
 //!    they are legible.
-//! 3. Overlays: the connections into nodes the running tree just visited, in their status
-//!    colour, and the edges into collapsed groups.
+//! 3. The wires, under the node widgets, and the ports over them (wires.rs); the edges into
+//!    collapsed groups.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -221,6 +221,9 @@ impl Canvas {
             Vec::new()
         };
 
+        // The wires go under the nodes (egui_node_graph2 would draw them over): a slot
+        // taken before the nodes are drawn, filled once their ports are known.
+        let wires = ui.painter().add(egui::Shape::Noop);
         let zoom_before = self.cache.state.pan_zoom.zoom;
         let response =
             self.cache
@@ -231,7 +234,9 @@ impl Canvas {
         if (zoom_after - zoom_before).abs() > f32::EPSILON {
             follow_zoom(&mut self.cache, zoom_after / zoom_before);
         }
-        self.draw_active_path(ui);
+        ui.painter()
+            .set(wires, egui::Shape::Vec(self.wire_shapes()));
+        self.draw_ports(ui);
         self.draw_collapsed_edges(ui, cx);
         response.node_responses
     }
@@ -346,54 +351,6 @@ impl Canvas {
                 None => {
                     self.sizes.insert(guid.clone(), size);
                 }
-            }
-        }
-    }
-
-    /// Colours the connections into nodes the preview just visited with their status.
-    fn draw_active_path(&self, ui: &egui::Ui) {
-        if !self.user.preview_active {
-            return;
-        }
-        let zoom = self.zoom();
-        let painter = ui.painter();
-        // Only nodes in the widget graph are drawn, and only they have live state.
-        for guid in self.cache.ids.keys() {
-            let Some(from) = self.drawn(guid).and_then(|d| d.output_port()) else {
-                continue;
-            };
-            let Some(i) = self.scene.index(guid) else {
-                continue;
-            };
-            for &c in &self.scene.node(i).children {
-                let child = &self.scene.node(c).guid;
-                let Some(live) = self.user.live.get(child) else {
-                    continue;
-                };
-                let (Some(status), Some(to)) =
-                    (live.status, self.drawn(child).and_then(|d| d.input_port()))
-                else {
-                    continue;
-                };
-                let f = freshness(live);
-                if f <= 0.0 {
-                    continue;
-                }
-                let color = status_color(status).gamma_multiply(0.3 + 0.7 * f);
-                let width = if status == Status::Running { 4.0 } else { 3.0 } * zoom;
-                let control = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
-                let bezier = egui::epaint::CubicBezierShape::from_points_stroke(
-                    [
-                        from,
-                        from + egui::vec2(control, 0.0),
-                        to - egui::vec2(control, 0.0),
-                        to,
-                    ],
-                    false,
-                    egui::Color32::TRANSPARENT,
-                    egui::Stroke::new(width, color),
-                );
-                painter.add(bezier);
             }
         }
     }
