@@ -42,6 +42,7 @@ use arbor_runtime::Report;
 use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::live::LiveSource;
+use crate::panels::{dropped_on, PaletteDock};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
 use crate::view::{Request, Toasts, View as _};
 use crate::Session;
@@ -75,6 +76,8 @@ pub struct ArborApp {
     /// The focused instance and tree last brought to the front.
     remote_followed: Option<(String, String)>,
     bottom: Bottom,
+    /// The node palette docked beside the canvas (shared by the tabs).
+    dock: PaletteDock,
 }
 
 impl ArborApp {
@@ -95,6 +98,7 @@ impl ArborApp {
             remote_panel: RemotePanel::default(),
             remote_followed: None,
             bottom: Bottom::Preview,
+            dock: PaletteDock::default(),
         }
     }
 
@@ -210,6 +214,15 @@ impl ArborApp {
         self.bottom
     }
 
+    /// The node palette docked beside the canvas.
+    pub fn palette_dock(&self) -> &PaletteDock {
+        &self.dock
+    }
+
+    pub fn palette_dock_mut(&mut self) -> &mut PaletteDock {
+        &mut self.dock
+    }
+
     /// Opens the Attach… dialog, as the menu item does.
     pub fn open_attach_dialog(&mut self) {
         self.attach.open = true;
@@ -304,6 +317,7 @@ impl ArborApp {
             remote,
             remote_panel,
             bottom,
+            dock,
             ..
         } = self;
         let (mut cx, views) = tabs[*active].parts(shared);
@@ -319,6 +333,7 @@ impl ArborApp {
                     views.history.ui(ui, &mut cx);
                 });
             });
+        let double_clicked = dock.show(ctx, cx.session.types());
         egui::SidePanel::right("right")
             .default_width(330.0)
             .show(ctx, |ui| {
@@ -372,6 +387,16 @@ impl ArborApp {
             .show(ctx, |ui| {
                 views.canvas.ui(ui, &mut cx, live);
             });
+        // A type from the docked palette: dropped on the canvas, or double-clicked (added
+        // in the middle of the view).
+        let view = views.canvas.view_rect();
+        let added = dropped_on(ctx, view).or(double_clicked.map(|kind| (kind, view.center())));
+        if let Some((kind, at)) = added {
+            match cx.session.add_node(&kind, views.canvas.to_doc(at)) {
+                Ok(guid) => *cx.selection = Selection::of_nodes([guid]),
+                Err(e) => cx.toasts.error(e.to_string()),
+            }
+        }
         remote_action
     }
 

@@ -18,6 +18,9 @@ pub struct FindBar {
     open: bool,
     /// Set by `open`: the next frame gives the field focus.
     opening: bool,
+    /// The field had the keyboard at the end of the last frame (egui drops the focus when
+    /// Escape is pressed, before the bar sees the key).
+    had_focus: bool,
     query: String,
     hits: Vec<FindHit>,
     /// The match last framed, as an index into `hits`.
@@ -100,12 +103,13 @@ impl Canvas {
             return;
         }
         let ctx = ui.ctx().clone();
-        let focused = ctx.memory(|m| m.has_focus(FindBar::field_id()));
-        let (next, previous, escape) = if focused {
+        let focused = self.find.had_focus || ctx.memory(|m| m.has_focus(FindBar::field_id()));
+        // Shift+Enter first: egui matches a plain Enter with Shift held too.
+        let (previous, next, escape) = if focused {
             ctx.input_mut(|i| {
                 (
-                    i.consume_key(Modifiers::NONE, Key::Enter),
                     i.consume_key(Modifiers::SHIFT, Key::Enter),
+                    i.consume_key(Modifiers::NONE, Key::Enter),
                     i.consume_key(Modifiers::NONE, Key::Escape),
                 )
             })
@@ -114,6 +118,7 @@ impl Canvas {
         };
         if escape {
             self.find.open = false;
+            self.find.had_focus = false;
             return;
         }
         self.find.refresh(cx);
@@ -137,6 +142,7 @@ impl Canvas {
                         if std::mem::take(&mut self.find.opening) {
                             field.request_focus();
                         }
+                        self.find.had_focus = field.has_focus();
                         let count = match (self.find.hits.len(), self.find.current) {
                             (0, _) if self.find.query.trim().is_empty() => String::new(),
                             (0, _) => "none".to_owned(),
@@ -174,6 +180,7 @@ impl Canvas {
             }
             // Enter took the focus from the field: keep typing there.
             ctx.memory_mut(|m| m.request_focus(FindBar::field_id()));
+            self.find.had_focus = true;
         }
     }
 }

@@ -14,6 +14,7 @@ mod panels;
 mod preview;
 mod preview_ui;
 mod properties;
+mod readability;
 mod recovery;
 mod remote;
 mod sample_files;

@@ -23,6 +23,16 @@ pub struct Harness {
     /// Run frames through `frame_guarded` (panics caught, as in the real app) instead of
     /// `ui` (panics fail the test).
     pub guarded: bool,
+    /// What the last frame painted.
+    pub shapes: Vec<egui::epaint::ClippedShape>,
+}
+
+/// A piece of text the last frame painted: what it says, where, and its font size.
+#[derive(Clone, Debug)]
+pub struct Painted {
+    pub text: String,
+    pub rect: Rect,
+    pub size: f32,
 }
 
 impl Harness {
@@ -48,6 +58,7 @@ impl Harness {
             frame_seconds,
             output: Vec::new(),
             guarded: false,
+            shapes: Vec::new(),
         }
     }
 
@@ -120,6 +131,47 @@ impl Harness {
         let app = &mut self.app;
         let out = self.ctx.run(input, |ctx| frame(app, ctx));
         self.output.push(out.platform_output);
+        self.shapes = out.shapes;
+    }
+
+    /// Every text the last frame painted (inside its clip rect).
+    pub fn painted(&self) -> Vec<Painted> {
+        fn walk(shape: &egui::Shape, clip: Rect, out: &mut Vec<Painted>) {
+            match shape {
+                egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, clip, out)),
+                egui::Shape::Text(t) => {
+                    let rect = t.galley.rect.translate(t.pos.to_vec2());
+                    if clip.intersects(rect) && !t.galley.job.text.trim().is_empty() {
+                        let size = t
+                            .galley
+                            .job
+                            .sections
+                            .iter()
+                            .map(|s| s.format.font_id.size)
+                            .fold(f32::MAX, f32::min);
+                        out.push(Painted {
+                            text: t.galley.job.text.clone(),
+                            rect,
+                            size,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for c in &self.shapes {
+            walk(&c.shape, c.clip_rect, &mut out);
+        }
+        out
+    }
+
+    /// The first painted text equal to `text`, whose rect satisfies `filter`.
+    pub fn text_rect(&self, text: &str, filter: impl Fn(Rect) -> bool) -> Option<Rect> {
+        self.painted()
+            .into_iter()
+            .find(|p| p.text == text && filter(p.rect))
+            .map(|p| p.rect)
     }
 
     pub fn frames(&mut self, n: usize) {
