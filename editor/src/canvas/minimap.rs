@@ -52,17 +52,17 @@ impl MiniCam {
         }
     }
 
-    pub fn to_screen(&self, p: Pos2) -> Pos2 {
+    pub fn to_screen(self, p: Pos2) -> Pos2 {
         let offset = (self.screen.size() - self.world.size() * self.scale) / 2.0;
         self.screen.min + offset + (p - self.world.min) * self.scale
     }
 
-    pub fn to_world(&self, p: Pos2) -> Pos2 {
+    pub fn to_world(self, p: Pos2) -> Pos2 {
         let offset = (self.screen.size() - self.world.size() * self.scale) / 2.0;
         self.world.min + (p - self.screen.min - offset) / self.scale
     }
 
-    pub fn rect(&self, r: Rect) -> Rect {
+    pub fn rect(self, r: Rect) -> Rect {
         Rect::from_min_max(self.to_screen(r.min), self.to_screen(r.max))
     }
 }
