@@ -333,7 +333,6 @@ impl ArborApp {
                     views.history.ui(ui, &mut cx);
                 });
             });
-        let double_clicked = dock.show(ctx, cx.session.types());
         egui::SidePanel::right("right")
             .default_width(330.0)
             .show(ctx, |ui| {
@@ -382,6 +381,9 @@ impl ArborApp {
             Some(remote) if remote_live => remote,
             _ => &*views.preview,
         };
+        // After the bottom panel: the dock is as tall as the canvas and leaves the
+        // preview its full width.
+        let double_clicked = dock.show(ctx, cx.session.types());
         egui::CentralPanel::default()
             .frame(egui::Frame::none())
             .show(ctx, |ui| {

@@ -2,7 +2,8 @@
 //! of a node's name, type, parameter or decorator lists the matches (the matching is the
 //! model's [`crate::document::find`]); they are outlined on the canvas and the minimap.
 //! Enter selects and frames the next match, Shift+Enter the previous one; Escape (or the
-//! × button) closes the bar and drops the highlights.
+//! × button) closes the bar and drops the highlights. Opening it again selects the last
+//! query, so typing replaces it.
 
 use std::collections::BTreeSet;
 
@@ -141,6 +142,8 @@ impl Canvas {
                         );
                         if std::mem::take(&mut self.find.opening) {
                             field.request_focus();
+                            // The last query, selected: typing replaces it.
+                            select_all(ui.ctx(), &self.find.query);
                         }
                         self.find.had_focus = field.has_focus();
                         let count = match (self.find.hits.len(), self.find.current) {
@@ -183,6 +186,18 @@ impl Canvas {
             self.find.had_focus = true;
         }
     }
+}
+
+/// Selects all of the find field's text.
+fn select_all(ctx: &egui::Context, text: &str) {
+    let id = FindBar::field_id();
+    let mut state = egui::TextEdit::load_state(ctx, id).unwrap_or_default();
+    let all = egui::text::CCursorRange::two(
+        egui::text::CCursor::new(0),
+        egui::text::CCursor::new(text.chars().count()),
+    );
+    state.cursor.set_char_range(Some(all));
+    state.store(ctx, id);
 }
 
 #[cfg(test)]

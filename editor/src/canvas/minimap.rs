@@ -78,12 +78,17 @@ impl Canvas {
 
     /// Where the minimap is this frame, if shown.
     pub fn minimap_rect(&self) -> Option<Rect> {
-        rect(self.view)
+        rect(self.view).filter(|_| self.show_minimap)
+    }
+
+    /// Shows or hides the minimap (the "Map" button beside the zoom level).
+    pub fn set_minimap(&mut self, shown: bool) {
+        self.show_minimap = shown;
     }
 
     /// Draws the minimap and moves the view when it is pressed or dragged.
     pub(super) fn minimap(&mut self, ui: &egui::Ui, cx: &UiCx<'_>, highlighted: &BTreeSet<String>) {
-        let Some(area) = rect(self.view) else {
+        let Some(area) = self.minimap_rect() else {
             return;
         };
         let doc = cx.session.document();
@@ -162,7 +167,8 @@ impl Canvas {
         );
     }
 
-    /// The zoom level in the canvas's bottom-left corner; a click goes back to 100 %.
+    /// The zoom level in the canvas's bottom-left corner; a click goes back to 100 %. Beside
+    /// it, the switch that hides or shows the minimap.
     pub(super) fn zoom_badge(&mut self, ui: &mut egui::Ui) {
         let text = format!("{:.0}%", self.zoom() * 100.0);
         let at = self.view.left_bottom() + egui::vec2(MARGIN, -MARGIN);
@@ -191,6 +197,38 @@ impl Canvas {
         );
         if response.clicked() {
             self.set_zoom(1.0);
+        }
+        // The minimap's switch, right of the zoom level.
+        let map = Rect::from_min_size(
+            r.right_top() + egui::vec2(6.0, 0.0),
+            egui::vec2(40.0, r.height()),
+        );
+        let response = ui
+            .interact(map, egui::Id::new("minimap switch"), Sense::click())
+            .on_hover_text(if self.show_minimap {
+                "Hide the minimap"
+            } else {
+                "Show the minimap"
+            });
+        let fill = if response.hovered() { 70 } else { 40 };
+        ui.painter().rect(
+            map,
+            4.0,
+            Color32::from_rgba_unmultiplied(fill, fill, fill + 6, 220),
+            Stroke::new(
+                1.0,
+                Color32::from_gray(if self.show_minimap { 160 } else { 90 }),
+            ),
+        );
+        ui.painter().text(
+            map.center(),
+            egui::Align2::CENTER_CENTER,
+            "Map",
+            egui::FontId::proportional(13.0),
+            Color32::from_gray(if self.show_minimap { 230 } else { 150 }),
+        );
+        if response.clicked() {
+            self.show_minimap = !self.show_minimap;
         }
     }
 }

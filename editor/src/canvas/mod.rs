@@ -98,6 +98,8 @@ pub struct Canvas {
     lod_grab: Option<lod_input::LodGrab>,
     /// Find in tree (Ctrl+F).
     find: FindBar,
+    /// The minimap is drawn (its switch is beside the zoom level).
+    show_minimap: bool,
 }
 
 impl Default for Canvas {
@@ -119,6 +121,7 @@ impl Default for Canvas {
             lod_boxes: Vec::new(),
             lod_grab: None,
             find: FindBar::default(),
+            show_minimap: true,
         }
     }
 }

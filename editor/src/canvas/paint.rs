@@ -31,7 +31,7 @@ pub const LOD_ZOOM: f32 = 0.4;
 /// whole words, running past the box's right edge by at most this many canvas units (into
 /// the gap before the next column) on a backing of the box's colour; a box too small for
 /// even its first word shows no name. Its full name is in the inspector and on the minimap.
-const LABEL_OVERFLOW: f32 = 50.0;
+const LABEL_OVERFLOW: f32 = 70.0;
 
 /// The colour of a box's children port.
 pub const PORT_COLOR: Color32 = Color32::from_rgb(170, 180, 195);

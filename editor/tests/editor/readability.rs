@@ -217,6 +217,12 @@ fn a_click_on_the_minimap_centres_the_view_there() {
         h.app.selection().nodes.is_empty(),
         "no node was clicked through it"
     );
+    // The switch beside the zoom level hides it, and shows it again.
+    let switch = h.text_rect("Map", |_| true).expect("the minimap switch");
+    h.click(switch.center());
+    assert!(h.app.canvas().minimap_rect().is_none());
+    h.click(switch.center());
+    assert!(h.app.canvas().minimap_rect().is_some());
 }
 
 #[test]
@@ -269,6 +275,15 @@ fn find_in_tree_highlights_and_frames_each_match_in_turn() {
     );
     h.key(Key::Escape, Modifiers::NONE);
     assert!(!h.app.canvas().find_bar().is_open());
+    assert!(
+        h.app.canvas().find_bar().highlighted().is_empty(),
+        "no outlines once closed"
+    );
+    // Opened again, the last query is selected: typing replaces it.
+    h.key(Key::F, CTRL);
+    h.type_text("eat");
+    h.frame();
+    assert_eq!(h.app.canvas().find_bar().query(), "eat");
 }
 
 #[test]
