@@ -119,7 +119,7 @@ impl Canvas {
         painter.rect(
             area,
             6.0,
-            Color32::from_rgba_unmultiplied(20, 22, 26, 225),
+            Color32::from_rgba_unmultiplied(20, 22, 26, 248),
             Stroke::new(
                 1.0,
                 Color32::from_gray(if response.hovered() { 140 } else { 80 }),

@@ -24,8 +24,10 @@ use super::Canvas;
 use crate::live::{status_color, LiveSource};
 use crate::view::UiCx;
 
-/// Below this zoom the canvas draws boxes instead of node widgets.
-pub const LOD_ZOOM: f32 = 0.4;
+/// Below this zoom the canvas draws boxes instead of node widgets: a widget's small text
+/// (9 points at 100 %) would be under 5 points, while a box writes its name at 11 or more
+/// (legible.rs).
+pub const LOD_ZOOM: f32 = 0.55;
 
 /// A name is written in the top of its box at a readable screen size (legible.rs), in
 /// whole words, running past the box's right edge by at most this many canvas units (into
