@@ -132,28 +132,22 @@ mod tests {
 
     #[test]
     fn fits_whole_words_with_an_ellipsis_or_nothing() {
-        assert_eq!(
-            fit_words("Live forever", 20.0, chars).as_deref(),
-            Some("Live forever")
-        );
-        assert_eq!(
-            fit_words("Live forever", 8.0, chars).as_deref(),
-            Some("Live…")
-        );
-        assert_eq!(
-            fit_words("Walk to the well", 12.0, chars).as_deref(),
-            Some("Walk to the…")
-        );
-        assert_eq!(
-            fit_words("MoveToTarget", 7.0, chars).as_deref(),
-            Some("MoveTo…")
-        );
-        assert_eq!(
-            fit_words("Sequence", 5.0, chars),
-            None,
-            "never cut mid-word"
-        );
-        assert_eq!(fit_words("Live forever", 4.0, chars), None);
+        let cases = [
+            ("Live forever", 20.0, Some("Live forever")),
+            ("Live forever", 8.0, Some("Live…")),
+            ("Walk to the well", 12.0, Some("Walk to the…")),
+            ("MoveToTarget", 7.0, Some("MoveTo…")),
+            // Never cut mid-word: nothing rather than "Seq…".
+            ("Sequence", 5.0, None),
+            ("Live forever", 4.0, None),
+        ];
+        for (text, max, expected) in cases {
+            assert_eq!(
+                fit_words(text, max, chars).as_deref(),
+                expected,
+                "{text} in {max}"
+            );
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use arbor_runtime::Category;
 use super::paint::{LodBox, PORT_COLOR};
 use super::scene::SceneNode;
 use super::Canvas;
-use crate::commands::{Connect, MoveItems};
+use crate::commands::Connect;
 use crate::document::Selection;
 use crate::view::UiCx;
 
@@ -147,19 +147,7 @@ impl Canvas {
             }
         }
         if body.dragged() && self.lod_grab == Some(LodGrab::Move(guid.clone())) {
-            let gesture = *self.drag_gesture.get_or_insert_with(|| cx.gestures.fresh());
-            let sel = if cx.selection.nodes.contains(&guid) {
-                cx.selection.clone()
-            } else {
-                Selection::of_nodes([guid])
-            };
-            let zoom = f64::from(self.zoom().max(0.01));
-            let d = body.drag_delta();
-            let delta = [f64::from(d.x) / zoom, f64::from(d.y) / zoom];
-            self.dragged_nodes.extend(sel.nodes.iter().cloned());
-            if let Ok(c) = MoveItems::by(cx.session.document(), &sel, delta) {
-                cx.apply(c.gesture(gesture));
-            }
+            self.drag_nodes(cx, guid, body.drag_delta());
         }
         if body.drag_stopped() {
             self.lod_grab = None;
