@@ -32,6 +32,16 @@ pub fn rect(view: Rect) -> Option<Rect> {
     ))
 }
 
+/// What the minimap keeps between frames: the document's extent (per generation and set
+/// of measured sizes) and its nodes as one mesh (per mapping).
+#[derive(Default)]
+pub struct MiniCache {
+    doc_key: Option<(Option<u64>, usize)>,
+    doc_world: Option<Rect>,
+    mesh_key: Option<(Rect, Rect)>,
+    mesh: std::sync::Arc<egui::Mesh>,
+}
+
 /// Maps document coordinates into the minimap: `world` scaled uniformly and centred.
 #[derive(Clone, Copy, Debug)]
 pub struct MiniCam {
@@ -92,19 +102,31 @@ impl Canvas {
             return;
         };
         let doc = cx.session.document();
-        let scene = &self.scene;
         let visible = self.visible_world();
-        let mut world = visible;
-        for i in 0..scene.nodes.len() as u32 {
-            world = world.union(scene.rect(i, &self.sizes));
+        let doc_key = (self.scene.generation, self.sizes.len());
+        if self.minimap_cache.doc_key != Some(doc_key) {
+            let mut world = Rect::NOTHING;
+            for i in 0..self.scene.nodes.len() as u32 {
+                world = world.union(self.scene.rect(i, &self.sizes));
+            }
+            for g in doc.groups() {
+                world = world.union(Rect::from_min_size(
+                    Pos2::new(g.rect[0] as f32, g.rect[1] as f32),
+                    egui::vec2(g.rect[2] as f32, g.rect[3] as f32),
+                ));
+            }
+            self.minimap_cache = MiniCache {
+                doc_key: Some(doc_key),
+                doc_world: Some(world),
+                ..MiniCache::default()
+            };
         }
-        for g in doc.groups() {
-            world = world.union(Rect::from_min_size(
-                Pos2::new(g.rect[0] as f32, g.rect[1] as f32),
-                egui::vec2(g.rect[2] as f32, g.rect[3] as f32),
-            ));
-        }
+        let world = self
+            .minimap_cache
+            .doc_world
+            .map_or(visible, |w| w.union(visible));
         let mini = MiniCam::new(world.expand(40.0), area);
+        let scene = &self.scene;
 
         let response = ui.interact(area, egui::Id::new("minimap"), Sense::click_and_drag());
         if response.is_pointer_button_down_on() || response.clicked() {
@@ -144,21 +166,37 @@ impl Canvas {
             ));
             painter.rect_filled(r, 1.0, fill(n.color).gamma_multiply(0.5));
         }
-        // Every node at least 2 points, so a large tree's small nodes stay visible.
-        for (i, node) in scene.nodes.iter().enumerate() {
-            if node.hidden {
-                continue;
+        // Every node at least 2 points, so a large tree's small nodes stay visible: one
+        // mesh, kept while the document, the node sizes and the mapping stay the same (a
+        // large tree's thousands of rects are not tessellated again every frame).
+        let node_rect = |i: u32| {
+            let r = mini.rect(scene.rect(i, &self.sizes));
+            Rect::from_center_size(r.center(), r.size().max(egui::vec2(2.0, 2.0)))
+        };
+        let mesh_key = (world, area);
+        if self.minimap_cache.mesh_key != Some(mesh_key) {
+            let mut mesh = egui::Mesh::default();
+            for (i, node) in scene.nodes.iter().enumerate() {
+                if !node.hidden {
+                    let color = category_color(node.category).gamma_multiply(1.6);
+                    mesh.add_colored_rect(node_rect(i as u32), color);
+                }
             }
-            let r = mini.rect(scene.rect(i as u32, &self.sizes));
-            let r = Rect::from_center_size(r.center(), r.size().max(egui::vec2(2.0, 2.0)));
-            let color = if cx.selection.nodes.contains(&node.guid) {
-                Color32::WHITE
-            } else if highlighted.contains(&node.guid) {
-                FOUND_COLOR
-            } else {
-                category_color(node.category).gamma_multiply(1.6)
-            };
-            painter.rect_filled(r, 0.0, color);
+            self.minimap_cache.mesh = std::sync::Arc::new(mesh);
+            self.minimap_cache.mesh_key = Some(mesh_key);
+        }
+        painter.add(egui::Shape::mesh((*self.minimap_cache.mesh).clone()));
+        // The selection and the find bar's matches over them (a few nodes).
+        let marked = cx
+            .selection
+            .nodes
+            .iter()
+            .map(|g| (g, Color32::WHITE))
+            .chain(highlighted.iter().map(|g| (g, FOUND_COLOR)));
+        for (guid, color) in marked {
+            if let Some(i) = scene.index(guid).filter(|&i| !scene.node(i).hidden) {
+                painter.rect_filled(node_rect(i), 0.0, color);
+            }
         }
         painter.rect_stroke(
             mini.rect(visible).intersect(area),

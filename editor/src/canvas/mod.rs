@@ -100,6 +100,7 @@ pub struct Canvas {
     find: FindBar,
     /// The minimap is drawn (its switch is beside the zoom level).
     show_minimap: bool,
+    minimap_cache: minimap::MiniCache,
 }
 
 impl Default for Canvas {
@@ -122,6 +123,7 @@ impl Default for Canvas {
             lod_grab: None,
             find: FindBar::default(),
             show_minimap: true,
+            minimap_cache: minimap::MiniCache::default(),
         }
     }
 }
