@@ -89,6 +89,7 @@ impl ArborApp {
                 chosen.extend(item(ui, "Frame Selection", Action::FrameSelection, true));
                 chosen.extend(item(ui, "Frame All", Action::FrameAll, true));
                 chosen.extend(item(ui, "Reset Zoom", Action::ResetZoom, true));
+                chosen.extend(item(ui, "Find in Tree…", Action::Find, true));
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label("Theme");

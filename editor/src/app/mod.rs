@@ -50,6 +50,7 @@ use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::live::LiveSource;
 use crate::remote::groot2::{Groot2, Groot2Panel};
+use crate::panels::{dropped_on, PaletteDock};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
 use crate::replay::{Replay, ReplayPanel};
 use crate::view::{Request, Toasts, View as _};
@@ -95,6 +96,8 @@ pub struct ArborApp {
     /// A log being replayed, and the GUID of the tree it is drawn on (app/replay.rs).
     replay: Option<(Replay, String)>,
     replay_panel: ReplayPanel,
+    /// The node palette docked beside the canvas (shared by the tabs).
+    dock: PaletteDock,
 }
 
 impl ArborApp {
@@ -120,6 +123,7 @@ impl ArborApp {
             groot2_shown: 0,
             replay: None,
             replay_panel: ReplayPanel,
+            dock: PaletteDock::default(),
         }
     }
 
@@ -128,7 +132,8 @@ impl ArborApp {
         let mut app = ArborApp::new(session);
         if let Some(prefs) = storage.and_then(|s| eframe::get_value::<Prefs>(s, prefs::STORAGE_KEY))
         {
-            if prefs.zoom.is_finite() && prefs.zoom > 0.0 {
+            // A zoom kept from last time never overrides a readable first view.
+            if prefs.zoom.is_finite() && prefs.zoom >= crate::canvas::FIRST_VIEW_FLOOR {
                 app.canvas_mut().set_zoom(prefs.zoom);
             }
             app.prefs = prefs;
@@ -243,6 +248,15 @@ impl ArborApp {
         &mut self.prefs
     }
 
+    /// The node palette docked beside the canvas.
+    pub fn palette_dock(&self) -> &PaletteDock {
+        &self.dock
+    }
+
+    pub fn palette_dock_mut(&mut self) -> &mut PaletteDock {
+        &mut self.dock
+    }
+
     /// Opens the Attach… dialog, as the menu item does.
     pub fn open_attach_dialog(&mut self) {
         self.attach.open = true;
@@ -354,6 +368,7 @@ impl ArborApp {
             groot2_panel,
             replay,
             replay_panel,
+            dock,
             ..
         } = self;
         let mut replay_action = None;
@@ -463,11 +478,24 @@ impl ArborApp {
             (Some(remote), _, _) if remote_live => remote,
             _ => &*views.preview,
         };
+        // After the bottom panel: the dock is as tall as the canvas and leaves the
+        // preview its full width.
+        let double_clicked = dock.show(ctx, cx.session.types());
         egui::CentralPanel::default()
             .frame(egui::Frame::none())
             .show(ctx, |ui| {
                 views.canvas.ui(ui, &mut cx, live);
             });
+        // A type from the docked palette: dropped on the canvas, or double-clicked (added
+        // in the middle of the view).
+        let view = views.canvas.view_rect();
+        let added = dropped_on(ctx, view).or(double_clicked.map(|kind| (kind, view.center())));
+        if let Some((kind, at)) = added {
+            match cx.session.add_node(&kind, views.canvas.to_doc(at)) {
+                Ok(guid) => *cx.selection = Selection::of_nodes([guid]),
+                Err(e) => cx.toasts.error(e.to_string()),
+            }
+        }
         self.replay_action(replay_action);
         remote_action
     }

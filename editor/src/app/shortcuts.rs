@@ -30,6 +30,7 @@ pub const TABLE: &[(KeyboardShortcut, Action, bool)] = &[
         false,
     ),
     (KeyboardShortcut::new(CMD, Key::G), Action::Group, false),
+    (KeyboardShortcut::new(CMD, Key::F), Action::Find, true),
     (KeyboardShortcut::new(CMD, Key::N), Action::New, true),
     (KeyboardShortcut::new(CMD, Key::O), Action::Open, true),
     (KeyboardShortcut::new(CMD, Key::S), Action::Save, true),

@@ -275,6 +275,7 @@ impl Tab {
             }
             Action::FrameAll => self.canvas.frame(&[]),
             Action::ResetZoom => self.canvas.set_zoom(1.0),
+            Action::Find => self.canvas.open_find(),
             Action::Palette => {
                 let at = ctx
                     .pointer_hover_pos()

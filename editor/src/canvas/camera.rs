@@ -29,18 +29,38 @@ pub fn follow_zoom(cache: &mut ViewCache, factor: f32) {
     cache.state.pan_zoom.pan = (pan - half) * factor + half;
 }
 
-/// Zooms and pans so that the document rect `bounds` fills `view` (zoom at most 1).
-pub fn frame(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, bounds: Rect) {
+/// The lowest zoom "frame these nodes" and "frame all" go to: the level of detail still
+/// writes every name that fits its box at this zoom (see paint.rs), so framing never
+/// leaves a view where no label can be read. A larger tree is centred, partly outside.
+pub const FRAME_FLOOR: f32 = 0.3;
+
+/// A first view fits the whole tree only if it can do so at this zoom or more, where node
+/// widgets and their text are drawn at a readable size; otherwise it opens on the root at
+/// 100 %.
+pub const FIRST_VIEW_FLOOR: f32 = 0.75;
+
+/// The zoom that fits the document rect `bounds` into `view` with a margin.
+pub fn fit_zoom(view: Rect, bounds: Rect) -> f32 {
     let margin = 80.0;
-    let fit = ((view.width() - margin) / bounds.width().max(1.0))
-        .min((view.height() - margin) / bounds.height().max(1.0));
-    let target = fit.clamp(0.2, 1.0);
+    ((view.width() - margin) / bounds.width().max(1.0))
+        .min((view.height() - margin) / bounds.height().max(1.0))
+}
+
+/// Zooms to `zoom` and pans so that the document point `centre` is in the middle of `view`.
+pub fn look_at(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, centre: Pos2, zoom: f32) {
     let current = cache.state.pan_zoom.zoom;
-    if (target - current).abs() > f32::EPSILON {
-        cache.state.zoom(ui, target / current);
+    if (zoom - current).abs() > f32::EPSILON {
+        cache.state.zoom(ui, zoom / current);
     }
     let zoom = cache.state.pan_zoom.zoom;
-    cache.state.pan_zoom.pan = view.size() / 2.0 - bounds.center().to_vec2() * zoom;
+    cache.state.pan_zoom.pan = view.size() / 2.0 - centre.to_vec2() * zoom;
+}
+
+/// Zooms and pans so that the document rect `bounds` fills `view` (zoom between
+/// [`FRAME_FLOOR`] and 1).
+pub fn frame(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, bounds: Rect) {
+    let target = fit_zoom(view, bounds).clamp(FRAME_FLOOR, 1.0);
+    look_at(cache, ui, view, bounds.center(), target);
 }
 
 /// Document point under a screen position.
@@ -82,7 +102,9 @@ pub(super) fn corner_rect(r: Rect, zoom: f32) -> Rect {
 impl Canvas {
     /// Stage 1: applies a pending "frame these nodes" or zoom (keeping the view's centre).
     pub(super) fn place_camera(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
-        if let Some(guids) = self.pending_frame.take() {
+        if std::mem::take(&mut self.pending_first_view) {
+            self.apply_first_view(ui, cx);
+        } else if let Some(guids) = self.pending_frame.take() {
             self.apply_frame(ui, cx, &guids);
         }
         if let Some(zoom) = self.pending_zoom.take() {
@@ -102,7 +124,43 @@ impl Canvas {
         }
     }
 
+    /// The view a document opens with: everything if that is readable, else the root at
+    /// 100 %, placed near the left edge (the tree grows to the right of it).
+    fn apply_first_view(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
+        let Some(bounds) = self.bounds(cx, &[]) else {
+            return;
+        };
+        if fit_zoom(self.view, bounds) >= FIRST_VIEW_FLOOR {
+            frame(&mut self.cache, ui, self.view, bounds);
+            return;
+        }
+        let doc = cx.session.document();
+        let root = doc.root().and_then(|r| doc.position(r));
+        let Some(p) = root else {
+            frame(&mut self.cache, ui, self.view, bounds);
+            return;
+        };
+        let size = doc
+            .root()
+            .and_then(|r| self.sizes.get(r))
+            .copied()
+            .unwrap_or(DEFAULT_NODE_SIZE);
+        // The root's left edge a margin from the view's, vertically centred.
+        let centre = Pos2::new(
+            p[0] as f32 + self.view.width() / 2.0 - 60.0,
+            p[1] as f32 + size[1] as f32 / 2.0,
+        );
+        look_at(&mut self.cache, ui, self.view, centre, 1.0);
+    }
+
     fn apply_frame(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>, guids: &[String]) {
+        if let Some(bounds) = self.bounds(cx, guids) {
+            frame(&mut self.cache, ui, self.view, bounds);
+        }
+    }
+
+    /// The document rect around these nodes (everything, notes and groups too, if empty).
+    pub(super) fn bounds(&self, cx: &UiCx<'_>, guids: &[String]) -> Option<Rect> {
         let doc = cx.session.document();
         let wanted: Vec<&str> = if guids.is_empty() {
             doc.nodes().map(|n| n.guid.as_str()).collect()
@@ -136,8 +194,6 @@ impl Canvas {
                 bounds = Some(bounds.map_or(r, |b| b.union(r)));
             }
         }
-        if let Some(bounds) = bounds {
-            frame(&mut self.cache, ui, self.view, bounds);
-        }
+        bounds
     }
 }

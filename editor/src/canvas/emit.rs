@@ -86,18 +86,7 @@ impl Canvas {
         }
         self.read_selection(ui, cx, clicked, modifiers);
         if let Some(node) = dragged {
-            let gesture = *self.drag_gesture.get_or_insert_with(|| cx.gestures.fresh());
-            let sel = if cx.selection.nodes.contains(&node) {
-                cx.selection.clone()
-            } else {
-                Selection::of_nodes([node])
-            };
-            let zoom = f64::from(self.zoom().max(0.01));
-            let delta = [f64::from(moved.x) / zoom, f64::from(moved.y) / zoom];
-            self.dragged_nodes.extend(sel.nodes.iter().cloned());
-            if let Ok(c) = MoveItems::by(cx.session.document(), &sel, delta) {
-                cx.apply(c.gesture(gesture));
-            }
+            self.drag_nodes(cx, node, moved);
         }
         if !ui.input(|i| i.pointer.any_down()) {
             self.drag_gesture = None;
@@ -108,6 +97,24 @@ impl Canvas {
         if touched {
             // The library changed its own graph: resync it from the document.
             self.cache.synced = None;
+        }
+    }
+
+    /// Moves `node` by a drag of `screen` points (with the selection, if it is selected),
+    /// merging with the rest of the drag into one undo step; widgets and level-of-detail
+    /// boxes both move this way.
+    pub(super) fn drag_nodes(&mut self, cx: &mut UiCx<'_>, node: String, screen: egui::Vec2) {
+        let gesture = *self.drag_gesture.get_or_insert_with(|| cx.gestures.fresh());
+        let sel = if cx.selection.nodes.contains(&node) {
+            cx.selection.clone()
+        } else {
+            Selection::of_nodes([node])
+        };
+        let zoom = f64::from(self.zoom().max(0.01));
+        let delta = [f64::from(screen.x) / zoom, f64::from(screen.y) / zoom];
+        self.dragged_nodes.extend(sel.nodes.iter().cloned());
+        if let Ok(c) = MoveItems::by(cx.session.document(), &sel, delta) {
+            cx.apply(c.gesture(gesture));
         }
     }
 

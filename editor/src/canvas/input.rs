@@ -1,10 +1,6 @@
 //! Stage 5 of a canvas frame: the input egui_node_graph2 does not handle.
 //!
-//! - Level of detail: the library holds no nodes when zoomed out, so it sees every press as
-//!   one on its background (it pans, zooms and box-selects as usual); here a click selects
-//!   the box under it (Shift/Ctrl toggles), a double-click zooms in to it at 100 %, and a
-//!   box selection picks the boxes it touches. Nodes cannot be dragged or connected until
-//!   zoomed in.
+//! - Level of detail: the boxes' clicks, drags and connections (lod_input.rs).
 //! - Sticky notes and groups: both live in the document's editor data, and every change
 //!   here is a command (SetNote, SetGroup, SetText, MoveItems). They are painted behind
 //!   the nodes (stage 4) but take input after the graph, so their handles (a note's
@@ -16,10 +12,9 @@
 
 use std::collections::BTreeSet;
 
-use egui::{Color32, Pos2, Rect, Sense};
+use egui::{Color32, Rect, Sense};
 
 use super::camera::{collapsed_rect, corner_rect, Cam, STRIP};
-use super::paint::LodBox;
 use super::{Canvas, DEFAULT_NODE_SIZE};
 use crate::commands::{MoveItems, SetGroup, SetNote, SetText, TextField};
 use crate::document::{frame_around, Bounds, Color, Document, Group, Note, Selection};
@@ -349,15 +344,6 @@ pub(super) fn hidden_notes(doc: &Document) -> std::collections::HashSet<&str> {
         .collect()
 }
 
-/// The topmost box under `pos`.
-fn hit(boxes: &[LodBox], pos: Pos2) -> Option<u32> {
-    boxes
-        .iter()
-        .rev()
-        .find(|b| b.rect.contains(pos))
-        .map(|b| b.node)
-}
-
 impl Canvas {
     /// Stage 5: input the library does not handle: clicks and box selection on the
     /// level-of-detail boxes, the handles and menus of notes and groups (after the graph,
@@ -369,56 +355,6 @@ impl Canvas {
         let cam = self.cam();
         self.annotations.interact(ui, cx, cam);
         self.context_menu_ui(ui, cx);
-    }
-
-    /// Clicks and box selection on the boxes of the level of detail. egui_node_graph2 has
-    /// no nodes then, so it sees every press as one on its background: it pans, zooms and
-    /// starts box selections as usual, and this picks the nodes.
-    fn lod_input(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
-        let (clicked, double, pos, hover, modifiers) = ui.input(|i| {
-            (
-                i.pointer.primary_clicked(),
-                i.pointer
-                    .button_double_clicked(egui::PointerButton::Primary),
-                i.pointer.interact_pos(),
-                i.pointer.hover_pos(),
-                i.modifiers,
-            )
-        });
-        if let (Some(start), Some(end)) = (self.cache.state.ongoing_box_selection, hover) {
-            let area = Rect::from_two_pos(start, end);
-            cx.selection.nodes = self
-                .lod_boxes
-                .iter()
-                .filter(|b| b.rect.intersects(area))
-                .map(|b| self.scene.node(b.node).guid.clone())
-                .collect();
-            return;
-        }
-        let Some(pos) = pos.filter(|p| self.view.contains(*p)) else {
-            return;
-        };
-        // A window over the canvas (the palette, a dialog) took the click.
-        if !(clicked || double) || ui.ctx().is_pointer_over_area() {
-            return;
-        }
-        let hit = hit(&self.lod_boxes, pos).map(|i| self.scene.node(i).guid.clone());
-        match hit {
-            // Zoom in to it at 100 % (egui counts a double click whatever moved between the
-            // clicks, so it is selected here too).
-            Some(guid) if double => {
-                *cx.selection = Selection::of_nodes([guid.clone()]);
-                self.pending_frame = Some(vec![guid]);
-            }
-            Some(guid) if modifiers.shift || modifiers.command => {
-                if !cx.selection.nodes.remove(&guid) {
-                    cx.selection.nodes.insert(guid);
-                }
-            }
-            Some(guid) => *cx.selection = Selection::of_nodes([guid]),
-            None if double => {}
-            None => *cx.selection = Selection::default(),
-        }
     }
 }
 

@@ -28,22 +28,31 @@
 //!    pointer.
 //! 6. emit.rs: the library's responses become commands and the new selection.
 //!
+//! Then the overlays, on top of everything: the minimap and the zoom level (minimap.rs)
+//! and the find bar (find_bar.rs).
+//!
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
 
 mod camera;
 mod context_menu;
 mod emit;
+mod find_bar;
 mod influence;
 mod input;
+mod legible;
+mod lod_input;
+mod minimap;
 mod overview;
 mod paint;
 mod scene;
 mod sync;
 mod view;
+mod wires;
 
-pub use camera::DEFAULT_NODE_SIZE;
+pub use camera::{DEFAULT_NODE_SIZE, FIRST_VIEW_FLOOR, FRAME_FLOOR};
 pub use context_menu::{ContextMenu, MenuTarget};
+pub use find_bar::FindBar;
 pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
 pub use overview::Overview;
 pub use paint::LOD_ZOOM;
@@ -66,6 +75,8 @@ pub struct Canvas {
     user: CanvasState,
     /// Nodes to frame next frame (empty: the whole tree).
     pending_frame: Option<Vec<String>>,
+    /// The first frame places the view a document opens with (see camera.rs).
+    pending_first_view: bool,
     /// A zoom to apply next frame, keeping the centre of the view.
     pending_zoom: Option<f32>,
     /// Gesture id of the drag in progress, so that its moves merge into one undo step.
@@ -90,6 +101,13 @@ pub struct Canvas {
     sizes: HashMap<String, [f64; 2]>,
     /// Nodes drawn as boxes this frame (level of detail), empty when widgets are drawn.
     lod_boxes: Vec<LodBox>,
+    /// A drag on a level-of-detail box in progress.
+    lod_grab: Option<lod_input::LodGrab>,
+    /// Find in tree (Ctrl+F).
+    find: FindBar,
+    /// The minimap is drawn (its switch is beside the zoom level).
+    show_minimap: bool,
+    minimap_cache: minimap::MiniCache,
 }
 
 impl Default for Canvas {
@@ -97,7 +115,8 @@ impl Default for Canvas {
         Canvas {
             cache: ViewCache::default(),
             user: CanvasState::default(),
-            pending_frame: Some(Vec::new()),
+            pending_frame: None,
+            pending_first_view: true,
             pending_zoom: None,
             drag_gesture: None,
             view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
@@ -109,6 +128,10 @@ impl Default for Canvas {
             scene: Scene::default(),
             sizes: HashMap::new(),
             lod_boxes: Vec::new(),
+            lod_grab: None,
+            find: FindBar::default(),
+            show_minimap: true,
+            minimap_cache: minimap::MiniCache::default(),
         }
     }
 }
@@ -201,8 +224,13 @@ impl Canvas {
         self.refresh_scene(cx);
         let lod = self.level_of_detail();
         self.sync_view(cx, live, lod);
+        self.user.found = self.find.highlighted();
         let responses = self.paint(ui, cx, live, lod);
         self.read_input(ui, cx, lod);
         self.emit(ui, cx, responses);
+        let found = std::mem::take(&mut self.user.found);
+        self.minimap(ui, cx, &found);
+        self.zoom_badge(ui);
+        self.find_ui(ui, cx);
     }
 }

@@ -67,7 +67,7 @@ impl Overview {
             cam,
             rect,
             &self.sizes,
-            &BTreeSet::new(),
+            (&BTreeSet::new(), &BTreeSet::new()),
             live,
         );
     }

@@ -7,8 +7,8 @@
 //!    the scene, since widget text is unreadable that small anyway. Boxes keep the live
 //!    status colours, breakpoints, problems and the selection; names are written where
 //!    they are legible.
-//! 3. Overlays: the connections into nodes the running tree just visited, in their status
-//!    colour, and the edges into collapsed groups.
+//! 3. The wires, under the node widgets, and the ports over them (wires.rs); the edges into
+//!    collapsed groups.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -16,17 +16,53 @@ use arbor_runtime::{Severity, Status};
 use egui::{Color32, Pos2, Rect, Stroke};
 
 use super::camera::{collapsed_rect, follow_zoom, Cam, STRIP};
+use super::legible;
+use super::lod_input::{port as lod_port, takes_children};
 use super::scene::Scene;
-use super::view::{category_color, fill, freshness, lerp, NoTemplates, Response};
+use super::view::{category_color, fill, freshness, lerp, NoTemplates, Response, FOUND_COLOR};
 use super::Canvas;
 use crate::live::{status_color, LiveSource};
 use crate::view::UiCx;
 
-/// Below this zoom the canvas draws boxes instead of node widgets.
-pub const LOD_ZOOM: f32 = 0.4;
+/// Below this zoom the canvas draws boxes instead of node widgets: a widget's small text
+/// (9 points at 100 %) would be under 5 points, while a box writes its name at 11 or more
+/// (legible.rs).
+pub const LOD_ZOOM: f32 = 0.55;
 
-/// Names smaller than this many points are not written.
-const MIN_TEXT: f32 = 7.0;
+/// A name is written in the top of its box at a readable screen size (legible.rs), in
+/// whole words, running past the box's right edge by at most this many canvas units (into
+/// the gap before the next column) on a backing of the box's colour; a box too small for
+/// even its first word shows no name. Its full name is in the inspector and on the minimap.
+const LABEL_OVERFLOW: f32 = 70.0;
+
+/// The colour of a box's children port.
+pub const PORT_COLOR: Color32 = Color32::from_rgb(170, 180, 195);
+
+/// Writes a node's name in its level-of-detail box, legibly or not at all.
+fn lod_label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
+    let size = legible::screen_size(16.0, zoom);
+    if r.height() < size * 1.1 {
+        return;
+    }
+    let pad = (size * 0.4).min(r.width() * 0.1);
+    let font = egui::FontId::proportional(size);
+    let max = r.width() - 2.0 * pad + LABEL_OVERFLOW * zoom;
+    let Some(text) = legible::fit_label(painter, label, &font, max) else {
+        return;
+    };
+    let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
+    let top = (r.height() * 0.3 - galley.size().y / 2.0).max(1.0);
+    let at = r.left_top() + egui::vec2(pad, top);
+    let text_rect = Rect::from_min_size(at, galley.size());
+    if text_rect.right() > r.right() - pad {
+        painter.rect_filled(
+            text_rect.expand2(egui::vec2(3.0, 1.0)),
+            3.0,
+            Color32::from_black_alpha(200),
+        );
+    }
+    painter.galley(at, galley, Color32::WHITE);
+}
 
 /// A node drawn as a box this frame (screen coordinates), for hit tests.
 #[derive(Clone, Copy, Debug)]
@@ -42,7 +78,7 @@ pub(super) fn paint_boxes(
     cam: Cam,
     view: Rect,
     sizes: &HashMap<String, [f64; 2]>,
-    selected: &BTreeSet<String>,
+    (selected, found): (&BTreeSet<String>, &BTreeSet<String>),
     preview: &dyn LiveSource,
 ) -> Vec<LodBox> {
     let zoom = cam.zoom.max(0.01);
@@ -124,6 +160,8 @@ pub(super) fn paint_boxes(
         };
         let outline = if selected.contains(&node.guid) {
             Stroke::new(2.5, Color32::WHITE)
+        } else if found.contains(&node.guid) {
+            Stroke::new(3.0, FOUND_COLOR)
         } else {
             match node.problem {
                 Some(Severity::Error) => Stroke::new(2.0, Color32::from_rgb(240, 90, 90)),
@@ -148,25 +186,13 @@ pub(super) fn paint_boxes(
                 Stroke::new(2.0, status_color(Status::Running)),
             );
         }
-        let size = (r.height() * 0.3).min(16.0);
-        if size >= MIN_TEXT {
-            // Cut to the box's width (an estimate: text in a box this small is a hint).
-            let fits = ((r.width() - size) / (size * 0.55)).max(0.0) as usize;
-            let text: String = if node.label.chars().count() > fits {
-                let mut t: String = node.label.chars().take(fits.saturating_sub(1)).collect();
-                t.push('…');
-                t
-            } else {
-                node.label.clone()
-            };
-            painter.text(
-                r.left_center() + egui::vec2(size * 0.5, 0.0),
-                egui::Align2::LEFT_CENTER,
-                text,
-                egui::FontId::proportional(size),
-                Color32::WHITE,
-            );
+        // The port under the name: a name running past the box covers it; the port of
+        // the box under the pointer is drawn on top (lod_input.rs).
+        if takes_children(node) && r.height() >= 10.0 {
+            let (centre, radius) = lod_port(r);
+            painter.circle_filled(centre, radius, PORT_COLOR);
         }
+        lod_label(painter, &node.label, r, zoom);
         boxes.push(LodBox { node: i, rect: r });
     }
     boxes
@@ -190,13 +216,16 @@ impl Canvas {
                 self.cam(),
                 self.view,
                 &self.sizes,
-                &cx.selection.nodes,
+                (&cx.selection.nodes, &self.user.found),
                 live,
             )
         } else {
             Vec::new()
         };
 
+        // The wires go under the nodes (egui_node_graph2 would draw them over): a slot
+        // taken before the nodes are drawn, filled once their ports are known.
+        let wires = ui.painter().add(egui::Shape::Noop);
         let zoom_before = self.cache.state.pan_zoom.zoom;
         let response =
             self.cache
@@ -207,7 +236,9 @@ impl Canvas {
         if (zoom_after - zoom_before).abs() > f32::EPSILON {
             follow_zoom(&mut self.cache, zoom_after / zoom_before);
         }
-        self.draw_active_path(ui);
+        ui.painter()
+            .set(wires, egui::Shape::Vec(self.wire_shapes()));
+        self.draw_ports(ui);
         self.draw_collapsed_edges(ui, cx);
         response.node_responses
     }
@@ -217,7 +248,6 @@ impl Canvas {
         let (cam, scene) = (self.cam(), &self.scene);
         let painter = ui.painter();
         let doc = cx.session.document();
-        let text = |size: f32| egui::FontId::proportional(size * cam.zoom);
         for group in doc.groups() {
             let selected = cx.selection.groups.contains(&group.guid);
             let color = fill(group.color);
@@ -228,25 +258,32 @@ impl Canvas {
             if group.collapsed {
                 let r = collapsed_rect(cam, group);
                 painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
-                painter.text(
-                    r.left_top() + egui::vec2(10.0, 8.0) * cam.zoom,
-                    egui::Align2::LEFT_TOP,
+                let pad = 10.0 * cam.zoom;
+                let size = legible::annotation_size(15.0, cam.zoom);
+                legible::line(
+                    painter,
                     &group.title,
-                    text(15.0),
-                    Color32::WHITE,
+                    r.left_top() + egui::vec2(pad, pad + size / 2.0),
+                    size,
+                    (r.width() - 2.0 * pad, r.height()),
+                    (Color32::WHITE, color.gamma_multiply(0.8)),
                 );
                 let count = group
                     .members
                     .iter()
                     .filter(|m| scene.index(m).is_some())
                     .count();
-                painter.text(
-                    r.left_bottom() + egui::vec2(10.0, -8.0) * cam.zoom,
-                    egui::Align2::LEFT_BOTTOM,
-                    format!("{count} nodes (double-click to expand)"),
-                    text(12.0),
-                    Color32::from_gray(235),
-                );
+                let size = legible::annotation_size(12.0, cam.zoom);
+                if r.height() > 3.0 * size {
+                    legible::line(
+                        painter,
+                        &format!("{count} nodes (double-click to expand)"),
+                        r.left_bottom() + egui::vec2(pad, -pad - size / 2.0),
+                        size,
+                        (r.width() - 2.0 * pad, r.height()),
+                        (Color32::from_gray(235), color),
+                    );
+                }
                 continue;
             }
             let r = cam.rect(
@@ -265,12 +302,14 @@ impl Canvas {
                 },
                 color.gamma_multiply(0.6),
             );
-            painter.text(
-                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
-                egui::Align2::LEFT_CENTER,
+            let size = legible::annotation_size(15.0, cam.zoom);
+            legible::line(
+                painter,
                 &group.title,
-                text(15.0),
-                Color32::WHITE,
+                title.left_center() + egui::vec2(10.0 * cam.zoom, 0.0),
+                size,
+                (r.width() - 20.0 * cam.zoom, title.height()),
+                (Color32::WHITE, color.gamma_multiply(0.8)),
             );
             resize_mark(painter, r, cam.zoom, color);
         }
@@ -292,15 +331,14 @@ impl Canvas {
             let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
             painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));
             if self.annotations.editing_note.as_deref() != Some(note.guid.as_str()) {
-                let wrap = (r.width() - 16.0 * cam.zoom).max(10.0);
-                let galley =
-                    painter.layout(note.text.clone(), text(14.0), Color32::from_gray(30), wrap);
-                let clip = painter.with_clip_rect(r.shrink(2.0));
-                clip.galley(
+                // Whole lines at a readable size: at a low zoom fewer lines fit, the
+                // last one ends in an ellipsis, and a note too small for one line is blank.
+                let area = Rect::from_min_max(
                     header.left_bottom() + egui::vec2(8.0, 4.0) * cam.zoom,
-                    galley,
-                    Color32::from_gray(30),
+                    r.max - egui::vec2(8.0, 4.0) * cam.zoom,
                 );
+                let size = legible::annotation_size(14.0, cam.zoom);
+                legible::block(painter, &note.text, area, size, Color32::from_gray(30));
             }
             resize_mark(painter, r, cam.zoom, Color32::from_gray(90));
         }
@@ -320,54 +358,6 @@ impl Canvas {
                 None => {
                     self.sizes.insert(guid.clone(), size);
                 }
-            }
-        }
-    }
-
-    /// Colours the connections into nodes the preview just visited with their status.
-    fn draw_active_path(&self, ui: &egui::Ui) {
-        if !self.user.preview_active {
-            return;
-        }
-        let zoom = self.zoom();
-        let painter = ui.painter();
-        // Only nodes in the widget graph are drawn, and only they have live state.
-        for guid in self.cache.ids.keys() {
-            let Some(from) = self.drawn(guid).and_then(|d| d.output_port()) else {
-                continue;
-            };
-            let Some(i) = self.scene.index(guid) else {
-                continue;
-            };
-            for &c in &self.scene.node(i).children {
-                let child = &self.scene.node(c).guid;
-                let Some(live) = self.user.live.get(child) else {
-                    continue;
-                };
-                let (Some(status), Some(to)) =
-                    (live.status, self.drawn(child).and_then(|d| d.input_port()))
-                else {
-                    continue;
-                };
-                let f = freshness(live);
-                if f <= 0.0 {
-                    continue;
-                }
-                let color = status_color(status).gamma_multiply(0.3 + 0.7 * f);
-                let width = if status == Status::Running { 4.0 } else { 3.0 } * zoom;
-                let control = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
-                let bezier = egui::epaint::CubicBezierShape::from_points_stroke(
-                    [
-                        from,
-                        from + egui::vec2(control, 0.0),
-                        to - egui::vec2(control, 0.0),
-                        to,
-                    ],
-                    false,
-                    egui::Color32::TRANSPARENT,
-                    egui::Stroke::new(width, color),
-                );
-                painter.add(bezier);
             }
         }
     }

@@ -23,7 +23,7 @@ use eng::{InputId, NodeId, OutputId};
 use serde_json::Value;
 
 use super::scene::Scene;
-use super::view::{GraphState, NoValue, NodeView, Port};
+use super::view::{AbortMark, GraphState, NoValue, NodeView, Port};
 use super::{influence, Canvas};
 use crate::document::Document;
 use crate::live::LiveSource;
@@ -358,7 +358,11 @@ fn node_view(
         index,
         is_root: doc.root() == Some(node.guid.as_str()),
         summary: summary(&node.params, types.node(&node.kind)),
-        decorators: node.decorators.iter().map(decorator_label).collect(),
+        decorators: node
+            .decorators
+            .iter()
+            .map(|d| (decorator_label(d), abort_mark(d)))
+            .collect(),
         errors,
         warnings,
     }
@@ -433,7 +437,20 @@ pub fn short(v: &Value) -> String {
     }
 }
 
-/// `Condition hungry == true [abort LowerPriority]` and the like.
+/// What an attached decorator aborts: its `abort` parameter; a Precondition always
+/// aborts its own node.
+pub fn abort_mark(d: &DecoratorDef) -> Option<AbortMark> {
+    if d.kind == "Precondition" {
+        return Some(AbortMark::Own);
+    }
+    d.params
+        .get("abort")
+        .and_then(Value::as_str)
+        .and_then(AbortMark::parse)
+}
+
+/// `Condition hungry == true` and the like (what it aborts is drawn as a badge, see
+/// [`abort_mark`]).
 pub fn decorator_label(d: &DecoratorDef) -> String {
     let p = &d.params;
     let s = |k: &str| p.get(k).map(short).unwrap_or_default();
@@ -461,15 +478,8 @@ pub fn decorator_label(d: &DecoratorDef) -> String {
         }
         other => other.to_owned(),
     };
-    if let Some(abort) = p
-        .get("abort")
-        .and_then(Value::as_str)
-        .filter(|a| *a != "None")
-    {
-        label.push_str(&format!(" [abort {abort}]"));
-    }
-    if d.kind == "Precondition" {
-        label.push_str(" [abort Self]");
+    if !d.name.is_empty() {
+        label = format!("{}: {label}", d.name);
     }
     label
 }

@@ -8,7 +8,7 @@
 //! aim at ports.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::{Category, Direction, Status};
 use egui::{Color32, RichText};
@@ -34,11 +34,53 @@ pub struct NodeView {
     pub is_root: bool,
     /// A few `param = value` lines.
     pub summary: Vec<String>,
-    /// Attached decorators, top first, as one-line labels.
-    pub decorators: Vec<String>,
+    /// Attached decorators, top first: a one-line label and what the decorator aborts.
+    pub decorators: Vec<(String, Option<AbortMark>)>,
     /// Validation errors and warnings for this node.
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
+}
+
+/// What an attached condition aborts when it changes (its `abort` parameter), drawn as a
+/// small badge in the node's decorator band.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbortMark {
+    /// `Self`: the node it is attached to (and what runs below it).
+    Own,
+    /// `LowerPriority`: the later siblings that are running instead.
+    Lower,
+    /// `Both`.
+    Both,
+}
+
+impl AbortMark {
+    /// Reads an `abort` parameter's value (`None` for "None" and unknown values).
+    pub fn parse(abort: &str) -> Option<AbortMark> {
+        match abort {
+            "Self" => Some(AbortMark::Own),
+            "LowerPriority" => Some(AbortMark::Lower),
+            "Both" => Some(AbortMark::Both),
+            _ => None,
+        }
+    }
+
+    /// The badge's letter; arrows are drawn beside it (↓ into the node itself, ↑ out to
+    /// lower-priority siblings), as shapes, since egui's default fonts lack some arrows.
+    fn letter(self) -> &'static str {
+        match self {
+            AbortMark::Own => "S",
+            AbortMark::Lower => "L",
+            AbortMark::Both => "B",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            AbortMark::Own => "Aborts Self: when the condition turns false, the node it is attached to stops",
+            AbortMark::Lower => "Aborts LowerPriority: when the condition turns true, a lower-priority sibling that is running stops so this node can run",
+            AbortMark::Both => "Aborts Both: Self and LowerPriority",
+        }
+    }
 }
 
 /// Where a node and its ports were drawn this frame (screen coordinates).
@@ -82,6 +124,8 @@ pub struct CanvasState {
     /// Nodes that read or write the blackboard key selected in the blackboard panel, and
     /// how (a node that does both, or through several parameters, is `InOut`).
     pub key_users: HashMap<String, Direction>,
+    /// Matches of the find bar, outlined.
+    pub found: BTreeSet<String>,
     /// Filled while drawing.
     pub drawn: HashMap<NodeId, DrawnNode>,
     pub zoom: f32,
@@ -92,8 +136,10 @@ pub struct CanvasState {
 pub struct Port;
 
 impl eng::DataTypeTrait<CanvasState> for Port {
+    /// Transparent: the library would paint connections over the nodes; the canvas paints
+    /// wires and ports itself (wires.rs). Its ports still turn white under the pointer.
     fn data_type_color(&self, _: &mut CanvasState) -> Color32 {
-        Color32::from_rgb(140, 150, 165)
+        Color32::TRANSPARENT
     }
 
     fn name(&self) -> Cow<'_, str> {
@@ -116,9 +162,9 @@ impl eng::WidgetValueTrait for NoValue {
         node: NodeId,
         ui: &mut egui::Ui,
         state: &mut CanvasState,
-        _: &NodeView,
+        view: &NodeView,
     ) -> Vec<CanvasResponse> {
-        input_row(ui, node, state);
+        input_row(ui, node, state, view);
         Vec::new()
     }
 
@@ -128,20 +174,37 @@ impl eng::WidgetValueTrait for NoValue {
         node: NodeId,
         ui: &mut egui::Ui,
         state: &mut CanvasState,
-        _: &NodeView,
+        view: &NodeView,
     ) -> Vec<CanvasResponse> {
-        input_row(ui, node, state);
+        input_row(ui, node, state, view);
         Vec::new()
     }
 }
 
-fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState) {
-    let r = ui.label(RichText::new("parent").small().weak());
+/// The row of the `parent` port: no port name (the port's place says it), the node's type
+/// and category instead, elided to the node's width.
+fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState, view: &NodeView) {
+    let before = ui.min_rect().bottom();
+    let kind_text = match view.category {
+        Some(c) => format!("{} · {}", view.kind, c.as_str()),
+        None => format!("{} · unknown type", view.kind),
+    };
+    let r = ui.add(
+        egui::Label::new(
+            RichText::new(kind_text)
+                .small()
+                .color(category_color(view.category).gamma_multiply(1.8)),
+        )
+        .truncate(),
+    );
+    // egui_node_graph2 pads the row to at least 15 points and puts the port in its
+    // middle; the same here, so the port drawn by the canvas is where the library's is.
+    let after = r.rect.bottom().max(before + 15.0);
     state
         .drawn
         .entry(node)
         .or_insert_with(|| empty_drawn(r.rect))
-        .input_y = Some(r.rect.center().y);
+        .input_y = Some((before + after) / 2.0);
 }
 
 fn empty_drawn(rect: egui::Rect) -> DrawnNode {
@@ -224,6 +287,9 @@ pub fn category_color(category: Option<Category>) -> Color32 {
     }
 }
 
+/// The outline of a node the find bar matched.
+pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
+
 /// How long a visited node keeps its status colour before fading to dim, in seconds.
 pub const FADE_SECONDS: f32 = 0.6;
 
@@ -280,24 +346,16 @@ impl eng::NodeDataTrait for NodeView {
         state: &mut CanvasState,
         _: &str,
     ) -> Vec<Response> {
-        // A right-to-left layout would claim the whole remaining height of the node; give
-        // it exactly one row.
-        let row = egui::vec2(
-            ui.available_width(),
-            ui.text_style_height(&egui::TextStyle::Small),
-        );
-        let r = ui
-            .allocate_ui_with_layout(
-                row,
-                egui::Layout::right_to_left(egui::Align::Center),
-                |ui| ui.label(RichText::new("children").small().weak()),
-            )
-            .inner;
+        // No port name: a thin row for the `children` port, just under the `parent` one.
+        let before = ui.min_rect().bottom();
+        let height = ui.text_style_height(&egui::TextStyle::Small) * 0.6;
+        let (r, _) = ui.allocate_exact_size(egui::vec2(1.0, height), egui::Sense::hover());
+        let after = ui.min_rect().bottom().max(r.bottom());
         state
             .drawn
             .entry(node)
-            .or_insert_with(|| empty_drawn(r.rect))
-            .output_y = Some(r.rect.center().y);
+            .or_insert_with(|| empty_drawn(r))
+            .output_y = Some((before + after) / 2.0);
         Vec::new()
     }
 
@@ -310,29 +368,14 @@ impl eng::NodeDataTrait for NodeView {
     ) -> Vec<Response> {
         let mut responses = Vec::new();
         let live = state.live.get(&self.guid);
-        let kind_text = match self.category {
-            Some(c) => format!("{} · {}", self.kind, c.as_str()),
-            None => format!("{} · unknown type", self.kind),
-        };
-        ui.label(
-            RichText::new(kind_text)
-                .small()
-                .color(category_color(self.category).gamma_multiply(1.8)),
-        );
+        // Parameters, one `key = value` line each, cut to the node's width (the full
+        // line on hover).
         for line in &self.summary {
-            ui.label(RichText::new(line).small().monospace());
+            ui.add(egui::Label::new(RichText::new(line).small().monospace()).truncate())
+                .on_hover_text(line);
         }
-        for (k, label) in self.decorators.iter().enumerate() {
-            let result = live.and_then(|l| l.decorators.get(k).copied().flatten());
-            let color = match result {
-                Some(true) => status_color(Status::Success),
-                Some(false) => status_color(Status::Failure),
-                None => ui.visuals().weak_text_color(),
-            };
-            ui.horizontal(|ui| {
-                dot(ui, color);
-                ui.label(RichText::new(label).small().color(color));
-            });
+        if !self.decorators.is_empty() {
+            decorator_band(ui, &self.decorators, live);
         }
         if let Some(status) = live.and_then(|l| l.status) {
             let text = if live.is_some_and(|l| l.aborted) {
@@ -391,6 +434,13 @@ impl eng::NodeDataTrait for NodeView {
                 egui::Stroke::new(2.5, color),
             );
         }
+        if state.found.contains(&self.guid) {
+            ui.painter().rect_stroke(
+                content.expand(margin * 1.1),
+                7.0,
+                egui::Stroke::new(3.0, FOUND_COLOR),
+            );
+        }
         if state.influence.contains(&self.guid) {
             ui.painter().rect_stroke(
                 content.expand(margin * 0.8),
@@ -399,6 +449,11 @@ impl eng::NodeDataTrait for NodeView {
             );
         }
         responses
+    }
+
+    /// Nodes are deleted with Delete or the canvas's menus, not a small cross on each one.
+    fn can_delete(&self, _: NodeId, _: &Graph, _: &mut CanvasState) -> bool {
+        false
     }
 
     fn titlebar_color(
@@ -428,6 +483,81 @@ impl eng::NodeDataTrait for NodeView {
             None => Some(Color32::from_gray(55)),
         }
     }
+}
+
+/// Attached decorators as a band of stacked rows on a darker strip: the live result dot,
+/// the abort badge, the label (elided, full on hover).
+fn decorator_band(
+    ui: &mut egui::Ui,
+    decorators: &[(String, Option<AbortMark>)],
+    live: Option<&NodeLive>,
+) {
+    egui::Frame::none()
+        .fill(Color32::from_black_alpha(70))
+        .rounding(3.0)
+        .inner_margin(egui::Margin::symmetric(3.0, 2.0))
+        .show(ui, |ui| {
+            for (k, (label, abort)) in decorators.iter().enumerate() {
+                let result = live.and_then(|l| l.decorators.get(k).copied().flatten());
+                let color = match result {
+                    Some(true) => status_color(Status::Success),
+                    Some(false) => status_color(Status::Failure),
+                    None => Color32::from_gray(185),
+                };
+                ui.horizontal(|ui| {
+                    ui.spacing_mut().item_spacing.x = 3.0;
+                    dot(ui, color);
+                    if let Some(abort) = abort {
+                        abort_badge(ui, *abort);
+                    }
+                    ui.add(egui::Label::new(RichText::new(label).small().color(color)).truncate())
+                        .on_hover_text(label);
+                });
+            }
+        });
+}
+
+/// A letter and one or two arrows, drawn: ↓ for Self, ↑ for LowerPriority.
+fn abort_badge(ui: &mut egui::Ui, abort: AbortMark) -> egui::Response {
+    let h = ui.text_style_height(&egui::TextStyle::Small);
+    let font = egui::TextStyle::Small.resolve(ui.style());
+    let galley = ui.painter().layout_no_wrap(
+        abort.letter().to_owned(),
+        font,
+        Color32::from_rgb(20, 20, 24),
+    );
+    let arrows = match abort {
+        AbortMark::Both => 2.0,
+        _ => 1.0,
+    };
+    let w = galley.size().x + h * 0.55 * arrows + h * 0.3;
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::hover());
+    let painter = ui.painter();
+    painter.rect_filled(rect, 2.0, Color32::from_rgb(120, 190, 255));
+    let text_at = rect.left_center() + egui::vec2(h * 0.12, -galley.size().y / 2.0);
+    let after = text_at.x + galley.size().x;
+    painter.galley(text_at, galley, Color32::from_rgb(20, 20, 24));
+    let stroke = egui::Stroke::new((h * 0.1).max(1.0), Color32::from_rgb(20, 20, 24));
+    let mut x = after + h * 0.3;
+    let mut arrow = |down: bool| {
+        let (top, bottom) = (rect.top() + h * 0.2, rect.bottom() - h * 0.2);
+        let (from, to) = if down { (top, bottom) } else { (bottom, top) };
+        let tip = egui::pos2(x, to);
+        painter.line_segment([egui::pos2(x, from), tip], stroke);
+        let back = if down { -h * 0.22 } else { h * 0.22 };
+        painter.line_segment([tip, tip + egui::vec2(-h * 0.18, back)], stroke);
+        painter.line_segment([tip, tip + egui::vec2(h * 0.18, back)], stroke);
+        x += h * 0.55;
+    };
+    match abort {
+        AbortMark::Own => arrow(true),
+        AbortMark::Lower => arrow(false),
+        AbortMark::Both => {
+            arrow(true);
+            arrow(false);
+        }
+    }
+    response.on_hover_text(abort.help())
 }
 
 /// A small filled circle: egui's default fonts have no reliable bullet glyph.

@@ -8,6 +8,7 @@
 //! - [`ProblemsPanel`]: the validation report; a click frames the node concerned.
 //! - [`HistoryPanel`]: the undo history; a click goes to that step.
 //! - [`Palette`]: the node finder popup the app opens over the canvas.
+//! - [`PaletteDock`]: the same listing docked beside the canvas, its rows dragged onto it.
 //! - [`widgets`]: the value widgets the inspector and the blackboard share.
 //! - [`script_field`]: the code editor of script parameters, checked as you type.
 //!
@@ -18,6 +19,7 @@ mod blackboard;
 mod history;
 mod inspector;
 mod palette;
+mod palette_dock;
 mod problems;
 pub mod script_field;
 #[cfg(test)]
@@ -28,6 +30,7 @@ pub use blackboard::BlackboardPanel;
 pub use history::HistoryPanel;
 pub use inspector::Inspector;
 pub use palette::Palette;
+pub use palette_dock::{dropped_on, DraggedType, PaletteDock};
 pub use problems::ProblemsPanel;
 
 use crate::commands::{Command, CommandError};

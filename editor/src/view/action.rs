@@ -18,6 +18,7 @@ pub enum Action {
     FrameSelection,
     FrameAll,
     ResetZoom,
+    Find,
     Palette,
     Breakpoint,
     AutoLayout,

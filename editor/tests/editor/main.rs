@@ -17,6 +17,7 @@ mod panels;
 mod preview;
 mod preview_ui;
 mod properties;
+mod readability;
 mod recovery;
 mod remote;
 mod sample_files;

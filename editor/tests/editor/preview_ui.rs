@@ -75,7 +75,7 @@ fn the_duels_buttons_stay_put_from_round_to_round() {
     for round in 1..=4 {
         // The canvas has an Attack node too: the button is the one in the bottom panel.
         let button = h
-            .painted
+            .texts()
             .iter()
             .filter(|(t, r)| t == "Attack" && r.top() > crate::common::SCREEN[1] * 0.6)
             .map(|(_, r)| *r)

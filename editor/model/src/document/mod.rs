@@ -10,6 +10,7 @@
 //!   fragments new GUIDs.
 //! - [`tidy_layout`]: positions for auto-layout; [`free_offset`]: where pasted items stand
 //!   free of the existing ones.
+//! - [`find`]: the nodes a piece of text names (find in tree).
 //! - [`io`]: atomic canonical save, load with the runtime's errors, manifests.
 //! - [`extract_subtree`]: a branch as a tree file of its own, for subtree export.
 //! - [`xml`]: BehaviorTree.CPP XML files, opened by import and saved by export.
@@ -17,6 +18,7 @@
 
 mod clipboard;
 mod editor_data;
+mod find;
 pub mod ids;
 pub mod io;
 mod json_path;
@@ -31,6 +33,7 @@ pub mod xml;
 pub(crate) use clipboard::selection_origin;
 pub use clipboard::{ClipboardError, Fragment, FRAGMENT_FORMAT, FRAGMENT_VERSION};
 pub use editor_data::{Color, EditorData, Group, Note, Pos};
+pub use find::{find, FindHit};
 pub use json_path::{deserialize_at, json_path, ShapeError};
 pub use layout::{tidy_layout, LayoutOptions};
 pub use model::{Bounds, Document, KeyUsage, Owner};

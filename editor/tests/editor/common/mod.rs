@@ -20,11 +20,19 @@ pub struct Harness {
     /// Seconds each [`Harness::frame`] advances the clock (1/60 unless set).
     pub frame_seconds: f64,
     pub output: Vec<egui::PlatformOutput>,
-    /// The texts painted in the last frame, with where they are (clipped to what shows).
-    pub painted: Vec<(String, Rect)>,
     /// Run frames through `frame_guarded` (panics caught, as in the real app) instead of
     /// `ui` (panics fail the test).
     pub guarded: bool,
+    /// What the last frame painted.
+    pub shapes: Vec<egui::epaint::ClippedShape>,
+}
+
+/// A piece of text the last frame painted: what it says, where, and its font size.
+#[derive(Clone, Debug)]
+pub struct Painted {
+    pub text: String,
+    pub rect: Rect,
+    pub size: f32,
 }
 
 impl Harness {
@@ -49,8 +57,8 @@ impl Harness {
             time: 0.0,
             frame_seconds,
             output: Vec::new(),
-            painted: Vec::new(),
             guarded: false,
+            shapes: Vec::new(),
         }
     }
 
@@ -123,24 +131,69 @@ impl Harness {
         let app = &mut self.app;
         let out = self.ctx.run(input, |ctx| frame(app, ctx));
         self.output.push(out.platform_output);
-        self.painted.clear();
-        for clipped in &out.shapes {
-            collect_texts(&clipped.shape, clipped.clip_rect, &mut self.painted);
+        self.shapes = out.shapes;
+    }
+
+    /// Every text the last frame painted (inside its clip rect).
+    pub fn painted(&self) -> Vec<Painted> {
+        fn walk(shape: &egui::Shape, clip: Rect, out: &mut Vec<Painted>) {
+            match shape {
+                egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, clip, out)),
+                egui::Shape::Text(t) => {
+                    let rect = t.galley.rect.translate(t.pos.to_vec2());
+                    if clip.intersects(rect) && !t.galley.job.text.trim().is_empty() {
+                        let size = t
+                            .galley
+                            .job
+                            .sections
+                            .iter()
+                            .map(|s| s.format.font_id.size)
+                            .fold(f32::MAX, f32::min);
+                        out.push(Painted {
+                            text: t.galley.job.text.clone(),
+                            rect,
+                            size,
+                        });
+                    }
+                }
+                _ => {}
+            }
         }
+        let mut out = Vec::new();
+        for c in &self.shapes {
+            walk(&c.shape, c.clip_rect, &mut out);
+        }
+        out
+    }
+
+    /// The first painted text equal to `text`, whose rect satisfies `filter`.
+    pub fn text_rect(&self, text: &str, filter: impl Fn(Rect) -> bool) -> Option<Rect> {
+        self.painted()
+            .into_iter()
+            .find(|p| p.text == text && filter(p.rect))
+            .map(|p| p.rect)
+    }
+
+    /// The texts the last frame painted, with where they are.
+    pub fn texts(&self) -> Vec<(String, Rect)> {
+        self.painted()
+            .into_iter()
+            .map(|p| (p.text, p.rect))
+            .collect()
     }
 
     /// Whether some text painted in the last frame contains `needle`.
     pub fn shows(&self, needle: &str) -> bool {
-        self.painted.iter().any(|(t, _)| t.contains(needle))
+        self.painted().iter().any(|p| p.text.contains(needle))
     }
 
     /// Where the last-painted text exactly `text` is (popups are painted last).
-    pub fn text_rect(&self, text: &str) -> Option<Rect> {
-        self.painted
-            .iter()
+    pub fn last_text_rect(&self, text: &str) -> Option<Rect> {
+        self.painted()
+            .into_iter()
             .rev()
-            .find(|(t, _)| t == text)
-            .map(|(_, r)| *r)
+            .find(|p| p.text == text)
+            .map(|p| p.rect)
     }
 
     pub fn frames(&mut self, n: usize) {
@@ -220,19 +273,6 @@ impl Harness {
             .rev()
             .find(|o| !o.copied_text.is_empty())
             .map(|o| o.copied_text.clone())
-    }
-}
-
-fn collect_texts(shape: &egui::Shape, clip: Rect, out: &mut Vec<(String, Rect)>) {
-    match shape {
-        egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| collect_texts(s, clip, out)),
-        egui::Shape::Text(t) => {
-            let rect = t.galley.rect.translate(t.pos.to_vec2()).intersect(clip);
-            if rect.is_positive() {
-                out.push((t.galley.text().to_owned(), rect));
-            }
-        }
-        _ => {}
     }
 }
 

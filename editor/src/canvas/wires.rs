@@ -1,0 +1,123 @@
+//! The wires between node widgets and their ports, drawn by the canvas rather than by
+//! egui_node_graph2: the library paints its connections after its nodes, over their
+//! text. Its connections and ports are given a transparent colour (view.rs), and here the
+//! wires are painted into a slot reserved before the nodes (so they lie under them), and
+//! the ports, plus a connection being dragged, over them. Positions come from what the
+//! nodes recorded while drawing this frame (`DrawnNode`), so nothing lags a frame.
+//!
+//! A wire into a node the preview just visited takes its status colour, fading out.
+
+use egui::epaint::CubicBezierShape;
+use egui::{Color32, Pos2, Shape, Stroke};
+use egui_node_graph2::AnyParameterId;
+
+use super::view::freshness;
+use super::Canvas;
+use crate::live::status_color;
+use arbor_runtime::Status;
+
+/// The colour of wires and ports at rest.
+pub const WIRE_COLOR: Color32 = Color32::from_rgb(140, 150, 165);
+
+/// A wire from a `children` port to a `parent` port, shaped as egui_node_graph2 shapes
+/// its own.
+fn wire(from: Pos2, to: Pos2, zoom: f32, stroke: Stroke) -> Shape {
+    let control = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
+    Shape::CubicBezier(CubicBezierShape::from_points_stroke(
+        [
+            from,
+            from + egui::vec2(control, 0.0),
+            to - egui::vec2(control, 0.0),
+            to,
+        ],
+        false,
+        Color32::TRANSPARENT,
+        stroke,
+    ))
+}
+
+impl Canvas {
+    /// Every connection the widget graph holds, in the live status colour of its child if
+    /// the preview just visited it.
+    pub(super) fn wire_shapes(&self) -> Vec<Shape> {
+        let zoom = self.zoom();
+        let rest = Stroke::new(5.0 * zoom, WIRE_COLOR);
+        let mut shapes = Vec::new();
+        let graph = &self.cache.state.graph;
+        for (input, outputs) in graph.iter_connection_groups() {
+            let Some(child) = self.cache.owner_of_input(input) else {
+                continue;
+            };
+            let Some(to) = self.drawn(child).and_then(|d| d.input_port()) else {
+                continue;
+            };
+            let live = self
+                .user
+                .preview_active
+                .then(|| self.user.live.get(child))
+                .flatten()
+                .and_then(|l| Some((l.status?, freshness(l))))
+                .filter(|(_, f)| *f > 0.0);
+            let stroke = match live {
+                Some((status, f)) => Stroke::new(
+                    if status == Status::Running { 5.0 } else { 4.0 } * zoom,
+                    status_color(status).gamma_multiply(0.3 + 0.7 * f),
+                ),
+                None => rest,
+            };
+            for output in outputs {
+                let from = self
+                    .cache
+                    .owner_of_output(output)
+                    .and_then(|parent| self.drawn(parent))
+                    .and_then(|d| d.output_port());
+                if let Some(from) = from {
+                    shapes.push(wire(from, to, zoom, stroke));
+                }
+            }
+        }
+        shapes
+    }
+
+    /// The ports of the node widgets, over the wires, white under the pointer; and the
+    /// connection being dragged from one, to the pointer.
+    pub(super) fn draw_ports(&self, ui: &egui::Ui) {
+        let zoom = self.zoom();
+        let painter = ui.painter();
+        let pointer = ui.input(|i| i.pointer.hover_pos());
+        let radius = 5.0 * zoom;
+        let dot = |p: Pos2| {
+            let near = pointer.is_some_and(|q| q.distance(p) < 10.0 * zoom);
+            let color = if near { Color32::WHITE } else { WIRE_COLOR };
+            painter.circle_filled(p, radius, color);
+        };
+        for (guid, id) in &self.cache.ids {
+            let Some(d) = self.drawn(guid) else {
+                continue;
+            };
+            if self.cache.inputs.contains_key(id) {
+                d.input_port().map(dot);
+            }
+            if self.cache.outputs.contains_key(id) {
+                d.output_port().map(dot);
+            }
+        }
+        let Some((node, port)) = self.cache.state.connection_in_progress else {
+            return;
+        };
+        let Some(d) = self.cache.guid(node).and_then(|g| self.drawn(g)) else {
+            return;
+        };
+        let start = match port {
+            AnyParameterId::Output(_) => d.output_port(),
+            AnyParameterId::Input(_) => d.input_port(),
+        };
+        if let (Some(start), Some(end)) = (start, pointer) {
+            let (from, to) = match port {
+                AnyParameterId::Output(_) => (start, end),
+                AnyParameterId::Input(_) => (end, start),
+            };
+            painter.add(wire(from, to, zoom, Stroke::new(5.0 * zoom, WIRE_COLOR)));
+        }
+    }
+}
