@@ -193,8 +193,11 @@ impl Canvas {
                 i.pointer.interact_pos(),
             )
         });
-        // Only a click on the canvas itself, not on a window or popup over it.
-        let on_canvas = pos.filter(|p| self.view.contains(*p) && uncovered(ui, *p));
+        // Only a click on the canvas itself, not on a window or popup over it, nor on the
+        // minimap in its corner (an overlay of its own).
+        let on_minimap = |p: &Pos2| self.minimap_rect().is_some_and(|r| r.contains(*p));
+        let on_canvas =
+            pos.filter(|p| self.view.contains(*p) && uncovered(ui, *p) && !on_minimap(p));
         if let (true, Some(pos)) = (right, on_canvas) {
             let target = self.target_at(cx.session.document(), pos);
             select_target(cx.selection, &target);

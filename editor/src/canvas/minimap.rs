@@ -129,7 +129,9 @@ impl Canvas {
         let scene = &self.scene;
 
         let response = ui.interact(area, egui::Id::new("minimap"), Sense::click_and_drag());
-        if response.is_pointer_button_down_on() || response.clicked() {
+        // The primary button moves the view; a right-click here is not a canvas gesture.
+        let primary = ui.input(|i| i.pointer.primary_down());
+        if (response.is_pointer_button_down_on() && primary) || response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
                 let zoom = self.zoom();
                 look_at(&mut self.cache, ui, self.view, mini.to_world(p), zoom);

@@ -52,7 +52,9 @@ fn a_value_typed_in_the_inspector_clears_the_mark_in_the_next_frame() {
 
     // One edit, as a user makes it: click the value (a click, not a drag, edits it as
     // text), replace the text, Enter.
-    let label = h.last_text_rect("seconds").expect("the inspector shows seconds");
+    let label = h
+        .last_text_rect("seconds")
+        .expect("the inspector shows seconds");
     let value = h
         .texts()
         .iter()
@@ -123,7 +125,9 @@ fn deleting_a_used_key_in_the_blackboard_marks_its_user_at_once() {
         .expect("the delete button of target's row is inside the panel");
     h.click(trash.center());
     h.frame();
-    let anyway = h.last_text_rect("Delete anyway").expect("the question is shown");
+    let anyway = h
+        .last_text_rect("Delete anyway")
+        .expect("the question is shown");
     h.move_to(anyway.center());
     h.button(anyway.center(), egui::PointerButton::Primary, true);
     // The frame of the release is the frame of the edit.

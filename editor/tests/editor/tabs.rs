@@ -72,7 +72,9 @@ fn clicking_tabs_keeps_their_order_and_each_preview_where_it_was() {
     for round in 0..3 {
         for (i, name) in ["villager.json", "counting.json"].into_iter().enumerate() {
             let before: Vec<u64> = h.app.tabs().iter().map(|t| t.preview().ticks()).collect();
-            let label = h.last_text_rect(name).expect("the tab bar shows every file");
+            let label = h
+                .last_text_rect(name)
+                .expect("the tab bar shows every file");
             h.click(label.center());
             h.frames(5);
             assert_eq!(h.app.active(), i, "round {round}: {name} is shown");
@@ -115,7 +117,10 @@ fn an_unsaved_tab_shows_a_mark_its_font_can_draw_and_the_question_names_the_file
     h.app.session_mut().apply(cmd).expect("moved");
     h.frames(2);
     let label = format!("counting.json {}", arbor_editor::app::UNSAVED_MARK);
-    assert!(h.last_text_rect(&label).is_some(), "the tab says it is unsaved");
+    assert!(
+        h.last_text_rect(&label).is_some(),
+        "the tab says it is unsaved"
+    );
     let font = egui::TextStyle::Button.resolve(&h.ctx.style());
     assert!(
         h.ctx.fonts(|f| f.has_glyphs(&font, &label)),
