@@ -78,7 +78,6 @@ mod agent;
 mod args;
 mod blackboard;
 #[cfg(feature = "btcpp")]
-#[allow(missing_docs)] // TODO(ecosystem): owned by the btcpp work; document its items there.
 pub mod btcpp;
 pub mod builder;
 mod compile;
@@ -90,7 +89,6 @@ pub mod format;
 mod host;
 mod last_visits;
 mod nodes;
-/// Ticking a population of agents on every core (feature `parallel`).
 #[cfg(feature = "parallel")]
 pub mod parallel;
 mod port;

@@ -29,6 +29,7 @@ use crate::spec::{Category, NodeType, NodeTypes, ParamKind};
 #[derive(Debug, thiserror::Error)]
 #[error("cannot export to BehaviorTree.CPP:\n{}", super::lines(.problems))]
 pub struct ExportError {
+    /// Every reason the tree cannot be written as BT.CPP XML, one line each.
     pub problems: Vec<String>,
 }
 

@@ -58,8 +58,11 @@ pub use standin::{stand_in_registry, StandIns};
 pub struct XmlProblem {
     /// The file (or `<memory>`).
     pub origin: String,
+    /// The line in that file, from 1.
     pub line: u32,
+    /// The column in that line, from 1.
     pub column: u32,
+    /// What is wrong there.
     pub message: String,
 }
 
@@ -81,6 +84,7 @@ impl fmt::Display for XmlProblem {
 #[derive(Debug, thiserror::Error)]
 #[error("{}", lines(.problems))]
 pub struct ImportError {
+    /// Every problem found, each located in its file.
     pub problems: Vec<XmlProblem>,
 }
 

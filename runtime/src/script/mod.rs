@@ -1,10 +1,10 @@
 //! Scripts: BT.CPP 4's script language, evaluated natively on the typed blackboard
 //! (docs/semantics.md rules 51 to 60).
 //!
-//! A script is read in four steps, all at load: [`lexer`] splits it into tokens,
-//! [`parser`] builds its syntax tree, [`compile`] checks it against the tree's declared
-//! keys (the typing rules are in [`check`]) and flattens it into a [`Program`] for a
-//! small stack machine, which [`eval`] runs at tick time without looking anything up.
+//! A script is read in four steps, all at load: `lexer` splits it into tokens,
+//! `parser` builds its syntax tree, `compile` checks it against the tree's declared
+//! keys (the typing rules are in `check`) and flattens it into a [`Program`] for a
+//! small stack machine, which `eval` runs at tick time without looking anything up.
 //!
 //! ```
 //! use arbor_runtime::script::{self, Ty};

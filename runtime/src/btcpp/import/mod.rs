@@ -51,6 +51,8 @@ pub struct ImportOptions {
 }
 
 impl ImportOptions {
+    /// Options for a document whose files are named after `stem`, read from memory (no
+    /// base folder for `<include>`, messages name `<memory>`).
     pub fn new(stem: impl Into<String>) -> ImportOptions {
         ImportOptions {
             stem: stem.into(),
@@ -67,6 +69,7 @@ pub struct ImportedFile {
     pub file_name: String,
     /// The `<BehaviorTree ID>` it came from.
     pub tree_id: String,
+    /// The Arbor tree file it became.
     pub tree: TreeFile,
 }
 

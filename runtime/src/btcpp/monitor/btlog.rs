@@ -39,7 +39,9 @@ pub const MAX_BTLOG_BYTES: u64 = 256 * 1024 * 1024;
 pub struct LogTransition {
     /// Microseconds since the log's start.
     pub micros: u64,
+    /// The BT.CPP node UID whose status changed.
     pub uid: u16,
+    /// Its status after the change.
     pub state: NodeState,
 }
 
@@ -50,6 +52,7 @@ pub struct BtLog {
     pub xml: String,
     /// When the logger started: microseconds since the Unix epoch.
     pub start_micros: i64,
+    /// Every status change, in the order the logger wrote them.
     pub transitions: Vec<LogTransition>,
     /// Bytes at the end that do not make a whole transition (0 for a complete file).
     pub truncated: usize,
@@ -58,7 +61,9 @@ pub struct BtLog {
 /// Why a file is not a readable log: what, and at which byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BtLogError {
+    /// The byte offset in the file where reading stopped.
     pub offset: u64,
+    /// What was wrong there.
     pub message: String,
 }
 

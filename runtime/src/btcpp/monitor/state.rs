@@ -7,10 +7,15 @@ use crate::Status;
 /// a node had before it was reset to idle (so a finished node still tells how it ended).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeState {
+    /// Not running (not ticked yet, or reset after it finished).
     Idle,
+    /// Ticked and running.
     Running,
+    /// Finished with success.
     Success,
+    /// Finished with failure.
     Failure,
+    /// Skipped by a pre-condition (BT.CPP's SKIPPED; Arbor has no such status).
     Skipped,
     /// Idle again after this status (Groot2's `IDLE_FROM_*`).
     IdleAfter(Status),

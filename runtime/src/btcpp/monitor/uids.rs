@@ -32,9 +32,11 @@ pub struct TreeInstance {
 /// See the module documentation.
 #[derive(Clone, Debug)]
 pub struct MonitoredTree {
+    /// The program's tree, imported (one Arbor tree per BT.CPP subtree instance).
     pub imported: Imported,
     /// BT.CPP node UID -> the imported node's GUID.
     pub nodes: HashMap<u16, String>,
+    /// Every tree instance of the report (the main tree and each subtree use), in its order.
     pub instances: Vec<TreeInstance>,
 }
 
