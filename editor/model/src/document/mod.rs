@@ -2,7 +2,7 @@
 //! window (as helix-core is without a terminal).
 //!
 //! # Brief overview
-//! - [`Document`]: the runtime's [`TreeFile`](arbor_runtime::format::TreeFile) plus typed
+//! - [`Document`]: the runtime's [`TreeFile`] plus typed
 //!   [`EditorData`] (positions, notes, groups, manifests), with the queries the canvas and
 //!   panels need (`parent_of`, `execution_index`, `can_connect`, `key_usages`, …).
 //!   Only [`crate::commands`] change it.
