@@ -197,3 +197,39 @@ fn bound_ports_host_state_and_host_conditions_do_not_allocate() {
     let copy = agent.blackboard().key("copy").expect("declared");
     assert!(agent.blackboard().get_f64(copy).is_some_and(|c| c > 100.0));
 }
+
+/// Rule 60: a Script node's loads, literals, arithmetic, comparisons, logic, `?:` and
+/// building a string with `..` allocate nothing once the scratch has grown; storing a built
+/// string that equals the key's text keeps the old value. A built string whose text changes
+/// is the one allocation: its `Arc<str>`.
+#[test]
+fn scripts_allocate_nothing_but_a_changed_string() {
+    let blackboard = json!([
+        {"key": "n", "type": "int", "default": 1},
+        {"key": "s", "type": "string", "default": ""},
+        {"key": "f", "type": "float", "default": 0.0},
+        {"key": "ok", "type": "bool", "default": false}
+    ]);
+    let same_each_tick = json!({"type": "Script", "name": "same", "params": {"code":
+        "n := n * 2 + 1 - n - 1; f := n / 3; s := 'n=' .. n .. ' f=' .. f; \
+         ok := n > 10 && s != '' || !(f < 0); ok ? n & 7 : ~n"}});
+    let mut agent = common::agent(same_each_tick, blackboard.clone());
+    agent.tick(&mut (), 0.1);
+    let before = allocations();
+    for _ in 0..100 {
+        agent.tick(&mut (), 0.1);
+    }
+    assert_eq!(allocations() - before, 0, "ticks after the first allocated");
+    let s = agent.blackboard().key("s").unwrap();
+    assert_eq!(agent.blackboard().get_str(s), Some("n=1 f=0.333333"));
+
+    let changes_each_tick =
+        json!({"type": "Script", "name": "count", "params": {"code": "n += 1; s := 'n=' .. n"}});
+    let mut agent = common::agent(changes_each_tick, blackboard);
+    agent.tick(&mut (), 0.1);
+    let before = allocations();
+    for _ in 0..10 {
+        agent.tick(&mut (), 0.1);
+    }
+    assert_eq!(allocations() - before, 10, "one string per tick");
+}
