@@ -1,15 +1,17 @@
 //! Feature `debug`: the plugin serves Arbor's debug protocol; every agent is listed, and a
 //! client's pause stops that entity's agent (and only it) at its next tick.
 
+mod common;
+
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use arbor_bevy::{ArborAgent, ArborDebugServer, ArborPlugin, ArborTree, CompiledTrees};
+use arbor_bevy::{ArborAgent, ArborDebugServer, ArborPlugin, CompiledTrees};
 use arbor_runtime::debug::{is_timeout, DebugConfig, Framed, LineReader};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
-use bevy::asset::{AssetPlugin, AssetServer, Handle};
+use bevy::asset::AssetPlugin;
 use bevy::ecs::component::Component;
 use bevy::MinimalPlugins;
 use serde_json::{json, Value};
@@ -77,7 +79,12 @@ fn the_editor_can_list_and_pause_the_agents_of_a_bevy_app() {
             .fixed_dt(0.1)
             .debug_server(DebugConfig::new("127.0.0.1:0")),
     ));
-    let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load("steps.json");
+    let tree = common::load::<Counter>(&mut app, "steps.json");
+    assert!(app
+        .world()
+        .resource::<CompiledTrees<Counter>>()
+        .get(&tree)
+        .is_some());
     let entities: Vec<_> = (0..3)
         .map(|i| {
             app.world_mut()
@@ -88,20 +95,6 @@ fn the_editor_can_list_and_pause_the_agents_of_a_bevy_app() {
                 .id()
         })
         .collect();
-    let start = Instant::now();
-    while app
-        .world()
-        .resource::<CompiledTrees<Counter>>()
-        .get(&tree)
-        .is_none()
-    {
-        app.update();
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "steps.json did not load"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
     app.update();
 
     let addr = app.world().resource::<ArborDebugServer>().0.local_addr();

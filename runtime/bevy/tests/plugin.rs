@@ -2,13 +2,14 @@
 //! parallel, host actions reach the entity's component, a changed asset reloads the
 //! agents, and a broken tree's problems are reported.
 
+mod common;
+
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
-use bevy::asset::{AssetPlugin, AssetServer, Assets, Handle};
+use bevy::asset::{AssetPlugin, Assets};
 use bevy::ecs::component::Component;
 use bevy::MinimalPlugins;
 
@@ -42,37 +43,10 @@ fn app() -> App {
     app
 }
 
-/// Updates until the tree compiled or reported problems.
-fn load(app: &mut App, path: &str) -> Handle<ArborTree> {
-    let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load(path.to_owned());
-    let start = Instant::now();
-    loop {
-        app.update();
-        let compiled = app
-            .world()
-            .resource::<CompiledTrees<Counter>>()
-            .get(&tree)
-            .is_some();
-        let failed = app
-            .world()
-            .resource::<TreeProblems>()
-            .by_tree
-            .contains_key(&tree.id());
-        if compiled || failed {
-            return tree;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{path} did not load"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
 #[test]
 fn agents_tick_in_parallel_and_reach_their_entity() {
     let mut app = app();
-    let tree = load(&mut app, "steps.json");
+    let tree = common::load::<Counter>(&mut app, "steps.json");
     let entities: Vec<_> = (0..200)
         .map(|i| {
             app.world_mut()
@@ -107,7 +81,7 @@ fn agents_tick_in_parallel_and_reach_their_entity() {
 #[test]
 fn a_changed_tree_asset_reloads_its_agents() {
     let mut app = app();
-    let tree = load(&mut app, "steps.json");
+    let tree = common::load::<Counter>(&mut app, "steps.json");
     let e = app
         .world_mut()
         .spawn((
@@ -165,7 +139,7 @@ fn a_changed_tree_asset_reloads_its_agents() {
 #[test]
 fn a_broken_tree_reports_every_problem_located() {
     let mut app = app();
-    let tree = load(&mut app, "broken.json");
+    let tree = common::load::<Counter>(&mut app, "broken.json");
     let problems = app.world().resource::<TreeProblems>();
     let lines = problems
         .by_tree

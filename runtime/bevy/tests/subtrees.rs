@@ -1,14 +1,15 @@
 //! Subtree files are asset dependencies: a tree waits for them, and a changed subtree file
 //! recompiles the trees that use it and switches their agents.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
-use bevy::asset::{AssetPlugin, AssetServer, Assets, Handle};
+use bevy::asset::{AssetPlugin, Assets, Handle};
 use bevy::ecs::component::Component;
 use bevy::MinimalPlugins;
 
@@ -82,18 +83,10 @@ fn compiled(
 fn a_changed_subtree_file_recompiles_the_tree_that_uses_it() {
     let root = scratch();
     let mut app = app(&root);
-    let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load("main.json");
-    let start = Instant::now();
-    while compiled(&app, &tree).is_none() {
-        app.update();
-        let problems = app.world().resource::<TreeProblems>();
-        assert!(problems.by_tree.is_empty(), "{:?}", problems.by_tree);
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "main.json did not load"
-        );
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    let tree = common::load::<Counter>(&mut app, "main.json");
+    let problems = app.world().resource::<TreeProblems>();
+    assert!(problems.by_tree.is_empty(), "{:?}", problems.by_tree);
+    assert!(compiled(&app, &tree).is_some(), "main.json compiled");
     // The subtree is a dependency of the tree asset, loaded by the asset server.
     let sub = app
         .world()

@@ -1,0 +1,35 @@
+//! What the plugin's test files share: loading a tree asset the way a game does.
+
+use std::time::{Duration, Instant};
+
+use arbor_bevy::{ArborTree, CompiledTrees, TreeProblems};
+use bevy::app::App;
+use bevy::asset::{AssetServer, Handle};
+
+/// Loads `path` and updates the app until the tree compiled or reported problems (host
+/// data `C`); fails the test after 20 s.
+pub fn load<C: Send + Sync + 'static>(app: &mut App, path: &str) -> Handle<ArborTree> {
+    let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load(path.to_owned());
+    let start = Instant::now();
+    loop {
+        app.update();
+        let compiled = app
+            .world()
+            .resource::<CompiledTrees<C>>()
+            .get(&tree)
+            .is_some();
+        let failed = app
+            .world()
+            .resource::<TreeProblems>()
+            .by_tree
+            .contains_key(&tree.id());
+        if compiled || failed {
+            return tree;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{path} did not load"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
