@@ -7,7 +7,10 @@ pub(crate) mod sequence;
 pub(crate) mod switch;
 pub(crate) mod while_do_else;
 
+use crate::exec::Exec;
 use crate::spec::{ParamKind, ParamSpec};
+use crate::status::Status;
+use crate::trace::Observer;
 
 /// The `yield` flag of Sequence and Selector (rule 63): BT.CPP's `async_id` node, which
 /// ends the tick after a child that started and `completed` in it.
@@ -22,4 +25,49 @@ pub(crate) fn yield_param(async_id: &str, completed: &str) -> ParamSpec {
     )
     .literal()
     .default(false.into())
+}
+
+/// One instantly completed child per tick (rules 50 and 63), for the yielding Sequence
+/// (`go_on` Success) and the yielding Selector (`go_on` Failure): a child that was not
+/// running and returns `go_on` ends the tick with Running when more children follow, and
+/// the next one runs next tick. Any other final status ends the composite with it; with
+/// `remember`, `persist` keeps 1 + that child (rule 50: the next execution resumes there).
+#[inline(never)]
+pub(crate) fn tick_one_per_tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, C, O>,
+    i: u32,
+    children: &[u32],
+    current: u32,
+    go_on: Status,
+    remember: bool,
+) -> Status {
+    let mut current = current as usize;
+    let slot = x.slot(i);
+    if slot.persist > 0 {
+        // Entering after a remembered stop: resume at that child.
+        current = (slot.persist - 1) as usize;
+        slot.persist = 0;
+    }
+    for (k, &child) in children.iter().enumerate().skip(current) {
+        let resumed = x.is_running(child);
+        match x.tick(child) {
+            Status::Running => {
+                x.slot(i).cursor = k as u32;
+                return Status::Running;
+            }
+            status if status == go_on => {
+                if !resumed && k + 1 < children.len() {
+                    x.slot(i).cursor = k as u32 + 1;
+                    return Status::Running;
+                }
+            }
+            stop => {
+                if remember {
+                    x.slot(i).persist = k as u32 + 1;
+                }
+                return stop;
+            }
+        }
+    }
+    go_on
 }

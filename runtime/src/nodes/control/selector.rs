@@ -68,7 +68,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
         return Status::Success;
     }
     if yields {
-        return tick_yielding(x, i, children, current);
+        // Rule 63, BT.CPP 4.8's AsyncFallback (never `dynamic`: refused at load).
+        return super::tick_one_per_tick(x, i, children, current, Status::Failure, false);
     }
     let current = current as usize;
     // Rules 24 and 27 only concern earlier children that are re-ticked: every one with
@@ -87,34 +88,6 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                 if k != current {
                     x.slot(i).cursor = k as u32;
                 }
-                return Status::Running;
-            }
-            Status::Success => return Status::Success,
-        }
-    }
-    Status::Failure
-}
-
-/// Rule 63, BT.CPP 4.8's AsyncFallback: a child that started and failed in this tick ends
-/// the tick with Running (the next child runs next tick). Never `dynamic` (refused at load).
-#[inline(never)]
-fn tick_yielding<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
-    i: u32,
-    children: &[u32],
-    current: u32,
-) -> Status {
-    for (k, &child) in children.iter().enumerate().skip(current as usize) {
-        let resumed = x.is_running(child);
-        match x.tick(child) {
-            Status::Failure => {
-                if !resumed && k + 1 < children.len() {
-                    x.slot(i).cursor = k as u32 + 1;
-                    return Status::Running;
-                }
-            }
-            Status::Running => {
-                x.slot(i).cursor = k as u32;
                 return Status::Running;
             }
             Status::Success => return Status::Success,

@@ -91,7 +91,9 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     yields: bool,
 ) -> Status {
     if memory || yields {
-        return tick_with_memory(x, i, node, current, memory);
+        // Rule 50 (SequenceWithMemory: resumes at the failed child) and rule 63.
+        let children = x.tree.children_of(node);
+        return super::tick_one_per_tick(x, i, children, current, Status::Success, memory);
     }
     let children = x.tree.children_of(node);
     let current = current as usize;
@@ -114,49 +116,6 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                 return Status::Running;
             }
             Status::Failure => return Status::Failure,
-        }
-    }
-    Status::Success
-}
-
-/// Rule 50, BT.CPP 4.8's SequenceWithMemory: `persist` holds 1 + the child that failed
-/// (0: none), where the next execution starts; a child that was not running and succeeds
-/// ends the tick with Running (the next child runs next tick).
-#[inline(never)]
-fn tick_with_memory<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
-    i: u32,
-    node: &Node,
-    current: u32,
-    remember_failure: bool,
-) -> Status {
-    let children = x.tree.children_of(node);
-    let mut current = current as usize;
-    let slot = x.slot(i);
-    if slot.persist > 0 {
-        // Entering after a failure: resume at the failed child.
-        current = (slot.persist - 1) as usize;
-        slot.persist = 0;
-    }
-    for (k, &child) in children.iter().enumerate().skip(current) {
-        let resumed = x.is_running(child);
-        match x.tick(child) {
-            Status::Success => {
-                if !resumed && k + 1 < children.len() {
-                    x.slot(i).cursor = k as u32 + 1;
-                    return Status::Running;
-                }
-            }
-            Status::Running => {
-                x.slot(i).cursor = k as u32;
-                return Status::Running;
-            }
-            Status::Failure => {
-                if remember_failure {
-                    x.slot(i).persist = k as u32 + 1;
-                }
-                return Status::Failure;
-            }
         }
     }
     Status::Success
