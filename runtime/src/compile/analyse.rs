@@ -40,6 +40,9 @@ pub(crate) struct Analysed {
     pub nodes: Vec<Lowered>,
     /// No error anywhere in this file.
     pub ok: bool,
+    /// The top-level file (not a subtree file): emitted once, so its names can be moved
+    /// into the compiled tree.
+    pub top: bool,
 }
 
 pub(crate) struct Analyser<'a> {
@@ -76,6 +79,7 @@ impl Analyser<'_> {
             keys,
             nodes,
             ok,
+            top: false,
         }
     }
 

@@ -51,6 +51,9 @@ pub(crate) struct Emitter<'a, C> {
     root_dir: Option<PathBuf>,
     /// Stop laying out once a limit was hit; the problem is already recorded.
     halted: bool,
+    /// Compiled nodes of the top file, with their index in it: their `info` is named
+    /// from that file when emission is over (`take_top_names`).
+    top_names: Vec<(u32, usize)>,
 }
 
 impl<'a, C: 'static> Emitter<'a, C> {
@@ -85,6 +88,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             chain: Vec::new(),
             root_dir: None,
             halted: false,
+            top_names: Vec::new(),
         }
     }
 
@@ -102,6 +106,37 @@ impl<'a, C: 'static> Emitter<'a, C> {
             suggestions: &self.suggestions,
         };
         analyser.analyse(file, origin, path, &mut self.problems)
+    }
+
+    /// Checks the top-level file. Its nodes' names are moved, not copied, into the
+    /// compiled tree (see `take_top_names`).
+    pub(crate) fn analyse_top(
+        &mut self,
+        file: crate::format::TreeFile,
+        origin: Arc<str>,
+        path: Option<PathBuf>,
+    ) -> Analysed {
+        let mut top = self.analyse(file, origin, path);
+        top.top = true;
+        top
+    }
+
+    /// Moves the GUID, name and type of each emitted node of the top file into its
+    /// `info`, leaving them empty in `top`: the top file is emitted once and dropped after,
+    /// and copying three strings per node (and freeing the originals) was a fifth of
+    /// loading a large tree. Every problem has been reported by now, with its own copies.
+    pub(crate) fn take_top_names(&mut self, top: &mut Analysed) {
+        for &(me, i) in &self.top_names {
+            let (Some(info), Some(def)) =
+                (self.info.get_mut(me as usize), top.file.nodes.get_mut(i))
+            else {
+                continue;
+            };
+            info.guid = std::mem::take(&mut def.guid);
+            info.name = std::mem::take(&mut def.name);
+            info.kind = std::mem::take(&mut def.kind);
+        }
+        self.top_names.clear();
     }
 
     /// Emits the top-level file: its keys become the tree's first keys.
@@ -267,11 +302,22 @@ impl<'a, C: 'static> Emitter<'a, C> {
             plain,
             hooks,
         });
-        self.info.push(NodeInfo {
-            guid: def.guid.clone(),
-            name: def.name.clone(),
-            kind: def.kind.clone(),
-            file: file.origin.clone(),
+        self.info.push(if file.top {
+            // Named by `take_top_names` once emission is over, from the file itself.
+            self.top_names.push((me, i));
+            NodeInfo {
+                guid: String::new(),
+                name: String::new(),
+                kind: String::new(),
+                file: file.origin.clone(),
+            }
+        } else {
+            NodeInfo {
+                guid: def.guid.clone(),
+                name: def.name.clone(),
+                kind: def.kind.clone(),
+                file: file.origin.clone(),
+            }
         });
         self.parents.push(parent);
 

@@ -75,54 +75,54 @@ impl<'a> Shape<'a> {
     }
 
     /// Each node's index by GUID (the first node with a GUID wins), reporting invalid and
-    /// repeated GUIDs. Nodes and decorators share one namespace.
-    fn index_guids(&mut self) -> HashMap<String, usize> {
+    /// repeated GUIDs. Nodes and decorators share one namespace. The map borrows the
+    /// file's GUIDs and answers both questions with one hash per node: cloning each GUID
+    /// into a second map was a tenth of loading a large tree.
+    fn index_guids(&mut self) -> Guids<'a> {
         let file = self.file;
-        let mut index = HashMap::with_capacity(file.nodes.len());
-        // Where each GUID was first seen: (node, decorator). Paths are only formatted for a
-        // problem; formatting them for every node made a tenth of loading a large tree.
-        let mut seen: HashMap<&str, (usize, Option<usize>)> =
-            HashMap::with_capacity(file.nodes.len());
+        let mut guids = Guids {
+            by_guid: HashMap::with_capacity(file.nodes.len()),
+        };
         for (i, node) in file.nodes.iter().enumerate() {
             let owner = (node.guid.as_str(), node.name.as_str(), node.kind.as_str());
+            let seen = guids.by_guid.entry(&node.guid).or_default();
+            seen.node.get_or_insert(i);
             claim(
                 &node.guid,
+                seen,
                 (i, None),
-                &mut seen,
                 self.origin,
                 self.problems,
                 owner,
             );
-            index.entry(node.guid.clone()).or_insert(i);
             for (j, d) in node.decorators.iter().enumerate() {
+                let seen = guids.by_guid.entry(&d.guid).or_default();
                 claim(
                     &d.guid,
+                    seen,
                     (i, Some(j)),
-                    &mut seen,
                     self.origin,
                     self.problems,
                     owner,
                 );
             }
         }
-        index
+        guids
     }
 
     /// Each node's parent and children (as node indices), reporting children that do not
     /// exist and children claimed by a second parent (the first parent keeps them).
-    fn link_children(
-        &mut self,
-        index: &HashMap<String, usize>,
-    ) -> (Vec<Option<usize>>, Vec<Vec<usize>>) {
+    fn link_children(&mut self, index: &Guids<'_>) -> (Vec<Option<usize>>, Vec<Vec<usize>>) {
         let file = self.file;
         let n = file.nodes.len();
         let mut parent: Vec<Option<usize>> = vec![None; n];
         let mut children = vec![Vec::new(); n];
         for (i, node) in file.nodes.iter().enumerate() {
+            children[i].reserve_exact(node.children.len());
             for (j, guid) in node.children.iter().enumerate() {
-                let kind = match index.get(guid) {
+                let kind = match index.node(guid) {
                     None => ProblemKind::UnknownChild(guid.clone()),
-                    Some(&c) => match parent[c] {
+                    Some(c) => match parent[c] {
                         Some(first) => ProblemKind::SecondParent {
                             child: describe(file, c),
                             first: describe(file, first),
@@ -148,8 +148,10 @@ impl<'a> Shape<'a> {
         let file = self.file;
         let n = file.nodes.len();
         let mut state = vec![0u8; n]; // 0 unvisited, 1 on the current walk, 2 done
+                                      // One buffer for every walk: a fresh one per node was an allocation per node.
+        let mut walk = Vec::new();
         for start in 0..n {
-            let mut walk = Vec::new();
+            walk.clear();
             let mut at = Some(start);
             while let Some(i) = at {
                 match state[i] {
@@ -180,7 +182,7 @@ impl<'a> Shape<'a> {
                     }
                 }
             }
-            for w in walk {
+            for &w in &walk {
                 state[w] = 2;
             }
         }
@@ -188,17 +190,13 @@ impl<'a> Shape<'a> {
 
     /// The root's index: it must be named, exist, and have no parent (a root with a parent
     /// is reported but still returned).
-    fn find_root(
-        &mut self,
-        index: &HashMap<String, usize>,
-        parent: &[Option<usize>],
-    ) -> Option<usize> {
+    fn find_root(&mut self, index: &Guids<'_>, parent: &[Option<usize>]) -> Option<usize> {
         let Some(guid) = &self.file.root else {
             self.problems
                 .push(Problem::new(self.origin, "$", ProblemKind::MissingRoot));
             return None;
         };
-        let Some(&r) = index.get(guid) else {
+        let Some(r) = index.node(guid) else {
             self.problems.push(Problem::new(
                 self.origin,
                 "$.root",
@@ -266,10 +264,34 @@ fn site_path((i, decorator): (usize, Option<usize>)) -> String {
     }
 }
 
-fn claim<'f>(
-    guid: &'f str,
+/// Every GUID in a file, nodes' and decorators' alike, borrowed from the file.
+struct Guids<'f> {
+    by_guid: HashMap<&'f str, Seen>,
+}
+
+/// What one GUID names.
+#[derive(Default)]
+struct Seen {
+    /// The first node with this GUID, valid or not (children and the root name nodes by
+    /// GUID, whatever it looks like).
+    node: Option<usize>,
+    /// Where a valid GUID was first used: (node, decorator).
+    first: Option<(usize, Option<usize>)>,
+}
+
+impl Guids<'_> {
+    /// The first node with this GUID.
+    fn node(&self, guid: &str) -> Option<usize> {
+        self.by_guid.get(guid).and_then(|seen| seen.node)
+    }
+}
+
+/// Claims `guid` for the node or decorator at `here`: reports it when it is invalid or
+/// was claimed before.
+fn claim(
+    guid: &str,
+    seen: &mut Seen,
     here: (usize, Option<usize>),
-    seen: &mut HashMap<&'f str, (usize, Option<usize>)>,
     origin: &Arc<str>,
     problems: &mut Vec<Problem>,
     (node_guid, name, kind): (&str, &str, &str),
@@ -283,20 +305,20 @@ fn claim<'f>(
             )
             .at_node(node_guid, name, kind),
         );
-    } else if let Some(first) = seen.get(guid) {
+    } else if let Some(first) = seen.first {
         problems.push(
             Problem::new(
                 origin,
                 format!("{}.guid", site_path(here)),
                 ProblemKind::DuplicateGuid {
                     guid: guid.to_owned(),
-                    first: site_path(*first),
+                    first: site_path(first),
                 },
             )
             .at_node(node_guid, name, kind),
         );
     } else {
-        seen.insert(guid, here);
+        seen.first = Some(here);
     }
 }
 

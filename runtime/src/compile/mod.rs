@@ -198,9 +198,10 @@ fn build<C: 'static>(
     let mut emitter = Emitter::new(registry, types, options);
     let name = file.name.clone();
     let guid = file.guid.clone();
-    let top = emitter.analyse(file, origin, path.map(Path::to_path_buf));
+    let mut top = emitter.analyse_top(file, origin, path.map(Path::to_path_buf));
     if top.ok {
         emitter.emit_top(&top);
+        emitter.take_top_names(&mut top);
     }
     let mut problems = emitter.problems;
     // Errors first, then warnings, each in the order found.

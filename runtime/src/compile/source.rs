@@ -78,16 +78,14 @@ pub(crate) fn parse(
 
 /// The fast path for a good file: straight from text to `TreeFile`, without the
 /// intermediate `serde_json::Value` and path tracking (which made over half of loading a
-/// large tree). `None` when anything is off (bad JSON, header, shape, or a string that may
-/// be too long); the caller then takes the checked path, which finds and words the
-/// problems exactly as before. A file this accepts is one that path accepts too, read
-/// into the same `TreeFile`.
+/// large tree). `None` when anything is off (bad JSON, header, shape, a field this version
+/// does not know, or a string too long); the caller then takes the checked path, which
+/// finds and words the problems exactly as before. A file this accepts is one that path
+/// accepts too, read into the same `TreeFile`.
 fn parse_direct(text: &str, max_string_len: usize) -> Option<TreeFile> {
-    if !strings_fit(text, max_string_len) {
-        return None;
-    }
     let file: TreeFile = serde_json::from_str(text).ok()?;
-    (file.format == FORMAT_NAME && readable(file.version)).then_some(file)
+    let fits = text.len() <= max_string_len || strings_fit(&file, max_string_len);
+    (file.format == FORMAT_NAME && readable(file.version) && fits).then_some(file)
 }
 
 /// The versions this build reads: every one from the oldest to its own.
@@ -95,36 +93,56 @@ fn readable(version: u64) -> bool {
     (OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version)
 }
 
-/// Whether every string literal in JSON `text` (object keys included) surely fits `limit`
-/// bytes once decoded: escapes only shrink a string, so a raw literal within the limit is
-/// within it decoded. Too long raw literals (or a malformed text) answer false.
-fn strings_fit(text: &str, limit: usize) -> bool {
-    if text.len() <= limit {
-        return true;
-    }
-    let bytes = text.as_bytes();
-    let mut k = 0;
-    while k < bytes.len() {
-        if bytes[k] != b'"' {
-            k += 1;
-            continue;
-        }
-        let start = k + 1;
-        k = start;
-        loop {
-            match bytes.get(k) {
-                None => return false,
-                Some(b'"') => break,
-                Some(b'\\') => k += 2,
-                Some(_) => k += 1,
-            }
-        }
-        if k - start > limit {
-            return false;
-        }
-        k += 1;
-    }
-    true
+/// Whether every string of a directly read `file` (object keys included) fits `limit`
+/// bytes once decoded, as `check_strings` requires of the checked path's `Value`. Walking
+/// the typed file visits only its strings; scanning every byte of the text for string
+/// literals (as before) was a tenth of loading a large tree. A file with fields this
+/// version does not know answers false: the checked path reports those (or their strings).
+fn strings_fit(file: &TreeFile, limit: usize) -> bool {
+    let fits = |s: &str| s.len() <= limit;
+    let params_fit = |params: &serde_json::Map<String, Value>| {
+        params
+            .iter()
+            .all(|(k, v)| fits(k) && !any_string_longer(v, limit))
+    };
+    let header = fits(&file.format)
+        && fits(&file.guid)
+        && fits(&file.name)
+        && fits(&file.description)
+        && file.root.as_deref().is_none_or(fits)
+        && file.unknown.is_empty()
+        && file
+            .editor
+            .as_ref()
+            .is_none_or(|e| !any_string_longer(e, limit));
+    let keys = || {
+        file.blackboard.iter().all(|k| {
+            k.unknown.is_empty()
+                && fits(&k.key)
+                && fits(&k.description)
+                && k.default
+                    .as_ref()
+                    .is_none_or(|d| !any_string_longer(d, limit))
+        })
+    };
+    let nodes = || {
+        file.nodes.iter().all(|n| {
+            n.unknown.is_empty()
+                && fits(&n.guid)
+                && fits(&n.name)
+                && fits(&n.kind)
+                && params_fit(&n.params)
+                && n.children.iter().all(|c| fits(c))
+                && n.decorators.iter().all(|d| {
+                    d.unknown.is_empty()
+                        && fits(&d.guid)
+                        && fits(&d.name)
+                        && fits(&d.kind)
+                        && params_fit(&d.params)
+                })
+        })
+    };
+    header && keys() && nodes()
 }
 
 /// The last check, on either path: fields this version does not know.
@@ -318,4 +336,122 @@ fn unknown_fields(file: &TreeFile, origin: &Arc<str>) -> Vec<Problem> {
         }
     }
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A valid file with a string in every place a file can hold one.
+    fn every_string() -> Value {
+        let (a, b) = (
+            "00000000-0000-4000-8000-000000000001",
+            "00000000-0000-4000-8000-000000000002",
+        );
+        json!({
+            "format": "arbor-tree", "version": 2,
+            "guid": "00000000-0000-4000-8000-000000000000",
+            "name": "t", "description": "d", "root": a,
+            "blackboard": [{"key": "k", "type": "json", "default": {"x": ["s"]}, "description": "d"}],
+            "nodes": [
+                {"guid": a, "name": "n", "type": "Sequence", "children": [b],
+                 "decorators": [{"guid": "00000000-0000-4000-8000-000000000003",
+                                 "name": "d", "type": "Inverter", "params": {"p": ["s"]}}]},
+                {"guid": b, "name": "w", "type": "Wait", "params": {"seconds": {"v": "s"}}}
+            ],
+            "editor": {"notes": [{"text": "s"}]}
+        })
+    }
+
+    /// Every JSON path of a string (or, as `path.`, of an object key) in `v`.
+    fn string_paths(v: &Value, path: &str, out: &mut Vec<String>) {
+        match v {
+            Value::String(_) => out.push(path.to_owned()),
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    string_paths(item, &format!("{path}[{i}]"), out);
+                }
+            }
+            Value::Object(map) => {
+                for (k, item) in map {
+                    out.push(format!("{path}.{k}."));
+                    string_paths(item, &format!("{path}.{k}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The string at `path` (or the key, for a trailing `.`) made `len` bytes long.
+    fn lengthen(v: &mut Value, path: &str, len: usize) {
+        let long = "x".repeat(len);
+        let (parent, key) = match path.strip_suffix('.') {
+            Some(p) => (p, true),
+            None => (path, false),
+        };
+        let pointer = parent
+            .trim_start_matches('$')
+            .replace(['.', '['], "/")
+            .replace(']', "");
+        if key {
+            let (owner, name) = pointer.rsplit_once('/').expect("a member");
+            let map = v.pointer_mut(owner).and_then(Value::as_object_mut);
+            let map = map.expect("an object");
+            let item = map.remove(name).expect("the member");
+            map.insert(long, item);
+        } else {
+            *v.pointer_mut(&pointer).expect("the string") = Value::String(long);
+        }
+    }
+
+    #[test]
+    fn a_too_long_string_anywhere_is_reported_whichever_path_reads_the_file() {
+        let origin: Arc<str> = Arc::from("t.json");
+        let limit = 40;
+        let opts = LoadOptions {
+            max_string_len: limit,
+            ..LoadOptions::default()
+        };
+        let file = every_string();
+        // The file is longer than the limit, so the direct path has to look at each string.
+        assert!(file.to_string().len() > limit);
+        assert!(parse(&file.to_string(), &origin, &opts).is_ok());
+        let mut paths = Vec::new();
+        string_paths(&file, "$", &mut paths);
+        assert!(paths.len() > 30, "{paths:?}");
+        for path in paths {
+            let mut long = file.clone();
+            lengthen(&mut long, &path, limit + 1);
+            let text = long.to_string();
+            let Err(problems) = parse(&text, &origin, &opts) else {
+                panic!("a string of {} bytes at {path} was accepted", limit + 1);
+            };
+            // A longer `format` is not a tree file; a longer key is also an unknown field.
+            let too_long = problems
+                .iter()
+                .any(|p| matches!(p.kind, ProblemKind::StringTooLong { len: 41, .. }));
+            let refused = too_long || path == "$.format" || path.ends_with('.');
+            assert!(refused, "{path}: {problems:?}");
+        }
+    }
+
+    #[test]
+    fn escapes_count_once_decoded() {
+        let origin: Arc<str> = Arc::from("t.json");
+        let mut file = every_string();
+        // 40 bytes decoded, 240 in the text.
+        file["name"] = json!("é".repeat(20));
+        let text = file.to_string().replace('é', "\\u00e9");
+        let opts = LoadOptions {
+            max_string_len: 40,
+            ..LoadOptions::default()
+        };
+        assert!(parse(&text, &origin, &opts).is_ok());
+        let opts = LoadOptions {
+            max_string_len: 39,
+            ..LoadOptions::default()
+        };
+        assert!(parse(&text, &origin, &opts).is_err());
+    }
 }
