@@ -14,7 +14,7 @@ use crate::args::{Arg, Args};
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
 use crate::nodes::{Kind, Lower, LowerCx, Names};
-use crate::spec::{Category, NodeTypes};
+use crate::spec::{Category, NodeType, NodeTypes};
 
 /// One node after checking.
 pub(crate) struct Lowered {
@@ -53,7 +53,7 @@ pub(crate) struct Analyser<'a> {
     pub suggestions: &'a Suggestions,
 }
 
-impl Analyser<'_> {
+impl<'a> Analyser<'a> {
     pub(crate) fn analyse(
         &mut self,
         file: TreeFile,
@@ -66,8 +66,15 @@ impl Analyser<'_> {
         check_keys(&file, &origin, problems);
         let keys = FileKeys::new(&file);
         let mut nodes = Vec::with_capacity(file.nodes.len());
+        let mut last_type = None;
         for (i, _) in file.nodes.iter().enumerate() {
-            let lowered = self.node(&file, i, &graph, &keys, &origin, problems);
+            let cx = NodeCx {
+                graph: &graph,
+                keys: &keys,
+                origin: &origin,
+                last_type: &mut last_type,
+            };
+            let lowered = self.node(&file, i, cx, problems);
             nodes.push(lowered);
         }
         let ok = problems[start..].iter().all(|p| !p.is_error());
@@ -83,15 +90,19 @@ impl Analyser<'_> {
         }
     }
 
-    fn node(
+    fn node<'f>(
         &mut self,
-        file: &TreeFile,
+        file: &'f TreeFile,
         i: usize,
-        graph: &Graph,
-        keys: &FileKeys,
-        origin: &Arc<str>,
+        cx: NodeCx<'_, 'f, 'a>,
         problems: &mut Vec<Problem>,
     ) -> Lowered {
+        let NodeCx {
+            graph,
+            keys,
+            origin,
+            last_type,
+        } = cx;
         let node = &file.nodes[i];
         let site = Site {
             origin,
@@ -153,7 +164,11 @@ impl Analyser<'_> {
             }
         }
 
-        let Some(ty) = self.types.node(&node.kind) else {
+        let ty = match *last_type {
+            Some((kind, ty)) if kind == node.kind => Some(ty),
+            _ => self.types.node(&node.kind),
+        };
+        let Some(ty) = ty else {
             let kind = if self.types.decorator(&node.kind).is_some() {
                 ProblemKind::DecoratorAsNode(node.kind.clone())
             } else {
@@ -167,6 +182,7 @@ impl Analyser<'_> {
             problems.push(site.problem(".type", kind));
             return lowered;
         };
+        *last_type = Some((&node.kind, ty));
         let found = graph.children[i].len().max(node.children.len());
         let expected = ty.children().violation(found);
         if let Some(expected) = expected {
@@ -227,6 +243,18 @@ impl Analyser<'_> {
         }
         lowered
     }
+}
+
+/// What checking one node needs besides the file: the file's structure and keys, its
+/// name for messages, and the previous node's type.
+struct NodeCx<'c, 'f, 't> {
+    graph: &'c Graph,
+    keys: &'c FileKeys,
+    origin: &'c Arc<str>,
+    /// The type of the last node whose type was known, by its name: runs of nodes of one
+    /// type skip the lookup by name, a search of the sorted type table with a string
+    /// comparison per step that made a twentieth of loading a large tree.
+    last_type: &'c mut Option<(&'f str, &'t NodeType)>,
 }
 
 fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {

@@ -13,7 +13,7 @@ use super::suggest::Suggestions;
 use super::{source, LoadOptions};
 use crate::blackboard::{Key, KeyInfo};
 use crate::exec::NO_STATE;
-use crate::host::{Action, StateMaker};
+use crate::host::{Action, Factory, StateMaker};
 use crate::nodes::attached::{Decorator, DecoratorKind};
 use crate::nodes::{Kind, Lower, Names};
 use crate::registry::Registry;
@@ -155,6 +155,13 @@ impl<'a, C: 'static> Emitter<'a, C> {
         if let Some(c) = canonical {
             self.chain.push(c);
         }
+        // Usually every node of the top file is emitted: room for them up front spares
+        // growing (and copying) the largest arrays a dozen times.
+        let n = top.file.nodes.len().min(self.opts.max_nodes);
+        self.nodes.reserve(n);
+        self.info.reserve(n);
+        self.parents.reserve(n);
+        self.children.reserve(n);
         let map: Vec<Key> = top
             .file
             .blackboard
@@ -242,10 +249,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 kind.map_keys(&remap);
                 (kind, false)
             }
-            (None, Some(args)) => match self.runs_as_stand_in(&def.kind) {
-                Some(stand_in) => (crate::nodes::stand_in::kind(stand_in), false),
-                None => {
-                    let host = self.host_action(file, i, &def.kind, args, &remap)?;
+            (None, Some(args)) => match self.runs_as(&def.kind) {
+                Err(stand_in) => (crate::nodes::stand_in::kind(stand_in), false),
+                Ok(factory) => {
+                    let host = self.host_action(file, i, &def.kind, factory, args, &remap)?;
                     let kind = Kind::Host {
                         action: host.action,
                         state: host.state,
@@ -262,7 +269,8 @@ impl<'a, C: 'static> Emitter<'a, C> {
             let mut d = d.clone();
             d.map_keys(&remap);
             if let Some(args) = args {
-                let host = self.host_action(file, i, &ddef.kind, args, &remap)?;
+                let factory = self.registry.and_then(|r| r.factory(&ddef.kind));
+                let host = self.host_action(file, i, &ddef.kind, factory, args, &remap)?;
                 d.kind = DecoratorKind::Host {
                     action: host.action,
                     state: host.state,
@@ -352,41 +360,49 @@ impl<'a, C: 'static> Emitter<'a, C> {
         Some(me)
     }
 
-    /// The stand-in a host control or decorator of type `kind` runs as: one is declared
-    /// and the registry has no program for it (rule 61). Checking alone (no registry)
-    /// builds nothing, so it needs none.
-    fn runs_as_stand_in(&self, kind: &str) -> Option<crate::spec::StandIn> {
-        let registry = self.registry?;
-        if registry.factory(kind).is_some() {
-            return None;
+    /// How a host node of type `kind` runs: through the registry's factory for it (none
+    /// when only checking, or when the registry lacks one: `host_action` reports that),
+    /// or as its declared stand-in when the registry has no program for it (rule 61).
+    /// Checking alone (no registry) builds nothing, so it needs no stand-in.
+    fn runs_as(&self, kind: &str) -> Result<Option<&'a Factory<C>>, crate::spec::StandIn> {
+        let Some(registry) = self.registry else {
+            return Ok(None);
+        };
+        match registry.factory(kind) {
+            Some(factory) => Ok(Some(factory)),
+            None => match self.types.node(kind).and_then(|ty| ty.stand_in) {
+                Some(stand_in) => Err(stand_in),
+                None => Ok(None),
+            },
         }
-        self.types.node(kind)?.stand_in
     }
 
     /// Builds the action of host type `kind` for node `i` (a host leaf, or a host
-    /// condition attached to it) and, for a stateful one, allots its state.
+    /// condition attached to it) with `factory`, the registry's for `kind`, and, for a
+    /// stateful one, allots its state.
     fn host_action(
         &mut self,
         file: &Analysed,
         i: usize,
         kind: &str,
+        factory: Option<&Factory<C>>,
         args: &crate::args::Args,
         remap: &impl Fn(Key) -> Key,
     ) -> Option<HostRef> {
         let def = &file.file.nodes[i];
-        let Some(registry) = self.registry else {
+        if self.registry.is_none() {
             // Checking only: the declaration was enough.
             return Some(HostRef {
                 action: u32::MAX,
                 state: NO_STATE,
                 hooks: true,
             });
-        };
+        }
         let at = |problem| {
             Problem::new(&file.origin, format!("$.nodes[{i}]"), problem)
                 .at_node(&def.guid, &def.name, &def.kind)
         };
-        let Some(factory) = registry.factory(kind) else {
+        let Some(factory) = factory else {
             self.problems
                 .push(at(ProblemKind::NoImplementation(kind.to_owned())));
             return None;
