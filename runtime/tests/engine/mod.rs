@@ -1,11 +1,11 @@
 //! The engine as a host sees it: no allocation per tick, bytes per agent, `LastVisits`, hot
 //! reload.
 
-mod counting_alloc;
+pub(crate) mod counting_alloc;
 mod fast_paths;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
 #[path = "../../benches/reference/mod.rs"]
-mod reference;
+pub(crate) mod reference;
 
 mod last_visits;
 mod no_alloc;

@@ -163,3 +163,29 @@ fn includes_are_confined_to_the_imported_documents_folder() {
         );
     }
 }
+
+/// Allocations (and reallocations) made loading the generated tree of `n` nodes
+/// (`wide_tree` of docs/performance.md's loading figures), from its text.
+fn allocations_to_load(n: usize) -> u64 {
+    use crate::engine::counting_alloc::allocations;
+    use crate::engine::reference::{registry, wide_tree};
+    let text = wide_tree(n).to_string();
+    let registry = registry();
+    let before = allocations();
+    let tree = registry.loader().load_str(&text, None);
+    let made = allocations() - before;
+    let tree = tree.expect("the generated tree loads");
+    assert_eq!(tree.len(), n);
+    assert!(tree.warnings().is_empty(), "{:?}", tree.warnings());
+    made as u64
+}
+
+#[test]
+fn loading_a_large_tree_is_linear_with_a_few_allocations_per_node() {
+    let (small, large) = (allocations_to_load(2_500), allocations_to_load(10_000));
+    assert!(grows_linearly(small, large, 5), "{small} -> {large}");
+    // About 6 per node today: the GUID, name, type and child link read from the file, and
+    // a host leaf's action (boxed by its factory, then shared). Copying names into the
+    // compiled tree or formatting a path per node, as the loader once did, made 11.
+    assert!(large <= 8 * 10_000, "{large} allocations for 10,000 nodes");
+}
