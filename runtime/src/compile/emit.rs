@@ -54,6 +54,9 @@ pub(crate) struct Emitter<'a, C> {
     /// Compiled nodes of the top file, with their index in it: their `info` is named
     /// from that file when emission is over (`take_top_names`).
     top_names: Vec<(u32, usize)>,
+    /// The children of the nodes being emitted, innermost last: one stack for the whole
+    /// tree instead of a list per composite.
+    kids: Vec<u32>,
 }
 
 impl<'a, C: 'static> Emitter<'a, C> {
@@ -89,6 +92,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             root_dir: None,
             halted: false,
             top_names: Vec::new(),
+            kids: Vec::new(),
         }
     }
 
@@ -329,34 +333,40 @@ impl<'a, C: 'static> Emitter<'a, C> {
         });
         self.parents.push(parent);
 
-        let mut kids = Vec::new();
+        // This node's children go on top of the shared stack of children being gathered
+        // (each child's own are gathered and popped above them in the meantime).
+        let start = self.kids.len();
         if let Some((path, remap_pairs)) = &lowered.subtree {
-            kids.extend(self.emit_subtree(
-                SubtreeSite {
-                    file,
-                    map,
-                    i,
-                    depth,
-                    me,
-                },
-                path,
-                remap_pairs,
-            ));
+            let site = SubtreeSite {
+                file,
+                map,
+                i,
+                depth,
+                me,
+            };
+            if let Some(child) = self.emit_subtree(site, path, remap_pairs) {
+                self.kids.push(child);
+            }
         } else {
             for &c in &file.graph.children[i] {
-                kids.extend(self.emit_node(file, map, c, depth + 1, me));
+                if let Some(child) = self.emit_node(file, map, c, depth + 1, me) {
+                    self.kids.push(child);
+                }
             }
         }
+        let kids = &self.kids[start..];
         let first_child = self.children.len() as u32;
-        self.children.extend_from_slice(&kids);
+        self.children.extend_from_slice(kids);
         let guarded = kids.iter().any(|&k| self.nodes[k as usize].lower_priority);
+        let child_count = kids.len() as u32;
+        self.kids.truncate(start);
         let node = &mut self.nodes[me as usize];
         node.rescan = match node.kind {
             Kind::Sequence { dynamic, .. } | Kind::Selector { dynamic, .. } => dynamic || guarded,
             _ => false,
         };
         node.first_child = first_child;
-        node.child_count = kids.len() as u32;
+        node.child_count = child_count;
         Some(me)
     }
 
