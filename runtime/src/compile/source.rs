@@ -119,6 +119,7 @@ fn strings_fit(file: &TreeFile, limit: usize) -> bool {
         file.blackboard.iter().all(|k| {
             k.unknown.is_empty()
                 && fits(&k.key)
+                && fits(k.ty.as_str())
                 && fits(&k.description)
                 && k.default
                     .as_ref()
@@ -434,6 +435,24 @@ mod tests {
             let refused = too_long || path == "$.format" || path.ends_with('.');
             assert!(refused, "{path}: {problems:?}");
         }
+    }
+
+    #[test]
+    fn a_key_type_is_a_string_too() {
+        let origin: Arc<str> = Arc::from("t.json");
+        let file = json!({
+            "format": "arbor-tree", "version": 2, "guid": "g", "name": "t",
+            "blackboard": [{"key": "k", "type": "list<string>"}]
+        });
+        let opts = |max_string_len| LoadOptions {
+            max_string_len,
+            ..LoadOptions::default()
+        };
+        assert!(parse(&file.to_string(), &origin, &opts(12)).is_ok());
+        let Err(problems) = parse(&file.to_string(), &origin, &opts(11)) else {
+            panic!("a type name of 12 bytes passed a limit of 11");
+        };
+        assert_eq!(problems[0].json_path, "$.blackboard[0].type");
     }
 
     #[test]
