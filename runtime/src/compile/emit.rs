@@ -127,7 +127,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
 
     /// Moves the GUID, name and type of each emitted node of the top file into its
     /// `info`, leaving them empty in `top`: the top file is emitted once and dropped after,
-    /// and copying three strings per node (and freeing the originals) was a fifth of
+    /// and copying three strings per node (and freeing the originals) was a tenth of
     /// loading a large tree. Every problem has been reported by now, with its own copies.
     pub(crate) fn take_top_names(&mut self, top: &mut Analysed) {
         for &(me, i) in &self.top_names {
