@@ -9,6 +9,11 @@
 //! array access with no time test. Only keys written with a ttl are looked at (a list kept
 //! with capacity for every key, so writing never allocates). Expiry is final: a clock
 //! moved backwards does not bring an expired value back.
+//!
+//! Every write also counts: each key keeps an update number that every write (a node's,
+//! the host's, an unset) increments, for the nodes that ask whether a key was written since
+//! they last looked (rules 67 and 68). Only writes pay for it, one increment; reads do not
+//! touch it. Expiry is not a write.
 
 use std::sync::Arc;
 
@@ -50,15 +55,19 @@ struct Entry {
     /// The value is valid while `now <= deadline`: the write time plus the ttl plus
     /// [`TIME_EPSILON`], or infinity for a value that never expires.
     deadline: f64,
+    /// Writes so far, wrapping (rules 67 and 68); 0 for a key never written (its default
+    /// is not a write). With the alignment it adds 8 bytes per key to an agent.
+    updates: u32,
 }
 
 impl Entry {
-    fn new(value: Value, now: f64, ttl: f64) -> Entry {
+    fn new(value: Value, now: f64, ttl: f64, updates: u32) -> Entry {
         if ttl.is_nan() {
             // Never valid, as `now <= written + NaN` never holds.
             return Entry {
                 value: Value::Null,
                 deadline: f64::INFINITY,
+                updates,
             };
         }
         let deadline = if ttl < 0.0 {
@@ -66,7 +75,11 @@ impl Entry {
         } else {
             now + ttl + TIME_EPSILON
         };
-        Entry { value, deadline }
+        Entry {
+            value,
+            deadline,
+            updates,
+        }
     }
 }
 
@@ -105,7 +118,7 @@ impl Blackboard {
     pub(crate) fn new(keys: Arc<[KeyInfo]>) -> Blackboard {
         let entries = keys
             .iter()
-            .map(|k| Entry::new(k.default.clone(), 0.0, -1.0))
+            .map(|k| Entry::new(k.default.clone(), 0.0, -1.0, 0))
             .collect();
         Blackboard {
             expiring: Vec::with_capacity(keys.len()),
@@ -272,18 +285,34 @@ impl Blackboard {
         Ok(())
     }
 
+    /// How many times `key` has been written (wrapping at `u32::MAX`): a number that
+    /// changes with every write, the host's and the tree's, unsets included, and never
+    /// otherwise (expiry is not a write). 0 for a key never written. Nodes compare it with
+    /// the number they saw last to tell whether the key was written since (rules 67, 68).
+    pub fn updates(&self, key: Key) -> u32 {
+        self.entries[key.index()].updates
+    }
+
+    /// Removes the key's value (rule 69): reads then find none, as for a key never
+    /// written; counts as a write.
+    pub fn unset(&mut self, key: Key) {
+        self.write(key, Value::Null, -1.0);
+    }
+
     /// Typed writes from nodes: the value was checked against the key's type at load.
     #[inline]
     pub(crate) fn write(&mut self, key: Key, value: Value, ttl: f64) {
+        let updates = self.entries[key.index()].updates.wrapping_add(1);
         if ttl < 0.0 {
             // The common case: a value that never expires.
             self.entries[key.index()] = Entry {
                 value,
                 deadline: f64::INFINITY,
+                updates,
             };
             return;
         }
-        let entry = Entry::new(value, self.now, ttl);
+        let entry = Entry::new(value, self.now, ttl, updates);
         self.list_if_expiring(key.index(), &entry);
         self.entries[key.index()] = entry;
     }
@@ -386,5 +415,25 @@ mod tests {
         let err = bb.set(hp, "lots").unwrap_err();
         assert_eq!(err.to_string(), "key `hp` holds float values; got \"lots\"");
         assert!(bb.set_json("nope", &serde_json::json!(1), None).is_err());
+    }
+
+    #[test]
+    fn rules67_68_every_write_counts_and_nothing_else_does() {
+        let mut bb = board();
+        let (hp, seen) = (bb.key("hp").unwrap(), bb.key("seen").unwrap());
+        assert_eq!(bb.updates(hp), 0, "a default is not a write");
+        bb.set(hp, 3.0).unwrap();
+        bb.set(hp, 3.0).unwrap();
+        assert_eq!(bb.updates(hp), 2, "the same value written again is a write");
+        assert_eq!(bb.updates(seen), 0, "other keys are not touched");
+        bb.set_with_ttl(seen, true, Some(1.0)).unwrap();
+        bb.set_now(5.0);
+        assert_eq!(bb.get(seen), None);
+        assert_eq!(bb.updates(seen), 1, "expiry is not a write");
+        bb.unset(hp);
+        assert_eq!(bb.get(hp), None, "rule 69: an unset key has no value");
+        assert_eq!(bb.updates(hp), 3, "an unset is a write");
+        assert!(bb.set(hp, "x").is_err());
+        assert_eq!(bb.updates(hp), 3, "a refused write is not a write");
     }
 }
