@@ -918,7 +918,11 @@ fn loop_attrs(
 ) -> Result<Vec<(String, String)>, String> {
     let p = &node.params;
     let value = p.get("value").and_then(Json::as_str).unwrap_or("");
-    let ty = file.blackboard.iter().find(|k| k.key == value).map(|k| k.ty);
+    let ty = file
+        .blackboard
+        .iter()
+        .find(|k| k.key == value)
+        .map(|k| k.ty);
     if ty != Some(element.value_type()) {
         let other = crate::value::Scalar::ALL
             .iter()

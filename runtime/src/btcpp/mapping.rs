@@ -69,10 +69,7 @@ pub(crate) enum Conv {
     Updated(Status),
     /// A port naming a key, as `{key}` or `key` (`braces`), or only as the plain name
     /// (WasEntryUpdated `entry`, UnsetBlackboard `key`): the Arbor `key` (import.rs).
-    KeyName {
-        port: &'static str,
-        braces: bool,
-    },
+    KeyName { port: &'static str, braces: bool },
 }
 
 /// One row of the table.
@@ -198,8 +195,16 @@ pub(crate) const TABLE: &[Entry] = &[
     entry("LoopDouble", "Loop", Conv::Loop(Scalar::Float)),
     entry("LoopString", "Loop", Conv::Loop(Scalar::String)),
     entry("LoopBool", "Loop", Conv::Loop(Scalar::Bool)),
-    entry("WaitValueUpdate", "IfUpdated", Conv::Updated(Status::Running)),
-    entry("SkipUnlessUpdated", "IfUpdated", Conv::Updated(Status::Success)),
+    entry(
+        "WaitValueUpdate",
+        "IfUpdated",
+        Conv::Updated(Status::Running),
+    ),
+    entry(
+        "SkipUnlessUpdated",
+        "IfUpdated",
+        Conv::Updated(Status::Success),
+    ),
     entry(
         "WasEntryUpdated",
         "WasUpdated",
@@ -377,7 +382,10 @@ pub(crate) fn import_params(
         }
         Conv::ParallelAll => {
             let text = take("max_failures").unwrap_or_else(|| "1".to_owned());
-            params.insert("max_failures".into(), json!(int_port("max_failures", &text)?));
+            params.insert(
+                "max_failures".into(),
+                json!(int_port("max_failures", &text)?),
+            );
         }
         Conv::SetBlackboard
         | Conv::Script
@@ -555,7 +563,10 @@ pub(crate) fn export_attrs(
             attrs.push(("max_failures".to_owned(), m.to_string()));
         }
         Conv::Updated(status) => {
-            let otherwise = p.get("otherwise").and_then(Json::as_str).unwrap_or("running");
+            let otherwise = p
+                .get("otherwise")
+                .and_then(Json::as_str)
+                .unwrap_or("running");
             // SKIPPED is written as success or failure on import (rule 67).
             if (otherwise == "running") != (status == Status::Running) {
                 return Err(String::new());
@@ -678,17 +689,32 @@ mod tests {
         assert_eq!(queue_literal("1;2;3", Scalar::Int), Ok(json!([1, 2, 3])));
         assert_eq!(queue_literal("1;2;", Scalar::Int), Ok(json!([1, 2])));
         assert_eq!(queue_literal("", Scalar::Int), Ok(json!([])));
-        assert_eq!(queue_literal("a; b", Scalar::String), Ok(json!(["a", " b"])));
+        assert_eq!(
+            queue_literal("a; b", Scalar::String),
+            Ok(json!(["a", " b"]))
+        );
         assert_eq!(queue_literal("0.5;2", Scalar::Float), Ok(json!([0.5, 2.0])));
-        assert_eq!(queue_literal("true;0", Scalar::Bool), Ok(json!([true, false])));
+        assert_eq!(
+            queue_literal("true;0", Scalar::Bool),
+            Ok(json!([true, false]))
+        );
         assert!(queue_literal("1;x", Scalar::Int).is_err());
     }
 
     #[test]
     fn skipped_is_passed_over_by_the_parent() {
-        assert_eq!(skip_status("if_empty", "SKIPPED", false), Ok(Status::Success));
-        assert_eq!(skip_status("if_empty", "SKIPPED", true), Ok(Status::Failure));
-        assert_eq!(skip_status("if_empty", "FAILURE", false), Ok(Status::Failure));
+        assert_eq!(
+            skip_status("if_empty", "SKIPPED", false),
+            Ok(Status::Success)
+        );
+        assert_eq!(
+            skip_status("if_empty", "SKIPPED", true),
+            Ok(Status::Failure)
+        );
+        assert_eq!(
+            skip_status("if_empty", "FAILURE", false),
+            Ok(Status::Failure)
+        );
         assert!(skip_status("if_empty", "RUNNING", false).is_err());
     }
 }

@@ -757,9 +757,7 @@ impl<'o> Cx<'o> {
             self.map_subtree(el, &id, &name, tree, origin, &mut ports, &mut special)
         } else {
             match mapping::by_id(&id) {
-                Some(entry) => {
-                    self.map_builtin(el, entry, &id, &name, origin, parent, &mut ports)
-                }
+                Some(entry) => self.map_builtin(el, entry, &id, &name, origin, parent, &mut ports),
                 None => self.host_draft(el, &id, &name, origin, &ports, false),
             }
         };
@@ -1638,7 +1636,8 @@ fn map_loop(
     d.params.push(("value".to_owned(), PVal::Key(value)));
     if let Some(text) = take("if_empty") {
         if mapping::skip_status("if_empty", &text, in_selector)? == Status::Failure {
-            d.params.push(("if_empty".to_owned(), PVal::Json(json!("failure"))));
+            d.params
+                .push(("if_empty".to_owned(), PVal::Json(json!("failure"))));
         }
     }
     Ok(d)
