@@ -45,9 +45,11 @@ pub struct KeyInfo {
 }
 
 /// Bytes one key takes in an agent's blackboard (values' shared heap data aside): its
-/// entry and its place in the expiry list.
-pub(crate) const ENTRY_SIZE: usize =
-    std::mem::size_of::<Entry>() + std::mem::size_of::<u32>() + std::mem::size_of::<bool>();
+/// entry, its place in the expiry list and its update number.
+pub(crate) const ENTRY_SIZE: usize = std::mem::size_of::<Entry>()
+    + std::mem::size_of::<u32>()
+    + std::mem::size_of::<bool>()
+    + std::mem::size_of::<u32>();
 
 #[derive(Clone, Debug)]
 struct Entry {
@@ -55,19 +57,15 @@ struct Entry {
     /// The value is valid while `now <= deadline`: the write time plus the ttl plus
     /// [`TIME_EPSILON`], or infinity for a value that never expires.
     deadline: f64,
-    /// Writes so far, wrapping (rules 67 and 68); 0 for a key never written (its default
-    /// is not a write). With the alignment it adds 8 bytes per key to an agent.
-    updates: u32,
 }
 
 impl Entry {
-    fn new(value: Value, now: f64, ttl: f64, updates: u32) -> Entry {
+    fn new(value: Value, now: f64, ttl: f64) -> Entry {
         if ttl.is_nan() {
             // Never valid, as `now <= written + NaN` never holds.
             return Entry {
                 value: Value::Null,
                 deadline: f64::INFINITY,
-                updates,
             };
         }
         let deadline = if ttl < 0.0 {
@@ -75,11 +73,7 @@ impl Entry {
         } else {
             now + ttl + TIME_EPSILON
         };
-        Entry {
-            value,
-            deadline,
-            updates,
-        }
+        Entry { value, deadline }
     }
 }
 
@@ -111,6 +105,10 @@ pub struct Blackboard {
     /// sweep), each at most once, as `listed` says; capacity for all keys.
     expiring: Vec<u32>,
     listed: Vec<bool>,
+    /// Writes so far per key, wrapping (rules 66 to 68); 0 for a key never written (its
+    /// default is not a write). Kept beside the entries, not in them: an entry stays 32
+    /// bytes, which is what a read's address arithmetic and a write's move cost.
+    updates: Vec<u32>,
 }
 
 impl Blackboard {
@@ -118,11 +116,12 @@ impl Blackboard {
     pub(crate) fn new(keys: Arc<[KeyInfo]>) -> Blackboard {
         let entries = keys
             .iter()
-            .map(|k| Entry::new(k.default.clone(), 0.0, -1.0, 0))
+            .map(|k| Entry::new(k.default.clone(), 0.0, -1.0))
             .collect();
         Blackboard {
             expiring: Vec::with_capacity(keys.len()),
             listed: vec![false; keys.len()],
+            updates: vec![0; keys.len()],
             keys,
             entries,
             now: 0.0,
@@ -290,7 +289,7 @@ impl Blackboard {
     /// otherwise (expiry is not a write). 0 for a key never written. Nodes compare it with
     /// the number they saw last to tell whether the key was written since (rules 67, 68).
     pub fn updates(&self, key: Key) -> u32 {
-        self.entries[key.index()].updates
+        self.updates[key.index()]
     }
 
     /// Removes the key's value (rule 69): reads then find none, as for a key never
@@ -300,21 +299,25 @@ impl Blackboard {
     }
 
     /// Typed writes from nodes: the value was checked against the key's type at load.
-    #[inline]
+    /// Always inlined: as an out-of-line call the update count made every output write
+    /// cost about 25 instructions more (callgrind, docs/performance.md "Bound parameters").
+    #[inline(always)]
     pub(crate) fn write(&mut self, key: Key, value: Value, ttl: f64) {
-        let updates = self.entries[key.index()].updates.wrapping_add(1);
         if ttl < 0.0 {
             // The common case: a value that never expires.
             self.entries[key.index()] = Entry {
                 value,
                 deadline: f64::INFINITY,
-                updates,
             };
-            return;
+        } else {
+            let entry = Entry::new(value, self.now, ttl);
+            self.list_if_expiring(key.index(), &entry);
+            self.entries[key.index()] = entry;
         }
-        let entry = Entry::new(value, self.now, ttl, updates);
-        self.list_if_expiring(key.index(), &entry);
-        self.entries[key.index()] = entry;
+        // Counted after the store: counted before it, the value was moved through the
+        // stack around the count (callgrind: about 10 instructions more per write).
+        let updates = &mut self.updates[key.index()];
+        *updates = updates.wrapping_add(1);
     }
 
     fn list_if_expiring(&mut self, i: usize, entry: &Entry) {
@@ -338,13 +341,16 @@ impl Blackboard {
         let mut adopted = Vec::new();
         for (i, info) in old.keys.iter().enumerate() {
             match mine.get(&(info.name.as_str(), info.ty)) {
-                Some(&j) => adopted.push((j, old.entries[i].clone())),
+                Some(&j) => adopted.push((j, old.entries[i].clone(), old.updates[i])),
                 None => dropped.push(info.name.clone()),
             }
         }
-        for (j, entry) in adopted {
+        for (j, entry, updates) in adopted {
             self.list_if_expiring(j, &entry);
             self.entries[j] = entry;
+            // A reloaded tree's watchers start afresh (their slots are new), but keep
+            // counting from the adopted number.
+            self.updates[j] = updates;
         }
         dropped
     }
