@@ -98,7 +98,6 @@ fn max_failures_must_be_a_literal_integer() {
             "children": [scripted("A", &["success"])]}),
         json!([]),
     )
-    .err()
-    .expect("refused");
+    .expect_err("refused");
     assert!(err.to_string().contains("max_failures"), "{err}");
 }

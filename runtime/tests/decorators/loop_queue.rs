@@ -97,8 +97,7 @@ fn elements_take_the_value_keys_type() {
         looped(json!(["x"]), scripted("A", &["success"])),
         json!([{"key": "n", "type": "int"}]),
     )
-    .err()
-    .expect("a string cannot go to an int key");
+    .expect_err("a string cannot go to an int key");
     assert!(err.to_string().contains("item 0"), "{err}");
 }
 

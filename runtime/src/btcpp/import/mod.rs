@@ -832,6 +832,8 @@ impl<'o> Cx<'o> {
         }
     }
 
+    // `parent` decides what BT.CPP's SKIPPED becomes (rule 56), like `pre_post`'s.
+    #[allow(clippy::too_many_arguments)]
     fn map_builtin(
         &mut self,
         el: &Element,

@@ -5,6 +5,7 @@
 //!   this node saw last -> tick the child, return its status
 //! - otherwise -> `otherwise` without ticking the child: `running` waits for a write,
 //!   `success` or `failure` pass over the node
+//!
 //! Each look remembers the key's update number (when it has a value), across executions:
 //! the node's `persist`. So the first look after a write passes, the next one does not.
 //!
