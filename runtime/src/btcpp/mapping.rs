@@ -69,6 +69,7 @@ pub(crate) enum Conv {
     Updated(Status),
     /// A port naming a key, as `{key}` or `key` (`braces`), or only as the plain name
     /// (WasEntryUpdated `entry`, UnsetBlackboard `key`): the Arbor `key` (import.rs).
+    /// Export writes the plain name.
     KeyName { port: &'static str, braces: bool },
 }
 
@@ -571,12 +572,14 @@ pub(crate) fn export_attrs(
             if (otherwise == "running") != (status == Status::Running) {
                 return Err(String::new());
             }
-            attrs.push(("entry".to_owned(), format!("{{{}}}", key_param(p))));
+            // The plain name: BT.CPP 4.8 declares an `entry="{n}"` key of type `BT::Any`,
+            // which a SetBlackboard of the same key then cannot write ("Can't convert
+            // string [7] to type [BT::Any]", seen in the differential test).
+            attrs.push(("entry".to_owned(), key_param(p)));
         }
-        Conv::KeyName { port, braces } => {
-            let key = key_param(p);
-            let text = if braces { format!("{{{key}}}") } else { key };
-            attrs.push((port.to_owned(), text));
+        Conv::KeyName { port, .. } => {
+            // The plain name, for WasEntryUpdated too (see `Conv::Updated`).
+            attrs.push((port.to_owned(), key_param(p)));
         }
         Conv::SetBlackboard
         | Conv::Script
