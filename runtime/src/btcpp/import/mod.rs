@@ -1654,11 +1654,7 @@ fn map_updated(
     in_selector: bool,
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
-    let entry = take("entry").ok_or("`entry` is missing")?;
-    let key = blackboard_ref(&entry).unwrap_or(entry.trim());
-    if key.is_empty() {
-        return Err("`entry` is empty".to_owned());
-    }
+    let key = named_key("entry", true, take)?;
     let otherwise = match status {
         Status::Running => "running",
         // SKIPPED: passed over by the parent (rule 56).
@@ -1666,7 +1662,7 @@ fn map_updated(
         _ => "success",
     };
     let mut d = Draft::new("IfUpdated", name, el);
-    d.params.push(("key".to_owned(), PVal::Key(key.to_owned())));
+    d.params.push(("key".to_owned(), PVal::Key(key)));
     d.params
         .push(("otherwise".to_owned(), PVal::Json(json!(otherwise))));
     Ok(d)
@@ -1683,6 +1679,18 @@ fn map_key_name(
     braces: bool,
     take: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Result<Draft, String> {
+    let key = named_key(port, braces, take)?;
+    let mut d = Draft::new(arbor, name, el);
+    d.params.push(("key".to_owned(), PVal::Key(key)));
+    Ok(d)
+}
+
+/// The key a port names: `key`, or with `braces` also `{key}`.
+fn named_key(
+    port: &str,
+    braces: bool,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<String, String> {
     let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
     let key = match blackboard_ref(&text) {
         Some(key) if braces => key,
@@ -1696,9 +1704,7 @@ fn map_key_name(
     if key.is_empty() {
         return Err(format!("`{port}` is empty"));
     }
-    let mut d = Draft::new(arbor, name, el);
-    d.params.push(("key".to_owned(), PVal::Key(key.to_owned())));
-    Ok(d)
+    Ok(key.to_owned())
 }
 
 fn file_safe(id: &str) -> String {
