@@ -193,3 +193,53 @@ fn take_from_key(bb: &mut crate::blackboard::Blackboard, key: Key, value: Key) -
     bb.write(key, rest, ttl);
     Taken::Element(element)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blackboard::{Blackboard, KeyInfo};
+    use crate::value::Scalar;
+
+    fn board() -> (Blackboard, Key, Key) {
+        let mut bb = Blackboard::new(Arc::from(vec![
+            KeyInfo {
+                name: "q".into(),
+                ty: ValueType::List(Scalar::Int),
+                default: Value::Null,
+            },
+            KeyInfo {
+                name: "n".into(),
+                ty: ValueType::Float,
+                default: Value::Null,
+            },
+        ]));
+        let (q, n) = (bb.key("q").unwrap(), bb.key("n").unwrap());
+        bb.set_json("q", &serde_json::json!([1, 2]), Some(5.0))
+            .unwrap();
+        (bb, q, n)
+    }
+
+    #[test]
+    fn rule65_taking_from_a_key_converts_and_keeps_the_rest_with_its_ttl() {
+        let (mut bb, q, n) = board();
+        bb.set_now(1.0);
+        let Taken::Element(v) = take_from_key(&mut bb, q, n) else {
+            panic!("an element")
+        };
+        assert_eq!(v, Value::Float(1.0), "converted to the value key's type");
+        assert_eq!(bb.get(q).map(Value::to_json), Some(serde_json::json!([2])));
+        assert_eq!(
+            bb.remaining(q),
+            Some(4.0),
+            "the rest expires when the list did"
+        );
+        assert_eq!(bb.updates(q), 2, "taking is a write");
+        assert!(matches!(take_from_key(&mut bb, q, n), Taken::Element(_)));
+        assert!(matches!(take_from_key(&mut bb, q, n), Taken::Empty));
+        bb.set_now(10.0);
+        assert!(
+            matches!(take_from_key(&mut bb, q, n), Taken::Empty),
+            "expired"
+        );
+    }
+}
