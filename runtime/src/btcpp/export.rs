@@ -517,7 +517,7 @@ impl Ex<'_> {
             .chain(entries.iter().copied().filter(|e| Some(e.id) != origin));
         let mut why = String::new();
         for entry in preferred {
-            match self.convert(entry, node, children) {
+            match self.convert(at, entry, node, children) {
                 Ok(e) => return Ok(e),
                 Err(w) if !w.is_empty() && why.is_empty() => why = w,
                 Err(_) => {}
@@ -532,6 +532,7 @@ impl Ex<'_> {
 
     fn convert(
         &mut self,
+        at: &At<'_>,
         entry: &'static Entry,
         node: &NodeDef,
         children: &[&NodeDef],
@@ -650,6 +651,11 @@ impl Ex<'_> {
                 });
             }
             Conv::SubTree => return Err(String::new()),
+            Conv::Loop(element) => {
+                for (k, v) in loop_attrs(at.file, node, element)? {
+                    out.push_attr(k, v);
+                }
+            }
             _ => {
                 for (k, v) in mapping::export_attrs(entry, node, children.len())? {
                     out.push_attr(k, v);
@@ -901,6 +907,57 @@ fn model_of(ty: &NodeType) -> NodeModel {
             ty.description.clone()
         },
     }
+}
+
+/// A Loop as LoopInt, LoopDouble, LoopString or LoopBool (rule 65): the one whose element
+/// type is the `value` key's; a literal queue is written as BT.CPP's `a;b;c` text.
+fn loop_attrs(
+    file: &TreeFile,
+    node: &NodeDef,
+    element: crate::value::Scalar,
+) -> Result<Vec<(String, String)>, String> {
+    let p = &node.params;
+    let value = p.get("value").and_then(Json::as_str).unwrap_or("");
+    let ty = file
+        .blackboard
+        .iter()
+        .find(|k| k.key == value)
+        .map(|k| k.ty);
+    if ty != Some(element.value_type()) {
+        let other = crate::value::Scalar::ALL
+            .iter()
+            .any(|s| Some(s.value_type()) == ty);
+        return Err(if other {
+            String::new()
+        } else {
+            format!(
+                "BT.CPP loops over bool, int, float or string elements; `{value}` is {}",
+                ty.map_or("not a declared key", |t| t.as_str())
+            )
+        });
+    }
+    let queue = match p.get("queue") {
+        Some(Json::Array(items)) => {
+            let parts: Vec<String> = items.iter().map(text).collect();
+            if parts.iter().any(|t| t.contains(';')) {
+                return Err("a queue element holds `;`, BT.CPP's separator".to_owned());
+            }
+            if parts.last().is_some_and(String::is_empty) {
+                return Err("BT.CPP's queue text cannot end in an empty element".to_owned());
+            }
+            parts.join(";")
+        }
+        Some(bound) if crate::port::binding(bound).ok().flatten().is_some() => text(bound),
+        _ => return Err("the queue is neither a list nor bound to a key".to_owned()),
+    };
+    let mut attrs = vec![
+        ("queue".to_owned(), queue),
+        ("value".to_owned(), format!("{{{value}}}")),
+    ];
+    if p.get("if_empty").and_then(Json::as_str) == Some("failure") {
+        attrs.push(("if_empty".to_owned(), "FAILURE".to_owned()));
+    }
+    Ok(attrs)
 }
 
 /// A JSON value as an attribute: strings as they are, other scalars as JSON text.

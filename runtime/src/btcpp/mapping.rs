@@ -13,6 +13,7 @@ use serde_json::{json, Map, Value as Json};
 use crate::format::NodeDef;
 use crate::spec::Category;
 use crate::status::Status;
+use crate::value::Scalar;
 
 /// How an entry's ports become Arbor parameters and back.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,6 +59,18 @@ pub(crate) enum Conv {
     Precondition,
     /// `<SubTree ID=…>` -> Subtree.
     SubTree,
+    /// ParallelAll: `max_failures` as it is (rule 64).
+    ParallelAll,
+    /// LoopInt, LoopDouble, LoopString, LoopBool: a Loop whose elements have this type
+    /// (rule 65; import.rs, export.rs).
+    Loop(Scalar),
+    /// WaitValueUpdate (`running`) and SkipUnlessUpdated (SKIPPED: `success`, or `failure`
+    /// under a Fallback): an IfUpdated's `otherwise` (rule 67; import.rs).
+    Updated(Status),
+    /// A port naming a key, as `{key}` or `key` (`braces`), or only as the plain name
+    /// (WasEntryUpdated `entry`, UnsetBlackboard `key`): the Arbor `key` (import.rs).
+    /// Export writes the plain name.
+    KeyName { port: &'static str, braces: bool },
 }
 
 /// One row of the table.
@@ -178,6 +191,37 @@ pub(crate) const TABLE: &[Entry] = &[
     // Any other script runs natively (after the forms above, which `by_id` finds first).
     entry("Script", "Script", Conv::Script),
     entry("ScriptCondition", "ScriptCondition", Conv::ScriptCondition),
+    entry("ParallelAll", "ParallelAll", Conv::ParallelAll),
+    entry("LoopInt", "Loop", Conv::Loop(Scalar::Int)),
+    entry("LoopDouble", "Loop", Conv::Loop(Scalar::Float)),
+    entry("LoopString", "Loop", Conv::Loop(Scalar::String)),
+    entry("LoopBool", "Loop", Conv::Loop(Scalar::Bool)),
+    entry(
+        "WaitValueUpdate",
+        "IfUpdated",
+        Conv::Updated(Status::Running),
+    ),
+    entry(
+        "SkipUnlessUpdated",
+        "IfUpdated",
+        Conv::Updated(Status::Success),
+    ),
+    entry(
+        "WasEntryUpdated",
+        "WasUpdated",
+        Conv::KeyName {
+            port: "entry",
+            braces: true,
+        },
+    ),
+    entry(
+        "UnsetBlackboard",
+        "UnsetBlackboard",
+        Conv::KeyName {
+            port: "key",
+            braces: false,
+        },
+    ),
     Entry {
         id: "SubTree",
         // v3's SubTreePlus is v4's SubTree (with `__autoremap`, now `_autoremap`).
@@ -201,24 +245,15 @@ pub(crate) fn by_arbor(arbor: &str) -> impl Iterator<Item = &'static Entry> + '_
 /// (kept with all their attributes, exported unchanged) and left out of the exported
 /// `<TreeNodesModel>`, since BT.CPP and Groot2 know them already.
 pub(crate) const OPAQUE_BUILTINS: &[(&str, Category)] = &[
-    ("ParallelAll", Category::Composite),
     ("TryCatch", Category::Composite),
     ("ManualSelector", Category::Composite),
-    ("LoopInt", Category::Decorator),
-    ("LoopBool", Category::Decorator),
-    ("LoopDouble", Category::Decorator),
-    ("LoopString", Category::Decorator),
     ("ConsumeQueue", Category::Decorator),
-    ("SkipUnlessUpdated", Category::Decorator),
-    ("WaitValueUpdate", Category::Decorator),
     ("BlackboardCheckInt", Category::Decorator),
     ("BlackboardCheckDouble", Category::Decorator),
     ("BlackboardCheckString", Category::Decorator),
     ("BlackboardCheckBool", Category::Decorator),
-    ("UnsetBlackboard", Category::Action),
     ("PopFromQueue", Category::Action),
     ("AlwaysRunning", Category::Action),
-    ("WasEntryUpdated", Category::Condition),
 ];
 
 /// Every BT.CPP built-in ID (mapped or not), for leaving them out of exported models.
@@ -346,11 +381,21 @@ pub(crate) fn import_params(
         Conv::Always(status) => {
             params.insert("returns".into(), json!([status.as_str()]));
         }
+        Conv::ParallelAll => {
+            let text = take("max_failures").unwrap_or_else(|| "1".to_owned());
+            params.insert(
+                "max_failures".into(),
+                json!(int_port("max_failures", &text)?),
+            );
+        }
         Conv::SetBlackboard
         | Conv::Script
         | Conv::ScriptCondition
         | Conv::Precondition
-        | Conv::SubTree => {
+        | Conv::SubTree
+        | Conv::Loop(_)
+        | Conv::Updated(_)
+        | Conv::KeyName { .. } => {
             unreachable!("context conversions are done in import.rs")
         }
     }
@@ -507,15 +552,87 @@ pub(crate) fn export_attrs(
                 return Err(String::new());
             }
         }
+        Conv::ParallelAll => {
+            let m = p.get("max_failures").and_then(Json::as_i64).unwrap_or(1);
+            let n = children as i64;
+            let threshold = if m < 0 { (n + m + 1).max(0) } else { m };
+            if threshold > n {
+                return Err(format!(
+                    "max_failures={m} exceeds the {n} children; BT.CPP refuses to tick it"
+                ));
+            }
+            attrs.push(("max_failures".to_owned(), m.to_string()));
+        }
+        Conv::Updated(status) => {
+            let otherwise = p
+                .get("otherwise")
+                .and_then(Json::as_str)
+                .unwrap_or("running");
+            // SKIPPED is written as success or failure on import (rule 67).
+            if (otherwise == "running") != (status == Status::Running) {
+                return Err(String::new());
+            }
+            // The plain name: BT.CPP 4.8 declares an `entry="{n}"` key of type `BT::Any`,
+            // which a SetBlackboard of the same key then cannot write ("Can't convert
+            // string [7] to type [BT::Any]", seen in the differential test).
+            attrs.push(("entry".to_owned(), key_param(p)));
+        }
+        Conv::KeyName { port, .. } => {
+            // The plain name, for WasEntryUpdated too (see `Conv::Updated`).
+            attrs.push((port.to_owned(), key_param(p)));
+        }
         Conv::SetBlackboard
         | Conv::Script
         | Conv::ScriptCondition
         | Conv::Precondition
-        | Conv::SubTree => {
+        | Conv::SubTree
+        | Conv::Loop(_) => {
             unreachable!("context conversions are done in export.rs")
         }
     }
     Ok(attrs)
+}
+
+fn key_param(p: &Map<String, Json>) -> String {
+    p.get("key").and_then(Json::as_str).unwrap_or("").to_owned()
+}
+
+/// BT.CPP's `if_empty` / SKIPPED-style status port as Arbor's `success` / `failure`: a
+/// skipped node is passed over, which is success in a Sequence and failure under a
+/// Fallback (`in_selector`, rule 56).
+pub(crate) fn skip_status(port: &str, text: &str, in_selector: bool) -> Result<Status, String> {
+    match text.trim() {
+        "SUCCESS" => Ok(Status::Success),
+        "FAILURE" => Ok(Status::Failure),
+        "SKIPPED" if in_selector => Ok(Status::Failure),
+        "SKIPPED" => Ok(Status::Success),
+        _ => Err(format!(
+            "`{port}=\"{text}\"` is not SUCCESS, FAILURE or SKIPPED"
+        )),
+    }
+}
+
+/// A BT.CPP `queue` literal of a Loop (`"1;2;3"`, split at `;` as BT.CPP does) as a JSON
+/// list of `element`s.
+pub(crate) fn queue_literal(text: &str, element: Scalar) -> Result<Json, String> {
+    // BT.CPP's split: no element after a final `;`, none at all in an empty text.
+    let mut parts: Vec<&str> = text.split(';').collect();
+    if text.is_empty() || text.ends_with(';') {
+        parts.pop();
+    }
+    parts
+        .into_iter()
+        .map(|part| {
+            let bad = || format!("queue element `{part}` is not {}", element.as_str());
+            Ok(match element {
+                Scalar::Int => json!(part.trim().parse::<i64>().map_err(|_| bad())?),
+                Scalar::Float => json!(part.trim().parse::<f64>().map_err(|_| bad())?),
+                Scalar::Bool => json!(bool_port("queue", part).map_err(|_| bad())?),
+                Scalar::String => json!(part),
+            })
+        })
+        .collect::<Result<Vec<Json>, String>>()
+        .map(Json::Array)
 }
 
 fn int_port(port: &str, text: &str) -> Result<i64, String> {
@@ -568,5 +685,39 @@ mod tests {
         }
         assert!(is_btcpp_builtin("LoopInt"));
         assert!(!is_btcpp_builtin("OpenDoor"));
+    }
+
+    #[test]
+    fn rule65_queue_literals_split_as_btcpp_does() {
+        assert_eq!(queue_literal("1;2;3", Scalar::Int), Ok(json!([1, 2, 3])));
+        assert_eq!(queue_literal("1;2;", Scalar::Int), Ok(json!([1, 2])));
+        assert_eq!(queue_literal("", Scalar::Int), Ok(json!([])));
+        assert_eq!(
+            queue_literal("a; b", Scalar::String),
+            Ok(json!(["a", " b"]))
+        );
+        assert_eq!(queue_literal("0.5;2", Scalar::Float), Ok(json!([0.5, 2.0])));
+        assert_eq!(
+            queue_literal("true;0", Scalar::Bool),
+            Ok(json!([true, false]))
+        );
+        assert!(queue_literal("1;x", Scalar::Int).is_err());
+    }
+
+    #[test]
+    fn skipped_is_passed_over_by_the_parent() {
+        assert_eq!(
+            skip_status("if_empty", "SKIPPED", false),
+            Ok(Status::Success)
+        );
+        assert_eq!(
+            skip_status("if_empty", "SKIPPED", true),
+            Ok(Status::Failure)
+        );
+        assert_eq!(
+            skip_status("if_empty", "FAILURE", false),
+            Ok(Status::Failure)
+        );
+        assert!(skip_status("if_empty", "RUNNING", false).is_err());
     }
 }

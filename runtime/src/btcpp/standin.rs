@@ -10,7 +10,7 @@
 //!
 //! A host control or decorator whose type declares a `stand_in` (rule 61: "as Sequence",
 //! "pass through", …; the import gives Nav2's controls and decorators one) runs as that
-//! built-in kind and ticks its children. One without (`LoopInt`, `TryCatch`, a custom
+//! built-in kind and ticks its children. One without (`TryCatch`, `ConsumeQueue`, a custom
 //! `<Control>` the import knows nothing about) is a scripted leaf that does not tick its
 //! branch; declare a stand-in in its manifest, or give it a script.
 //!

@@ -396,7 +396,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let slot = &mut self.st.slots[i as usize];
         slot.running = false;
         slot.cursor = 0;
-        if let Kind::Parallel { .. } = node.kind {
+        if let Kind::Parallel { .. } | Kind::ParallelAll { .. } = node.kind {
             for &child in self.tree.child_indices(i) {
                 self.st.slots[child as usize].parallel_done = false;
             }
@@ -488,6 +488,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 None => control::parallel::tick(self, i, *need),
                 Some(f) => control::parallel::tick_counting(self, i, *need, *f),
             },
+            Kind::ParallelAll { max_failures } => {
+                control::parallel_all::tick(self, i, *max_failures)
+            }
             Kind::IfThenElse => control::if_then_else::tick(self, i),
             Kind::WhileDoElse => control::while_do_else::tick(self, i),
             Kind::Switch { variable, cases } => control::switch::tick(self, i, *variable, cases),
@@ -501,6 +504,14 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::KeepRunningUntilFailure => decorator::keep_running_until_failure::tick(self, i),
             Kind::Delay { seconds } => decorator::delay::tick(self, i, seconds),
             Kind::RunOnce { then_skip } => decorator::run_once::tick(self, i, *then_skip),
+            Kind::Loop {
+                queue,
+                value,
+                if_empty,
+            } => decorator::loop_queue::tick(self, i, queue, *value, *if_empty),
+            Kind::IfUpdated { key, otherwise } => {
+                decorator::if_updated::tick(self, i, *key, *otherwise)
+            }
             Kind::Subtree => decorator::subtree::tick(self, i),
             Kind::Wait { seconds } => action::wait::tick(self, i, seconds),
             Kind::Scripted { returns } => action::scripted::tick(self, i, returns),
@@ -512,6 +523,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             Kind::SendEvent { event } => action::send_event::tick(self, i, *event),
             Kind::SetTrigger { trigger } => action::set_trigger::tick(self, *trigger),
             Kind::Log { message } => action::log::tick(self, i, message),
+            Kind::WasUpdated { key } => action::was_updated::tick(self, i, *key),
+            Kind::UnsetBlackboard { key } => action::unset_blackboard::tick(self, *key),
             Kind::Random { probability } => action::random::tick(self, probability),
             Kind::Script { program, condition } => action::script::tick(self, program, *condition),
             Kind::Host { action, state } => {

@@ -41,6 +41,10 @@ pub(crate) enum Kind {
         /// BT.CPP's `failure_count` (rule 62); `None`: rule 13's counting.
         failures: Option<u32>,
     },
+    /// BT.CPP's ParallelAll (rule 64).
+    ParallelAll {
+        max_failures: i64,
+    },
     IfThenElse,
     WhileDoElse,
     Switch {
@@ -72,6 +76,17 @@ pub(crate) enum Kind {
     RunOnce {
         then_skip: bool,
     },
+    /// BT.CPP's LoopInt/LoopDouble/LoopString/LoopBool (rule 65).
+    Loop {
+        queue: decorator::loop_queue::Queue,
+        value: Key,
+        if_empty: Status,
+    },
+    /// BT.CPP's WaitValueUpdate and SkipUnlessUpdated (rule 67).
+    IfUpdated {
+        key: Key,
+        otherwise: Status,
+    },
     /// Ticks its one child: the referenced tree's root, spliced in at load.
     Subtree,
     Wait {
@@ -101,6 +116,14 @@ pub(crate) enum Kind {
     },
     Log {
         message: InPort<str>,
+    },
+    /// BT.CPP's WasEntryUpdated (rule 68).
+    WasUpdated {
+        key: Key,
+    },
+    /// BT.CPP's UnsetBlackboard (rule 69).
+    UnsetBlackboard {
+        key: Key,
     },
     Random {
         probability: InPort<f64>,
@@ -140,7 +163,16 @@ impl Kind {
                 *key = map(*key);
                 value.map_key(map);
             }
-            Kind::Switch { variable: key, .. } => *key = map(*key),
+            Kind::Switch { variable: key, .. }
+            | Kind::IfUpdated { key, .. }
+            | Kind::WasUpdated { key }
+            | Kind::UnsetBlackboard { key } => *key = map(*key),
+            Kind::Loop { queue, value, .. } => {
+                *value = map(*value);
+                if let decorator::loop_queue::Queue::Key(k) = queue {
+                    *k = map(*k);
+                }
+            }
             Kind::Repeat { count: port, .. } | Kind::Retry { attempts: port, .. } => {
                 port.map_key(map)
             }
@@ -370,6 +402,7 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         (control::sequence::spec(), control::sequence::lower),
         (control::selector::spec(), control::selector::lower),
         (control::parallel::spec(), control::parallel::lower),
+        (control::parallel_all::spec(), control::parallel_all::lower),
         (control::if_then_else::spec(), control::if_then_else::lower),
         (
             control::while_do_else::spec(),
@@ -392,6 +425,8 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         ),
         (decorator::delay::spec(), decorator::delay::lower),
         (decorator::run_once::spec(), decorator::run_once::lower),
+        (decorator::loop_queue::spec(), decorator::loop_queue::lower),
+        (decorator::if_updated::spec(), decorator::if_updated::lower),
         (decorator::subtree::spec(), decorator::subtree::lower),
         (action::wait::spec(), action::wait::lower),
         (action::scripted::spec(), action::scripted::lower),
@@ -404,6 +439,11 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
         (action::send_event::spec(), action::send_event::lower),
         (action::set_trigger::spec(), action::set_trigger::lower),
         (action::log::spec(), action::log::lower),
+        (action::was_updated::spec(), action::was_updated::lower),
+        (
+            action::unset_blackboard::spec(),
+            action::unset_blackboard::lower,
+        ),
         (action::random::spec(), action::random::lower),
         (action::script::spec(), action::script::lower),
         (

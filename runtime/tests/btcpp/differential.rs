@@ -38,26 +38,9 @@ fn uses_timers(path: &Path) -> bool {
 }
 
 /// Own trees that are expected to differ, with the reason (docs/interop.md lists them).
-/// Each is a BT.CPP 4.8 built-in Arbor has no node for, imported as an opaque stand-in
-/// that does not run its children.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "loop_int.xml",
-        "LoopInt: runs its child once per element of a queue, writing the element",
-    ),
-    (
-        "parallel_all.xml",
-        "ParallelAll: runs every child to completion, then counts failures",
-    ),
-    (
-        "skip_unless_updated.xml",
-        "SkipUnlessUpdated: needs BT.CPP's per-entry sequence numbers and SKIPPED",
-    ),
-    (
-        "wait_value_update.xml",
-        "WaitValueUpdate: needs BT.CPP's per-entry sequence numbers",
-    ),
-];
+/// Empty since ParallelAll, the Loops, the update watchers and UnsetBlackboard got Arbor
+/// kinds (rules 64 to 69): every built-in BT.CPP 4.8 node of an own tree runs as there.
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -476,8 +459,9 @@ fn own_trees_run_as_in_btcpp() {
 /// `child_include_parent.xml` includes `../parent_no_include.xml`, which Arbor now refuses;
 /// docs/interop.md lists it. Scripts in the runtime brought it from 25 to 33 when run
 /// alone; 32 was seen twice with the machine loaded by other tests and builds, as BT.CPP's
-/// timers run on the wall clock.)
-const CORPUS_FLOOR: usize = 32;
+/// timers run on the wall clock. LoopDouble's Arbor form brought `t18_waypoints` in: 34
+/// seen in two runs in a row; the floor keeps the one tree of margin for the wall clock.)
+const CORPUS_FLOOR: usize = 33;
 
 #[test]
 fn development_corpus_runs_as_in_btcpp() {

@@ -325,13 +325,15 @@ fn unmappable_nodes_become_opaque_host_types() {
             .map(|p| (p.name.clone(), p.kind))
             .collect()
     };
-    // BT.CPP built-ins Arbor lacks, or whose ports read the blackboard.
+    // A BT.CPP built-in with a port Arbor cannot express (an `if_empty` read from the
+    // blackboard) stays opaque, with every port.
     assert_eq!(ty("LoopInt").category, Category::Decorator);
     assert_eq!(
         params("LoopInt"),
         [
             ("queue".into(), ParamKind::Key),
-            ("value".into(), ParamKind::Key)
+            ("value".into(), ParamKind::Key),
+            ("if_empty".into(), ParamKind::Key)
         ]
     );
     // Ports that read the blackboard are bindings now (format version 2): Timeout and
@@ -898,4 +900,84 @@ fn two_hundred_thousand_siblings_are_refused_after_linear_work() {
         "{err}"
     );
     assert!(work <= xml.len() as u64, "{work} > {}", xml.len());
+}
+
+/// Rules 64 to 69: BT.CPP 4.8's ParallelAll, loops, update watchers and UnsetBlackboard
+/// import as Arbor kinds, with keys typed by the loop's element type.
+#[test]
+fn queue_loops_parallel_all_and_update_watchers_map_to_arbor_kinds() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T"><Fallback>
+        <ParallelAll max_failures="-1"><A/><B/></ParallelAll>
+        <LoopDouble queue="{xs}" value="{x}" if_empty="SKIPPED"><A/></LoopDouble>
+        <LoopString queue="a;b" value="{s}"><A/></LoopString>
+        <SkipUnlessUpdated entry="goal"><A/></SkipUnlessUpdated>
+        <WaitValueUpdate entry="{goal}"><A/></WaitValueUpdate>
+        <WasEntryUpdated entry="goal"/>
+        <UnsetBlackboard key="goal"/>
+        <UnsetBlackboard key="{which}"/>
+      </Fallback></BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let t = imported.main();
+    let kinds: Vec<&str> = t.nodes.iter().map(|n| n.kind.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "Selector",
+            "ParallelAll",
+            "A",
+            "B",
+            "Loop",
+            "A",
+            "Loop",
+            "A",
+            "IfUpdated",
+            "A",
+            "IfUpdated",
+            "A",
+            "WasUpdated",
+            "UnsetBlackboard",
+            // The key's *name* read from `which`: no Arbor form.
+            "BTCPP_UnsetBlackboard",
+        ]
+    );
+    let params = |i: usize| serde_json::Value::Object(t.nodes[i].params.clone());
+    assert_eq!(params(1), json!({"max_failures": -1}));
+    // SKIPPED under a Fallback: failure, so the Fallback moves on (rule 56).
+    assert_eq!(
+        params(4),
+        json!({"queue": {"$key": "xs"}, "value": "x", "if_empty": "failure"})
+    );
+    assert_eq!(params(6), json!({"queue": ["a", "b"], "value": "s"}));
+    assert_eq!(params(8), json!({"key": "goal", "otherwise": "failure"}));
+    assert_eq!(params(10), json!({"key": "goal", "otherwise": "running"}));
+    assert_eq!(params(12), json!({"key": "goal"}));
+    assert_eq!(params(13), json!({"key": "goal"}));
+    let ty = |key: &str| {
+        t.blackboard
+            .iter()
+            .find(|d| d.key == key)
+            .map(|d| d.ty.to_string())
+            .unwrap_or_else(|| panic!("{key} is not declared"))
+    };
+    assert_eq!(ty("xs"), "list<float>");
+    assert_eq!(ty("x"), "float");
+    assert_eq!(ty("s"), "string");
+    assert_eq!(ty("goal"), "json");
+}
+
+#[test]
+fn a_loop_queue_that_is_not_of_its_type_stays_opaque() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <LoopInt queue="1;x" value="{n}"><A/></LoopInt>
+      </BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    assert_eq!(imported.main().nodes[0].kind, "LoopInt");
+    assert!(
+        imported
+            .warnings
+            .iter()
+            .any(|w| w.message.contains("queue element `x` is not int")),
+        "{:?}",
+        imported.warnings
+    );
 }

@@ -4,6 +4,7 @@
 mod empty_composites;
 mod if_then_else;
 mod parallel;
+mod parallel_all;
 mod selector;
 mod sequence;
 mod stand_ins;

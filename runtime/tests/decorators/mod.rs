@@ -1,9 +1,11 @@
 //! Part D of docs/semantics.md (rules 15 to 20, 40 to 42): one module per decorator node.
 
 mod delay;
+mod if_updated;
 mod inverter;
 mod keep_running_until_failure;
 mod limiter;
+mod loop_queue;
 mod repeat;
 mod retry;
 mod run_once;

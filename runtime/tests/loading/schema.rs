@@ -255,6 +255,11 @@ fn example_params(name: &str) -> Option<Value> {
         "RunOnce" => json!({"then_skip": false}),
         "Script" => json!({"code": "counter += 1; label := 'n=' .. counter"}),
         "ScriptCondition" => json!({"code": "counter > 2 && !flag"}),
+        "ParallelAll" => json!({"max_failures": -1}),
+        "Loop" => json!({"queue": [1, 2], "value": "counter", "if_empty": "failure"}),
+        "IfUpdated" => json!({"key": "counter", "otherwise": "success"}),
+        "WasUpdated" => json!({"key": "counter"}),
+        "UnsetBlackboard" => json!({"key": "label"}),
         _ => return None,
     };
     Some(params)

@@ -112,12 +112,15 @@ impl Cx<'_> {
     ) {
         match p {
             PVal::Key(k) => {
-                let ty = (d.kind == "Increment").then(|| {
-                    match d.params.iter().find(|(n, _)| n == "by") {
+                let ty = match (d.kind.as_str(), name) {
+                    ("Increment", _) => Some(match d.params.iter().find(|(n, _)| n == "by") {
                         Some((_, PVal::Json(v))) if v.is_i64() => ValueType::Int,
                         _ => ValueType::Float,
-                    }
-                });
+                    }),
+                    // A Loop's element, of its BT.CPP ID's type.
+                    ("Loop", "value") => Some(super::loop_element(d).value_type()),
+                    _ => None,
+                };
                 add(k, ty);
             }
             PVal::Typed { lit, key } => add(key, Some(lit.value_type())),
@@ -141,7 +144,12 @@ impl Cx<'_> {
             PVal::Bind(k) => {
                 // Counts and BT.CPP's milliseconds are integers (a json key could not be
                 // bound to them); a copied value takes the key's other uses.
-                let ty = matches!(name, "count" | "attempts" | "seconds").then_some(ValueType::Int);
+                let ty = if d.kind == "Loop" {
+                    // A Loop's queue: a list of its elements.
+                    Some(ValueType::List(super::loop_element(d)))
+                } else {
+                    matches!(name, "count" | "attempts" | "seconds").then_some(ValueType::Int)
+                };
                 add(k, ty)
             }
             PVal::Script(code) => {

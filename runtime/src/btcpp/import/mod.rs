@@ -35,7 +35,8 @@ use super::xml::{self, Element};
 use super::{ImportError, XmlProblem};
 use crate::format::{DecoratorDef, KeyDecl, NodeDef, TreeFile};
 use crate::spec::{Category, NodeType, NodeTypes, ParamKind};
-use crate::value::ValueType;
+use crate::status::Status;
+use crate::value::{Scalar, ValueType};
 
 /// How to name the imported files.
 #[derive(Clone, Debug)]
@@ -756,7 +757,7 @@ impl<'o> Cx<'o> {
             self.map_subtree(el, &id, &name, tree, origin, &mut ports, &mut special)
         } else {
             match mapping::by_id(&id) {
-                Some(entry) => self.map_builtin(el, entry, &id, &name, origin, &mut ports),
+                Some(entry) => self.map_builtin(el, entry, &id, &name, origin, parent, &mut ports),
                 None => self.host_draft(el, &id, &name, origin, &ports, false),
             }
         };
@@ -831,6 +832,8 @@ impl<'o> Cx<'o> {
         }
     }
 
+    // `parent` decides what BT.CPP's SKIPPED becomes (rule 56), like `pre_post`'s.
+    #[allow(clippy::too_many_arguments)]
     fn map_builtin(
         &mut self,
         el: &Element,
@@ -838,8 +841,10 @@ impl<'o> Cx<'o> {
         id: &str,
         name: &str,
         origin: &str,
+        parent: Parent,
         ports: &mut Vec<(String, String)>,
     ) -> Draft {
+        let in_selector = parent == Parent::Selector;
         let mut take = |port: &str| {
             let i = ports.iter().position(|(k, _)| k == port)?;
             Some(ports.remove(i).1)
@@ -849,6 +854,11 @@ impl<'o> Cx<'o> {
             Conv::Script => map_script(el, name, &mut take),
             Conv::ScriptCondition => map_script_condition(el, name, &mut take),
             Conv::Precondition => map_precondition(el, name, &mut take),
+            Conv::Loop(element) => map_loop(el, name, element, in_selector, &mut take),
+            Conv::Updated(status) => map_updated(el, name, status, in_selector, &mut take),
+            Conv::KeyName { port, braces } => {
+                map_key_name(el, entry.arbor, name, port, braces, &mut take)
+            }
             Conv::Switch(_) => {
                 let variable = take("variable").unwrap_or_default();
                 match blackboard_ref(&variable).map(str::to_owned) {
@@ -1592,6 +1602,109 @@ fn map_precondition(
         })
         .collect();
     Ok(d)
+}
+
+/// The element type of a Loop draft: its BT.CPP ID (LoopInt when it is the canonical
+/// one, which records no origin).
+fn loop_element(d: &Draft) -> Scalar {
+    match d.origin.as_deref() {
+        Some("LoopDouble") => Scalar::Float,
+        Some("LoopString") => Scalar::String,
+        Some("LoopBool") => Scalar::Bool,
+        _ => Scalar::Int,
+    }
+}
+
+/// LoopInt, LoopDouble, LoopString, LoopBool -> Loop (rule 65): a `queue` text becomes a
+/// list, `{key}` stays bound; `value` must name a key.
+fn map_loop(
+    el: &Element,
+    name: &str,
+    element: Scalar,
+    in_selector: bool,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let queue = take("queue").ok_or("`queue` is missing")?;
+    let value = take("value").ok_or("`value` is missing")?;
+    let value = blackboard_ref(&value)
+        .ok_or_else(|| format!("`value=\"{value}\"` must name a key, as `{{key}}`"))?
+        .to_owned();
+    let queue = match blackboard_ref(&queue) {
+        Some(key) => PVal::Bind(key.to_owned()),
+        None => PVal::Json(mapping::queue_literal(&queue, element)?),
+    };
+    let mut d = Draft::new("Loop", name, el);
+    d.params.push(("queue".to_owned(), queue));
+    d.params.push(("value".to_owned(), PVal::Key(value)));
+    if let Some(text) = take("if_empty") {
+        if mapping::skip_status("if_empty", &text, in_selector)? == Status::Failure {
+            d.params
+                .push(("if_empty".to_owned(), PVal::Json(json!("failure"))));
+        }
+    }
+    Ok(d)
+}
+
+/// WaitValueUpdate / SkipUnlessUpdated -> IfUpdated (rule 67): `entry` names the key,
+/// with or without braces (BT.CPP reads both as the key's name).
+fn map_updated(
+    el: &Element,
+    name: &str,
+    status: Status,
+    in_selector: bool,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let key = named_key("entry", true, take)?;
+    let otherwise = match status {
+        Status::Running => "running",
+        // SKIPPED: passed over by the parent (rule 56).
+        _ if in_selector => "failure",
+        _ => "success",
+    };
+    let mut d = Draft::new("IfUpdated", name, el);
+    d.params.push(("key".to_owned(), PVal::Key(key)));
+    d.params
+        .push(("otherwise".to_owned(), PVal::Json(json!(otherwise))));
+    Ok(d)
+}
+
+/// WasEntryUpdated / UnsetBlackboard -> WasUpdated / UnsetBlackboard: the port names the
+/// key; with `braces` also as `{key}`, without them `{key}` would read the name from the
+/// blackboard, which an Arbor key parameter cannot.
+fn map_key_name(
+    el: &Element,
+    arbor: &str,
+    name: &str,
+    port: &str,
+    braces: bool,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<Draft, String> {
+    let key = named_key(port, braces, take)?;
+    let mut d = Draft::new(arbor, name, el);
+    d.params.push(("key".to_owned(), PVal::Key(key)));
+    Ok(d)
+}
+
+/// The key a port names: `key`, or with `braces` also `{key}`.
+fn named_key(
+    port: &str,
+    braces: bool,
+    take: &mut dyn FnMut(&str) -> Option<String>,
+) -> Result<String, String> {
+    let text = take(port).ok_or_else(|| format!("`{port}` is missing"))?;
+    let key = match blackboard_ref(&text) {
+        Some(key) if braces => key,
+        Some(_) => {
+            return Err(format!(
+                "`{port}=\"{text}\"` reads the key's name from the blackboard; Arbor's key is fixed"
+            ))
+        }
+        None => text.trim(),
+    };
+    if key.is_empty() {
+        return Err(format!("`{port}` is empty"));
+    }
+    Ok(key.to_owned())
 }
 
 fn file_safe(id: &str) -> String {

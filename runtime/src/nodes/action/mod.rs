@@ -10,4 +10,6 @@ pub(crate) mod scripted;
 pub(crate) mod send_event;
 pub(crate) mod set_blackboard;
 pub(crate) mod set_trigger;
+pub(crate) mod unset_blackboard;
 pub(crate) mod wait;
+pub(crate) mod was_updated;

@@ -2,6 +2,7 @@
 
 pub(crate) mod if_then_else;
 pub(crate) mod parallel;
+pub(crate) mod parallel_all;
 pub(crate) mod selector;
 pub(crate) mod sequence;
 pub(crate) mod switch;

@@ -2,9 +2,11 @@
 
 pub(crate) mod delay;
 pub(crate) mod force_failure;
+pub(crate) mod if_updated;
 pub(crate) mod inverter;
 pub(crate) mod keep_running_until_failure;
 pub(crate) mod limiter;
+pub(crate) mod loop_queue;
 pub(crate) mod repeat;
 pub(crate) mod retry;
 pub(crate) mod run_once;
