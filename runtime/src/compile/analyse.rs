@@ -3,14 +3,16 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::graph::{self, Graph};
-use super::params::{self, FileKeys, Site};
+use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
+use crate::blackboard::Key;
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
 use crate::nodes::{Kind, Lower, LowerCx, Names};
@@ -48,6 +50,8 @@ pub(crate) struct Analyser<'a> {
     pub names: &'a mut Names,
     pub opts: &'a LoadOptions,
     pub suggestions: &'a Suggestions,
+    /// Set when the file is a subtree file: the top file's keys, for `@name` (rule 70).
+    pub root: Option<Rc<RootKeys>>,
 }
 
 impl Analyser<'_> {
@@ -61,7 +65,7 @@ impl Analyser<'_> {
         let start = problems.len();
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
-        let keys = FileKeys::new(&file);
+        let keys = FileKeys::new(&file).under(self.root.clone());
         let mut nodes = Vec::with_capacity(file.nodes.len());
         for (i, _) in file.nodes.iter().enumerate() {
             let lowered = self.node(&file, i, &graph, &keys, &origin, problems);
@@ -89,6 +93,10 @@ impl Analyser<'_> {
         problems: &mut Vec<Problem>,
     ) -> Lowered {
         let node = &file.nodes[i];
+        let root_key = self
+            .root
+            .is_some()
+            .then_some(|name: &str| keys.root_key(name));
         let site = Site {
             origin,
             node_index: i,
@@ -133,6 +141,7 @@ impl Analyser<'_> {
                 key_names: &keys.by_name,
                 script_enums: self.types.script_enums(),
                 names: self.names,
+                root_key: root_key.as_ref().map(|f| f as &dyn Fn(&str) -> Option<Key>),
             };
             match attached::lower(ty, &args, &mut cx) {
                 Ok(dec) => {
@@ -205,6 +214,7 @@ impl Analyser<'_> {
                     key_names: &keys.by_name,
                     script_enums: self.types.script_enums(),
                     names: self.names,
+                    root_key: root_key.as_ref().map(|f| f as &dyn Fn(&str) -> Option<Key>),
                 };
                 match lower(&args, &mut cx) {
                     Ok(kind) => lowered.kind = Some(kind),

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::analyse::{Analysed, Analyser};
+use super::params::{FileKeys, RootKeys};
 use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
 use super::{source, LoadOptions};
@@ -51,6 +52,9 @@ pub(crate) struct Emitter<'a, C> {
     root_dir: Option<PathBuf>,
     /// Stop laying out once a limit was hit; the problem is already recorded.
     halted: bool,
+    /// The top file's keys, which `@name` names in subtree files (rule 70); set once the
+    /// top file's keys are laid out, before any subtree file is analysed.
+    root_keys: Option<Rc<RootKeys>>,
 }
 
 impl<'a, C: 'static> Emitter<'a, C> {
@@ -85,6 +89,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             chain: Vec::new(),
             root_dir: None,
             halted: false,
+            root_keys: None,
         }
     }
 
@@ -100,6 +105,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             names: &mut self.names,
             opts: self.opts,
             suggestions: &self.suggestions,
+            root: self.root_keys.clone(),
         };
         analyser.analyse(file, origin, path, &mut self.problems)
     }
@@ -126,6 +132,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
             .iter()
             .map(|decl| self.add_key(decl.key.clone(), decl))
             .collect();
+        // The top file's own keys are the compiled tree's first keys, in order: a subtree
+        // file's root key `g` is the compiled tree's key `g` (`FileKeys::global`).
+        debug_assert!(map.iter().enumerate().all(|(i, k)| k.index() == i));
+        self.root_keys = Some(Rc::new(RootKeys::of(&top.keys)));
         if let Some(root) = top.graph.root {
             self.emit_node(top, &map, root, 1, u32::MAX);
         }
@@ -199,7 +209,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             return None;
         }
         let lowered = &file.nodes[i];
-        let remap = |k: Key| map[k.index()];
+        let remap = |k: Key| FileKeys::global(map, k);
         // `hooks`: see `Node::hooks`; built-in kinds have no host action.
         let (kind, hooks) = match (&lowered.kind, &lowered.host) {
             (Some(kind), _) => {
@@ -486,9 +496,9 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 .find(|(s, _)| *s == decl.key)
                 .map(|(_, p)| p);
             match target_key {
-                Some(parent_name) => match file.keys.by_name.get(parent_name) {
+                Some(parent_name) => match file.keys.lookup(parent_name) {
                     Some(local) => {
-                        let key = map[local.index()];
+                        let key = FileKeys::global(map, local);
                         let parent_ty = self.keys[key.index()].ty;
                         if parent_ty != decl.ty {
                             ok = false;

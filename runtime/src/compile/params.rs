@@ -3,6 +3,7 @@
 //! undeclared blackboard keys. All problems are collected.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
@@ -19,12 +20,34 @@ use crate::value::{describe_json, Value, ValueType};
 /// A file's declared blackboard keys, by name, as file-local keys.
 pub(crate) struct FileKeys {
     pub by_name: HashMap<String, Key>,
+    /// The type of each file-local key: the file's own, then (in a subtree file) the root
+    /// tree's.
     pub types: Vec<ValueType>,
     /// Whether `{"$key": …}` values are bindings: from format version 2 on. In a
     /// version-1 file such an object is what it always was, a literal.
     pub bindings: bool,
+    /// In a subtree file, the root tree's keys, which `@name` names (rule 70). The root
+    /// key `g` is the file-local key `own + g`, after the file's own keys.
+    root: Option<Rc<RootKeys>>,
+    /// How many keys the file declares.
+    own: u32,
     /// "Did you mean" lookups left for this file's undeclared keys.
     suggestions: Suggestions,
+}
+
+/// The top file's keys, as subtree files see them through `@name`.
+pub(crate) struct RootKeys {
+    pub by_name: HashMap<String, Key>,
+    pub types: Vec<ValueType>,
+}
+
+impl RootKeys {
+    pub(crate) fn of(top: &FileKeys) -> RootKeys {
+        RootKeys {
+            by_name: top.by_name.clone(),
+            types: top.types[..top.own as usize].to_vec(),
+        }
+    }
 }
 
 impl FileKeys {
@@ -37,20 +60,70 @@ impl FileKeys {
             by_name,
             types: file.blackboard.iter().map(|d| d.ty).collect(),
             bindings: file.version >= 2,
+            root: None,
+            own: file.blackboard.len() as u32,
             suggestions: Suggestions::default(),
         }
     }
 
+    /// The keys of a file loaded as a subtree of the tree whose keys are `root`: `@name`
+    /// then names the root's key (rule 70).
+    pub(crate) fn under(mut self, root: Option<Rc<RootKeys>>) -> FileKeys {
+        if let Some(r) = &root {
+            self.types.extend_from_slice(&r.types);
+        }
+        self.root = root;
+        self
+    }
+
+    /// The file-local key of the root tree's key `name`, in a subtree file.
+    pub(crate) fn root_key(&self, name: &str) -> Option<Key> {
+        let root = self.root.as_ref()?;
+        root.by_name.get(name).map(|k| Key(self.own + k.0))
+    }
+
+    /// The key a parameter names: a declared key of that exact name (files imported
+    /// before rule 70 declare keys named `@x`), else for `@name` the root tree's key in a
+    /// subtree file and the file's own `name` in the top file.
+    pub(crate) fn lookup(&self, name: &str) -> Option<Key> {
+        if let Some(k) = self.by_name.get(name) {
+            return Some(*k);
+        }
+        let bare = name.strip_prefix('@')?;
+        match self.root {
+            Some(_) => self.root_key(bare),
+            None => self.by_name.get(bare).copied(),
+        }
+    }
+
+    /// The file-local key `local` as a key of the compiled tree, given the key map of
+    /// this file's instance (one entry per own key): root keys follow the own ones, and
+    /// the top file's keys are the compiled tree's first keys.
+    pub(crate) fn global(map: &[Key], local: Key) -> Key {
+        match map.get(local.index()) {
+            Some(k) => *k,
+            None => Key(local.0 - map.len() as u32),
+        }
+    }
+
     fn resolve(&self, name: &str) -> Result<Key, ProblemKind> {
-        self.by_name
-            .get(name)
-            .copied()
-            .ok_or_else(|| ProblemKind::UndeclaredKey {
+        if let Some(k) = self.lookup(name) {
+            return Ok(k);
+        }
+        match (name.strip_prefix('@'), &self.root) {
+            (Some(bare), Some(root)) => Err(ProblemKind::UndeclaredRootKey {
+                key: bare.to_owned(),
+                suggestion: self
+                    .suggestions
+                    .closest(bare, root.by_name.keys().map(String::as_str)),
+            }),
+            _ => Err(ProblemKind::UndeclaredKey {
                 key: name.to_owned(),
                 suggestion: self
                     .suggestions
                     .closest(name, self.by_name.keys().map(String::as_str)),
-            })
+            }),
+        }
     }
 }
 

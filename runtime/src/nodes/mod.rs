@@ -333,6 +333,9 @@ pub(crate) struct LowerCx<'a> {
     /// The scripting enums scripts may name.
     pub script_enums: &'a std::collections::BTreeMap<String, i64>,
     pub names: &'a mut Names,
+    /// In a subtree file: the file-local key that `@name` names, the root tree's key
+    /// (rule 70). `None` in the top file, where `@name` is the file's own key.
+    pub root_key: Option<&'a dyn Fn(&str) -> Option<Key>>,
 }
 
 /// Event and trigger names, interned to indices over the whole compiled tree.
