@@ -186,3 +186,67 @@ fn a_precondition_with_a_script_test_round_trips() {
         "{out}"
     );
 }
+
+#[test]
+fn root_keys_in_a_subtree_are_the_main_trees_keys() {
+    // Rule 70. BT.CPP 4.8 (`behaviortreepy` 0.1.4) ticking this tree once leaves the root
+    // blackboard with g 15, made "yes", k 22 and n 1: `@` addresses the root, and the
+    // subtree's `n` is its own entry.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="Main">
+      <BehaviorTree ID="Main">
+        <Sequence><Script code="n := 1; @g := 10"/><SubTree ID="Sub"/></Sequence>
+      </BehaviorTree>
+      <BehaviorTree ID="Sub">
+        <Sequence>
+          <Script code="@g += 5; @made := 'yes'; n := 7; @k := n + @g"/>
+          <SetBlackboard value="2.5" output_key="@ratio"/>
+          <Sleep msec="{@pause}"/>
+        </Sequence>
+      </BehaviorTree>
+    </root>"#;
+    let (imported, out) = import_then_export(xml, "root-keys");
+    let keys = |file: &arbor_runtime::format::TreeFile| -> Vec<(String, String)> {
+        file.blackboard
+            .iter()
+            .map(|d| (d.key.clone(), d.ty.to_string()))
+            .collect()
+    };
+    let main = keys(imported.main());
+    for (key, ty) in [
+        ("n", "int"),
+        ("g", "int"),
+        ("made", "string"),
+        ("k", "int"),
+        ("ratio", "float"),
+        ("pause", "int"),
+    ] {
+        assert!(main.contains(&(key.into(), ty.into())), "{key}: {main:?}");
+    }
+    // The subtree file declares them too, of the same types, for when it is opened on its
+    // own (then it is the root); no key is named `@…` any more.
+    let sub = keys(&imported.files[1].tree);
+    assert!(sub.contains(&("g".into(), "int".into())), "{sub:?}");
+    assert!(sub.contains(&("pause".into(), "int".into())), "{sub:?}");
+    assert!(sub.iter().all(|(k, _)| !k.starts_with('@')), "{sub:?}");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // Exported as written: the references keep their `@`.
+    assert!(
+        out.contains(r#"code="@g += 5; @made := 'yes'; n := 7; @k := n + @g""#),
+        "{out}"
+    );
+    assert!(out.contains(r#"msec="{@pause}""#), "{out}");
+
+    let dir = tempdir("root-keys-run");
+    imported.write_to(&dir).unwrap();
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[]);
+    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    agent.tick(&mut data, 0.1);
+    let board = agent.blackboard();
+    let value = |k: &str| board.key(k).and_then(|k| board.get(k)).map(|v| v.to_json());
+    assert_eq!(value("g"), Some(json!(15)));
+    assert_eq!(value("made"), Some(json!("yes")));
+    assert_eq!(value("k"), Some(json!(22)));
+    assert_eq!(value("n"), Some(json!(1)));
+    assert_eq!(value("ratio"), Some(json!(2.5)));
+}

@@ -355,9 +355,10 @@ impl Names for DeclNames<'_> {
     }
 }
 
-/// The keys a script uses with the types its uses suggest (`None` where it shows none).
+/// The keys a script uses with the types its uses suggest (`None` where it shows none);
+/// the root tree's keys as written, `@name`.
 pub(super) fn script_key_uses(code: &str, condition: bool) -> Vec<(String, Option<ValueType>)> {
-    script::key_uses(code, condition)
+    script::key_uses_marked(code, condition)
         .unwrap_or_default()
         .into_iter()
         .map(|(k, t)| (k, t.map(Ty::value_type)))
