@@ -250,3 +250,59 @@ fn root_keys_in_a_subtree_are_the_main_trees_keys() {
     assert_eq!(value("n"), Some(json!(1)));
     assert_eq!(value("ratio"), Some(json!(2.5)));
 }
+
+#[test]
+fn a_precondition_that_else_runs_waits_for_its_test_then_runs_the_child_to_its_end() {
+    // Rule 71. BT.CPP 4.8 (`behaviortreepy` 0.1.4), Work running twice then succeeding:
+    // ticks 1-2 RUNNING without Work (n 1, 2), ticks 3-4 RUNNING [Work] (n 3, 4: not
+    // tested again while Work runs), tick 5 SUCCESS [Work], tick 6 RUNNING [] (n 1).
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="n := 0"/>
+      <ReactiveSequence>
+        <Script code="n += 1"/>
+        <Precondition if="n == 3" else="RUNNING"><Work/></Precondition>
+      </ReactiveSequence>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, out) = import_then_export(xml, "scripts-precondition-running");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert!(
+        out.contains(r#"<Precondition if="n == 3" else="RUNNING">"#)
+            && out.contains("<Work/>")
+            && !out.contains("ScriptCondition"),
+        "{out}"
+    );
+    let dir = tempdir("scripts-precondition-running-run");
+    imported.write_to(&dir).unwrap();
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[("Work", &["running", "running", "success"])]);
+    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    let n = |agent: &arbor_runtime::Agent<_>| {
+        let board = agent.blackboard();
+        board
+            .key("n")
+            .and_then(|k| board.get(k))
+            .map(|v| v.to_json())
+    };
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        let (status, ticked) = tick(&mut agent, &mut data);
+        let work = ticked.iter().any(|t| t == "Work");
+        seen.push((status.as_str().to_owned(), work, n(&agent)));
+    }
+    let expected: Vec<(String, bool, Option<serde_json::Value>)> = [
+        ("running", false, 1),
+        ("running", false, 2),
+        ("running", true, 3),
+        ("running", true, 4),
+        ("success", true, 5),
+        ("running", false, 1),
+    ]
+    .into_iter()
+    .map(|(s, w, n)| (s.to_owned(), w, Some(json!(n))))
+    .collect();
+    assert_eq!(seen, expected);
+}

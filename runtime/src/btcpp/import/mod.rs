@@ -788,6 +788,8 @@ impl<'o> Cx<'o> {
             );
             return draft;
         }
+        // A Precondition with `else="RUNNING"` already holds its test (rule 71).
+        let prefilled = draft.children.len();
         if !is_subtree {
             for child in &el.children {
                 let c = self.map_element(child, tree, origin, parent_of_children, depth + 1);
@@ -797,7 +799,8 @@ impl<'o> Cx<'o> {
         if draft.origin.as_deref() == Some("Precondition") {
             // The Precondition's child sits under the Sequence that stands in for it (no
             // child at all is reported by `check_children`).
-            if draft.children.len() > 1 {
+            let own = draft.children.len() - prefilled;
+            if own > 1 || (prefilled > 0 && own == 0) {
                 self.error(origin, el, "<Precondition> must have exactly one child");
             }
         }

@@ -75,20 +75,21 @@ impl Cx<'_> {
         src: &str,
         otherwise: &str,
     ) -> Result<Draft, String> {
+        if let Some(problem) = syntax_problem(src) {
+            return Err(format!("`if` does not parse ({problem})"));
+        }
         let (kind, attr) = match otherwise {
             "FAILURE" => ("FailureIf", "_failureIf"),
             "SUCCESS" => ("SuccessIf", "_successIf"),
             "SKIPPED" => ("SkipIf", "_skipIf"),
+            "RUNNING" => return Ok(Self::running_precondition(el, name, src)),
             other => {
                 return Err(format!(
-                    "`else=\"{other}\"`: Arbor's script decorators end a node only with success, \
-                     failure or a skip"
+                    "`else=\"{other}\"`: BT.CPP's Precondition ends with SUCCESS, FAILURE, \
+                     SKIPPED or RUNNING"
                 ))
             }
         };
-        if let Some(problem) = syntax_problem(src) {
-            return Err(format!("`if` does not parse ({problem})"));
-        }
         let mut d = Draft::new("Sequence", name, el);
         d.scripts.push(SDec {
             kind,
@@ -97,6 +98,31 @@ impl Cx<'_> {
             skipped: (kind == "SkipIf").then_some("success"),
         });
         Ok(d)
+    }
+
+    /// `<Precondition if="S" else="RUNNING">` over C (rule 71): BT.CPP tests S on every
+    /// tick until it holds, returning RUNNING without ticking C, then runs C to its end
+    /// without testing again. In Arbor: a Sequence over a dynamic Selector
+    /// [ScriptCondition S, Scripted running] and C. The Selector re-tests S on each tick
+    /// while it waits; once S holds the Sequence moves on to C and, C running, resumes
+    /// there without going back to the test. The caller adds C.
+    fn running_precondition(el: &Element, name: &str, src: &str) -> Draft {
+        let mut test = Draft::new("ScriptCondition", "if", el);
+        test.params = vec![("code".to_owned(), PVal::Script(src.to_owned()))];
+        let mut wait = Draft::new("Scripted", "else RUNNING", el);
+        wait.params = vec![(
+            "returns".to_owned(),
+            PVal::Json(serde_json::json!(["running"])),
+        )];
+        let mut gate = Draft::new("Selector", "wait until", el);
+        gate.params = vec![(
+            "dynamic".to_owned(),
+            PVal::Json(serde_json::Value::Bool(true)),
+        )];
+        gate.children = vec![test, wait];
+        let mut d = Draft::new("Sequence", name, el);
+        d.children.push(gate);
+        d
     }
 
     /// Takes a node's pre- and post-condition attributes as script decorators when the
