@@ -28,10 +28,14 @@ pub fn key_uses_with(
     Some(uses.into_iter().map(|(name, _, ty)| (name, ty)).collect())
 }
 
-/// [`key_uses`] with the names written `@name` (the root tree's keys, rule 70) kept as
-/// written, so that a subtree's `@x` and `x` stay apart.
-pub fn key_uses_marked(src: &str, condition: bool) -> Option<Vec<(String, Option<Ty>)>> {
-    let uses = uses(src, condition, &|_| None)?;
+/// [`key_uses_with`] with the names written `@name` (the root tree's keys, rule 70) kept
+/// as written, so that a subtree's `@x` and `x` stay apart.
+pub fn key_uses_marked(
+    src: &str,
+    condition: bool,
+    declared: &dyn Fn(&str) -> Option<Ty>,
+) -> Option<Vec<(String, Option<Ty>)>> {
+    let uses = uses(src, condition, declared)?;
     Some(
         uses.into_iter()
             .map(|(name, root, ty)| (if root { format!("@{name}") } else { name }, ty))
@@ -232,7 +236,7 @@ mod tests {
             ])
         );
         assert_eq!(
-            key_uses_marked("n := @n + 1", false),
+            key_uses_marked("n := @n + 1", false, &|_| None),
             Some(vec![
                 ("@n".into(), Some(Ty::Int)),
                 ("n".into(), Some(Ty::Int))

@@ -306,3 +306,52 @@ fn a_precondition_that_else_runs_waits_for_its_test_then_runs_the_child_to_its_e
     .collect();
     assert_eq!(seen, expected);
 }
+
+#[test]
+fn scripting_enums_given_to_the_import_are_values_not_keys() {
+    // BT.CPP 4.8 (`behaviortreepy` 0.1.4, the enums set as root entries because the
+    // bindings lack `registerScriptingEnum`): ticking script_enums.xml with every leaf
+    // succeeding ends SUCCESS with mode 2, budget 20, steps 1 and code 21.
+    let dir = tempdir("script-enums");
+    let options = ImportOptions {
+        script_enums: [("IDLE_MODE", 0), ("PATROL", 1), ("CHASE", 2), ("LIMIT", 40)]
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v))
+            .collect(),
+        ..ImportOptions::new("e")
+    };
+    let imported =
+        arbor_runtime::btcpp::import_file_with(&fixture_path("diff/script_enums.xml"), options)
+            .expect("imports");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let keys: Vec<&str> = imported
+        .main()
+        .blackboard
+        .iter()
+        .map(|d| d.key.as_str())
+        .collect();
+    assert_eq!(keys, ["mode", "budget", "steps", "code"]);
+    // The manifest carries them, so that the files load without the import's options.
+    assert!(
+        imported.manifest().contains(r#""CHASE": 2"#),
+        "{}",
+        imported.manifest()
+    );
+    imported.write_to(&dir).unwrap();
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[]);
+    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, arbor_runtime::Status::Success);
+    let board = agent.blackboard();
+    let value = |k: &str| board.key(k).and_then(|k| board.get(k)).map(|v| v.to_json());
+    assert_eq!(value("mode"), Some(json!(2)));
+    assert_eq!(value("budget"), Some(json!(20.0)));
+    assert_eq!(value("steps"), Some(json!(1)));
+    assert_eq!(value("code"), Some(json!(21)));
+
+    // Without the enums the names are keys nobody set: the first script fails.
+    let plain = arbor_runtime::btcpp::import_file(&fixture_path("diff/script_enums.xml"), "p")
+        .expect("imports");
+    assert!(plain.main().blackboard.iter().any(|d| d.key == "PATROL"));
+}

@@ -101,7 +101,7 @@ impl Cx<'_> {
                 }
                 for s in &d.scripts {
                     let tested = !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
-                    for (key, ty) in super::scripts::script_key_uses(&s.code, tested) {
+                    for (key, ty) in self.script_key_uses(&s.code, tested) {
                         uses.add(t, &key, ty);
                     }
                 }
@@ -176,8 +176,7 @@ impl Cx<'_> {
                 add(k, ty)
             }
             PVal::Script(code) => {
-                for (key, ty) in super::scripts::script_key_uses(code, d.kind == "ScriptCondition")
-                {
+                for (key, ty) in self.script_key_uses(code, d.kind == "ScriptCondition") {
                     add(&key, ty);
                 }
             }

@@ -48,6 +48,9 @@ pub struct ImportOptions {
     pub base_dir: Option<PathBuf>,
     /// How the document is named in messages.
     pub origin: String,
+    /// The scripting enums the program registers (BT.CPP's `registerScriptingEnum`): a
+    /// script name that is one is its value, not a key. They go into the manifest.
+    pub script_enums: BTreeMap<String, i64>,
 }
 
 impl ImportOptions {
@@ -58,6 +61,7 @@ impl ImportOptions {
             stem: stem.into(),
             base_dir: None,
             origin: "<memory>".to_owned(),
+            script_enums: BTreeMap::new(),
         }
     }
 }
@@ -88,6 +92,8 @@ pub struct Imported {
     pub manifest_name: String,
     /// What was approximated, kept as text, or skipped.
     pub warnings: Vec<XmlProblem>,
+    /// The scripting enums of the import's options, written to the manifest.
+    pub script_enums: BTreeMap<String, i64>,
 }
 
 impl Imported {
@@ -113,7 +119,15 @@ impl Imported {
         for ty in &self.types {
             types.insert(ty.clone());
         }
+        for (name, value) in &self.script_enums {
+            types.script_enum(name, *value);
+        }
         types
+    }
+
+    /// Whether there is a manifest to write: host types or scripting enums.
+    fn has_manifest(&self) -> bool {
+        !self.types.is_empty() || !self.script_enums.is_empty()
     }
 
     /// Writes every file (and the manifest, if there are host types) into `dir`; returns
@@ -125,7 +139,7 @@ impl Imported {
             std::fs::write(&path, f.tree.to_json_pretty())?;
             written.push(path);
         }
-        if !self.types.is_empty() {
+        if self.has_manifest() {
             let path = dir.join(&self.manifest_name);
             std::fs::write(&path, self.manifest())?;
             written.push(path);
@@ -148,6 +162,11 @@ pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, Impor
 
 /// Imports a file; `<include>` paths are relative to its folder.
 pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
+    import_file_with(path, ImportOptions::new(stem))
+}
+
+/// [`import_file`] with options (`script_enums`); `base_dir` and `origin` are the file's.
+pub fn import_file_with(path: &Path, options: ImportOptions) -> Result<Imported, ImportError> {
     let origin = path.display().to_string();
     let text = read_xml(path).map_err(|(line, column, message)| ImportError {
         problems: vec![XmlProblem {
@@ -158,12 +177,12 @@ pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
         }],
     })?;
     let options = ImportOptions {
-        stem: stem.to_owned(),
         base_dir: Some(
             path.parent()
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
         ),
         origin,
+        ..options
     };
     import_str(&text, &options)
 }
@@ -685,7 +704,8 @@ impl<'o> Cx<'o> {
                 &keys[t],
                 &names,
                 &types,
-                (!types.is_empty()).then_some(manifest_name.as_str()),
+                (!types.is_empty() || !self.options.script_enums.is_empty())
+                    .then_some(manifest_name.as_str()),
             );
             files.push(ImportedFile {
                 file_name: names[&t].clone(),
@@ -698,6 +718,7 @@ impl<'o> Cx<'o> {
             types: types.into_values().collect(),
             manifest_name,
             warnings: self.warnings,
+            script_enums: self.options.script_enums.clone(),
         })
     }
 

@@ -236,7 +236,11 @@ impl Cx<'_> {
             // A chain of copies (`b := a; c := b`) takes a round per link.
             for _ in 0..8 {
                 let list = &decls[t];
+                let enums = &self.options.script_enums;
                 let declared = |n: &str| {
+                    if enums.contains_key(n) {
+                        return Some(Ty::Int);
+                    }
                     list.iter()
                         .find(|d| d.key == n)
                         .and_then(|d| Ty::of_key(d.ty))
@@ -281,7 +285,7 @@ impl Cx<'_> {
         decls: &[Vec<KeyDecl>],
     ) {
         for (t, draft) in drafts.iter_mut().enumerate() {
-            let names = DeclNames(&decls[t]);
+            let names = DeclNames(&decls[t], &self.options.script_enums);
             let origin = doc.trees[t].origin.clone();
             let mut problems = Vec::new();
             let mut demoted = Vec::new();
@@ -371,24 +375,37 @@ fn compile(code: &str, names: &DeclNames<'_>, condition: bool) -> Result<(), Str
         .map_err(|e| crate::nodes::action::script::located(&e, code))
 }
 
-/// A tree's declared keys, for checking its scripts.
-struct DeclNames<'a>(&'a [KeyDecl]);
+/// A tree's declared keys and the program's scripting enums, for checking its scripts.
+struct DeclNames<'a>(&'a [KeyDecl], &'a std::collections::BTreeMap<String, i64>);
 
 impl Names for DeclNames<'_> {
     fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
         let i = self.0.iter().position(|d| d.key == name)?;
         Some((Key(i as u32), self.0[i].ty))
     }
+
+    fn enum_value(&self, name: &str) -> Option<i64> {
+        self.1.get(name).copied()
+    }
 }
 
-/// The keys a script uses with the types its uses suggest (`None` where it shows none);
-/// the root tree's keys as written, `@name`.
-pub(super) fn script_key_uses(code: &str, condition: bool) -> Vec<(String, Option<ValueType>)> {
-    script::key_uses_marked(code, condition)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, t)| (k, t.map(Ty::value_type)))
-        .collect()
+impl Cx<'_> {
+    /// The keys a script uses with the types its uses suggest (`None` where it shows
+    /// none); the root tree's keys as written, `@name`; scripting enums are not keys.
+    pub(super) fn script_key_uses(
+        &self,
+        code: &str,
+        condition: bool,
+    ) -> Vec<(String, Option<ValueType>)> {
+        let enums = &self.options.script_enums;
+        let enum_type = |name: &str| enums.contains_key(name).then_some(Ty::Int);
+        script::key_uses_marked(code, condition, &enum_type)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(k, _)| !enums.contains_key(k))
+            .map(|(k, t)| (k, t.map(Ty::value_type)))
+            .collect()
+    }
 }
 
 /// The decorator parameters of a script decorator.
