@@ -364,6 +364,12 @@ impl Ex<'_> {
         let mut inverters = 0;
         let mut conditions = 0;
         for d in &node.decorators {
+            // Implied by the children's own attributes (rule 72).
+            if at.meta.decorators.get(&d.guid).map(String::as_str)
+                == Some(super::meta::DERIVED_SKIP)
+            {
+                continue;
+            }
             let abort = d
                 .params
                 .get("abort")

@@ -683,6 +683,9 @@ impl<'o> Cx<'o> {
         let mut keys = self.declare_keys(&doc, &mut drafts);
         self.type_script_copies(&drafts, &mut keys);
         self.check_scripts(&doc, &mut drafts, &keys);
+        for draft in &mut drafts {
+            scripts::derive_skips(draft, Parent::Root);
+        }
         let types = self.host_types(&mut drafts);
         if !self.errors.is_empty() {
             return Err(ImportError {
@@ -1462,6 +1465,9 @@ impl<'o> Cx<'o> {
         for s in &d.scripts {
             let mut def = DecoratorDef::new(s.kind);
             def.params = scripts::params(s);
+            if s.attr == super::meta::DERIVED_SKIP {
+                meta.decorators.insert(def.guid.clone(), s.attr.to_owned());
+            }
             node.decorators.push(def);
         }
         if let Some(origin) = &d.origin {

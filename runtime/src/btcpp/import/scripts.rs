@@ -408,6 +408,99 @@ impl Cx<'_> {
     }
 }
 
+/// Arbor kinds that return SKIPPED in BT.CPP 4.8 when every child was skipped: Sequence
+/// (with memory, reactive, async), Fallback (reactive, async), Parallel, and the
+/// decorators Inverter, ForceSuccess, ForceFailure, Repeat and RetryUntilSuccessful.
+const PASS_SKIPPED: [&str; 8] = [
+    "Sequence",
+    "Selector",
+    "Parallel",
+    "Inverter",
+    "Succeeder",
+    "ForceFailure",
+    "Repeat",
+    "Retry",
+];
+
+/// A derived condition longer than this is not written (a deep tree of skippable nodes
+/// would repeat its leaves' tests at every level); such a node keeps rule 56's status.
+const MAX_DERIVED_SKIP: usize = 4096;
+
+/// Gives each node of `d` whose children are all skippable a SkipIf that holds when all
+/// of them would be skipped (rule 72), so that its parent passes over it as BT.CPP's
+/// parent passes over a node that returns SKIPPED. Returns when `d` itself is skipped
+/// (as a script), `None` when it never is or when that cannot be told without running it:
+/// a node with a Condition, FailureIf or SuccessIf (checked before a skip), a host node,
+/// a Precondition or any kind not in [`PASS_SKIPPED`] whose children are skippable.
+pub(super) fn derive_skips(d: &mut Draft, parent: Parent) -> Option<String> {
+    let inner = if d.kind == "Selector" {
+        Parent::Selector
+    } else {
+        Parent::Other
+    };
+    let kids: Vec<Option<String>> = d
+        .children
+        .iter_mut()
+        .map(|c| derive_skips(c, inner))
+        .collect();
+    // A `_skipIf` or `_while` under a Fallback is a Condition that fails the node (the
+    // Fallback passes over it): the node is skipped when its test does not pass.
+    let skips = |origin: &str| matches!(origin, "_skipIf" | "_while");
+    let decided_first = d.decorators.iter().any(|x| !skips(x.origin))
+        || d.scripts
+            .iter()
+            .any(|s| matches!(s.kind, "FailureIf" | "SuccessIf"));
+    if decided_first || d.origin.as_deref() == Some("Precondition") {
+        return None;
+    }
+    let mut own: Vec<String> = d
+        .decorators
+        .iter()
+        .map(|x| format!("!({})", x.test.print()))
+        .collect();
+    own.extend(d.scripts.iter().filter_map(|s| match s.kind {
+        "SkipIf" => Some(format!("({})", s.code)),
+        "While" => Some(format!("!({})", s.code)),
+        _ => None,
+    }));
+    let passes = d.host.is_none() && PASS_SKIPPED.contains(&d.kind.as_str());
+    if passes && !kids.is_empty() && kids.iter().all(Option::is_some) {
+        let all: Vec<String> = kids.into_iter().flatten().collect();
+        // Each child's condition is one operand already: `(a)`, `!(b)` or `(a || b)`.
+        let code = all.join(" && ");
+        if code.len() <= MAX_DERIVED_SKIP {
+            let at = d
+                .scripts
+                .iter()
+                .take_while(|s| matches!(s.kind, "SkipIf" | "While"))
+                .count();
+            d.scripts.insert(
+                at,
+                SDec {
+                    kind: "SkipIf",
+                    attr: crate::btcpp::meta::DERIVED_SKIP,
+                    code: code.clone(),
+                    skipped: Some(if parent == Parent::Selector {
+                        "failure"
+                    } else {
+                        "success"
+                    }),
+                },
+            );
+            own.push(if all.len() > 1 {
+                format!("({code})")
+            } else {
+                code
+            });
+        }
+    }
+    match own.len() {
+        0 => None,
+        1 => own.pop(),
+        _ => Some(format!("({})", own.join(" || "))),
+    }
+}
+
 /// The decorator parameters of a script decorator.
 pub(super) fn params(s: &SDec) -> serde_json::Map<String, serde_json::Value> {
     let mut m = serde_json::Map::new();
