@@ -355,3 +355,56 @@ fn scripting_enums_given_to_the_import_are_values_not_keys() {
         .expect("imports");
     assert!(plain.main().blackboard.iter().any(|d| d.key == "PATROL"));
 }
+
+#[test]
+fn a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
+    // Rule 72. BT.CPP 4.8 (`behaviortreepy` 0.1.4), x 1: `Fallback [Sequence [A
+    // _skipIf="x == 1", B _skipIf="x > 0"], C]` returns SUCCESS after ticking only C (the
+    // Sequence returns SKIPPED, the Fallback passes over it); `Sequence [A _skipIf="true",
+    // B _skipIf="true"]` as the root returns SKIPPED.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="x := 1"/>
+      <Fallback>
+        <Sequence><A _skipIf="x == 1"/><B _skipIf="x &gt; 0"/></Sequence>
+        <C/>
+      </Fallback>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, out) = import_then_export(xml, "scripts-derived-skip");
+    let t = imported.main();
+    let inner = t
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "Sequence")
+        .nth(1)
+        .expect("the inner Sequence");
+    let derived: Vec<serde_json::Value> = inner
+        .decorators
+        .iter()
+        .map(|d| json!([d.kind, d.params]))
+        .collect();
+    assert_eq!(
+        derived,
+        [json!(["SkipIf", {"code": "(x == 1) && (x > 0)", "skipped": "failure"}])]
+    );
+    // Only the children's own attributes are written back (the derived one would bring
+    // its `&&`).
+    assert_eq!(out.matches("_skipIf").count(), 2, "{out}");
+    assert!(!out.contains("&amp;&amp;"), "{out}");
+
+    let dir = tempdir("scripts-derived-skip-run");
+    imported.write_to(&dir).unwrap();
+    let tree = load(&imported, &dir);
+    let mut data = scripts(&tree, &[]);
+    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, arbor_runtime::Status::Success);
+    let leaves: Vec<&String> = ticked
+        .iter()
+        .filter(|n| ["A", "B", "C"].contains(&n.as_str()))
+        .collect();
+    assert_eq!(leaves, ["C"]);
+}
