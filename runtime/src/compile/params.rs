@@ -387,3 +387,57 @@ fn key_map(json: &Json) -> Result<Vec<(String, String)>, String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::KeyDecl;
+
+    fn file(keys: &[(&str, ValueType)]) -> TreeFile {
+        let mut f = TreeFile::new("t");
+        f.blackboard = keys
+            .iter()
+            .map(|(k, ty)| KeyDecl {
+                key: (*k).to_owned(),
+                ty: *ty,
+                default: None,
+                description: String::new(),
+                unknown: Default::default(),
+            })
+            .collect();
+        f
+    }
+
+    #[test]
+    fn root_keys_follow_the_files_own_keys() {
+        let top = FileKeys::new(&file(&[
+            ("goal", ValueType::Int),
+            ("speed", ValueType::Float),
+        ]));
+        let root = Some(Rc::new(RootKeys::of(&top)));
+        let sub =
+            FileKeys::new(&file(&[("n", ValueType::Int), ("@old", ValueType::Bool)])).under(root);
+        // Own keys 0 and 1; the root's `speed` (root key 1) is file-local key 2 + 1.
+        assert_eq!(sub.lookup("n"), Some(Key(0)));
+        assert_eq!(sub.lookup("@speed"), Some(Key(3)));
+        assert_eq!(sub.types[3], ValueType::Float);
+        // A key declared with the `@` in its name is the file's own (rule 70).
+        assert_eq!(sub.lookup("@old"), Some(Key(1)));
+        assert_eq!(sub.lookup("speed"), None);
+        // An instance maps its own keys; root keys are the compiled tree's first keys.
+        let map = [Key(7), Key(8)];
+        assert_eq!(FileKeys::global(&map, Key(0)), Key(7));
+        assert_eq!(FileKeys::global(&map, Key(3)), Key(1));
+        assert!(matches!(
+            sub.resolve("@goals"),
+            Err(ProblemKind::UndeclaredRootKey { key, suggestion: Some(s) })
+                if key == "goals" && s == "goal"
+        ));
+        // In the top file `@goal` is its own `goal`.
+        assert_eq!(top.lookup("@goal"), Some(Key(0)));
+        assert!(matches!(
+            top.resolve("@nope"),
+            Err(ProblemKind::UndeclaredKey { .. })
+        ));
+    }
+}
