@@ -12,10 +12,9 @@ use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
-use crate::blackboard::Key;
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
-use crate::nodes::{Kind, Lower, LowerCx, Names};
+use crate::nodes::{Kind, Lower, LowerCx, Names, RootKey};
 use crate::spec::{Category, NodeTypes};
 
 /// One node after checking.
@@ -141,7 +140,7 @@ impl Analyser<'_> {
                 key_names: &keys.by_name,
                 script_enums: self.types.script_enums(),
                 names: self.names,
-                root_key: root_key.as_ref().map(|f| f as &dyn Fn(&str) -> Option<Key>),
+                root_key: root_key.as_ref().map(|f| f as &RootKey<'_>),
             };
             match attached::lower(ty, &args, &mut cx) {
                 Ok(dec) => {
@@ -214,7 +213,7 @@ impl Analyser<'_> {
                     key_names: &keys.by_name,
                     script_enums: self.types.script_enums(),
                     names: self.names,
-                    root_key: root_key.as_ref().map(|f| f as &dyn Fn(&str) -> Option<Key>),
+                    root_key: root_key.as_ref().map(|f| f as &RootKey<'_>),
                 };
                 match lower(&args, &mut cx) {
                     Ok(kind) => lowered.kind = Some(kind),

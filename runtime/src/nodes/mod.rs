@@ -335,8 +335,11 @@ pub(crate) struct LowerCx<'a> {
     pub names: &'a mut Names,
     /// In a subtree file: the file-local key that `@name` names, the root tree's key
     /// (rule 70). `None` in the top file, where `@name` is the file's own key.
-    pub root_key: Option<&'a dyn Fn(&str) -> Option<Key>>,
+    pub root_key: Option<&'a RootKey<'a>>,
 }
+
+/// Finds the file-local key of the root tree's key `name` (rule 70).
+pub(crate) type RootKey<'a> = dyn Fn(&str) -> Option<Key> + 'a;
 
 /// Event and trigger names, interned to indices over the whole compiled tree.
 #[derive(Default, Debug)]

@@ -76,7 +76,7 @@ struct FileNames<'a> {
     types: &'a [ValueType],
     by_name: &'a HashMap<String, Key>,
     enums: &'a std::collections::BTreeMap<String, i64>,
-    root_key: Option<&'a dyn Fn(&str) -> Option<Key>>,
+    root_key: Option<&'a crate::nodes::RootKey<'a>>,
 }
 
 impl Names for FileNames<'_> {
