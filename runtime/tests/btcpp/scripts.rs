@@ -236,14 +236,9 @@ fn root_keys_in_a_subtree_are_the_main_trees_keys() {
     );
     assert!(out.contains(r#"msec="{@pause}""#), "{out}");
 
-    let dir = tempdir("root-keys-run");
-    imported.write_to(&dir).unwrap();
-    let tree = load(&imported, &dir);
-    let mut data = scripts(&tree, &[]);
-    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    let (mut agent, mut data) = running(&imported, "root-keys-run", &[]);
     agent.tick(&mut data, 0.1);
-    let board = agent.blackboard();
-    let value = |k: &str| board.key(k).and_then(|k| board.get(k)).map(|v| v.to_json());
+    let value = |k: &str| value(&agent, k);
     assert_eq!(value("g"), Some(json!(15)));
     assert_eq!(value("made"), Some(json!("yes")));
     assert_eq!(value("k"), Some(json!(22)));
@@ -275,23 +270,16 @@ fn a_precondition_that_else_runs_waits_for_its_test_then_runs_the_child_to_its_e
             && !out.contains("ScriptCondition"),
         "{out}"
     );
-    let dir = tempdir("scripts-precondition-running-run");
-    imported.write_to(&dir).unwrap();
-    let tree = load(&imported, &dir);
-    let mut data = scripts(&tree, &[("Work", &["running", "running", "success"])]);
-    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
-    let n = |agent: &arbor_runtime::Agent<_>| {
-        let board = agent.blackboard();
-        board
-            .key("n")
-            .and_then(|k| board.get(k))
-            .map(|v| v.to_json())
-    };
+    let (mut agent, mut data) = running(
+        &imported,
+        "scripts-precondition-running-run",
+        &[("Work", &["running", "running", "success"])],
+    );
     let mut seen = Vec::new();
     for _ in 0..6 {
         let (status, ticked) = tick(&mut agent, &mut data);
         let work = ticked.iter().any(|t| t == "Work");
-        seen.push((status.as_str().to_owned(), work, n(&agent)));
+        seen.push((status.as_str().to_owned(), work, value(&agent, "n")));
     }
     let expected: Vec<(String, bool, Option<serde_json::Value>)> = [
         ("running", false, 1),
@@ -312,7 +300,6 @@ fn scripting_enums_given_to_the_import_are_values_not_keys() {
     // BT.CPP 4.8 (`behaviortreepy` 0.1.4, the enums set as root entries because the
     // bindings lack `registerScriptingEnum`): ticking script_enums.xml with every leaf
     // succeeding ends SUCCESS with mode 2, budget 20, steps 1 and code 21.
-    let dir = tempdir("script-enums");
     let options = ImportOptions {
         script_enums: [("IDLE_MODE", 0), ("PATROL", 1), ("CHASE", 2), ("LIMIT", 40)]
             .into_iter()
@@ -337,14 +324,10 @@ fn scripting_enums_given_to_the_import_are_values_not_keys() {
         "{}",
         imported.manifest()
     );
-    imported.write_to(&dir).unwrap();
-    let tree = load(&imported, &dir);
-    let mut data = scripts(&tree, &[]);
-    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    let (mut agent, mut data) = running(&imported, "script-enums", &[]);
     let (status, _) = tick(&mut agent, &mut data);
     assert_eq!(status, arbor_runtime::Status::Success);
-    let board = agent.blackboard();
-    let value = |k: &str| board.key(k).and_then(|k| board.get(k)).map(|v| v.to_json());
+    let value = |k: &str| value(&agent, k);
     assert_eq!(value("mode"), Some(json!(2)));
     assert_eq!(value("budget"), Some(json!(20.0)));
     assert_eq!(value("steps"), Some(json!(1)));
@@ -395,11 +378,7 @@ fn a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
     assert_eq!(out.matches("_skipIf").count(), 2, "{out}");
     assert!(!out.contains("&amp;&amp;"), "{out}");
 
-    let dir = tempdir("scripts-derived-skip-run");
-    imported.write_to(&dir).unwrap();
-    let tree = load(&imported, &dir);
-    let mut data = scripts(&tree, &[]);
-    let mut agent = arbor_runtime::Agent::new(tree.clone(), 1);
+    let (mut agent, mut data) = running(&imported, "scripts-derived-skip-run", &[]);
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!(status, arbor_runtime::Status::Success);
     let leaves: Vec<&String> = ticked

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::common::tree_json;
+use crate::common::{bb as value, tree_json};
 use arbor_runtime::{Agent, CompiledTree, LoadError, Registry, Status};
 use serde_json::{json, Value};
 
@@ -37,14 +37,6 @@ fn script(code: &str) -> Value {
 
 fn subtree(name: &str, path: &str) -> Value {
     json!({"type": "Subtree", "name": name, "params": {"path": path}})
-}
-
-fn value(agent: &Agent<()>, name: &str) -> Value {
-    let board = agent.blackboard();
-    board
-        .key(name)
-        .and_then(|k| board.get(k))
-        .map_or(Value::Null, |v| v.to_json())
 }
 
 #[test]
