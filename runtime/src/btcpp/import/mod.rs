@@ -49,7 +49,8 @@ pub struct ImportOptions {
     /// How the document is named in messages.
     pub origin: String,
     /// The scripting enums the program registers (BT.CPP's `registerScriptingEnum`): a
-    /// script name that is one is its value, not a key. They go into the manifest.
+    /// script name that is one is its value, not a key. They go into the manifest, which
+    /// accepts only names [`NodeTypes::check_script_enum_name`] accepts.
     pub script_enums: BTreeMap<String, i64>,
 }
 
