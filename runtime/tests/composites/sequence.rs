@@ -254,7 +254,7 @@ fn run_ticks(a: &mut arbor_runtime::Agent<()>, n: usize) -> Vec<(Status, Vec<Str
 }
 
 #[test]
-fn rule72_yielding_sequence_and_selector_end_the_tick_after_an_instant_completion() {
+fn rule63_yielding_sequence_and_selector_end_the_tick_after_an_instant_completion() {
     // BT.CPP 4.8: AsyncSequence over A, B, C succeeding at once, and AsyncFallback over
     // A, B failing and C succeeding: RUNNING [A], RUNNING [B], SUCCESS [C].
     for (kind, first) in [("Sequence", "success"), ("Selector", "failure")] {
