@@ -191,7 +191,9 @@ fn a_precondition_with_a_script_test_round_trips() {
 fn root_keys_in_a_subtree_are_the_main_trees_keys() {
     // Rule 70. BT.CPP 4.8 (`behaviortreepy` 0.1.4) ticking this tree once leaves the root
     // blackboard with g 15, made "yes", k 22 and n 1: `@` addresses the root, and the
-    // subtree's `n` is its own entry.
+    // subtree's `n` is its own entry. A subtree's `<SetBlackboard value="2.5"
+    // output_key="@ratio"/>` and `<Sleep msec="{@pause}"/>` write and read the root's
+    // `ratio` and `pause` there too.
     let xml = r#"<root BTCPP_format="4" main_tree_to_execute="Main">
       <BehaviorTree ID="Main">
         <Sequence><Script code="n := 1; @g := 10"/><SubTree ID="Sub"/></Sequence>
