@@ -64,7 +64,10 @@ impl Analyser<'_> {
         let start = problems.len();
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
-        let keys = FileKeys::new(&file).under(self.root.clone());
+        // Only a file that writes `@` somewhere can name a root key; the others skip
+        // taking on the root's key types, which keeps a load linear in its files.
+        let root = self.root.clone().filter(|_| mentions_at(&file));
+        let keys = FileKeys::new(&file).under(root);
         let mut nodes = Vec::with_capacity(file.nodes.len());
         for (i, _) in file.nodes.iter().enumerate() {
             let lowered = self.node(&file, i, &graph, &keys, &origin, problems);
@@ -265,4 +268,19 @@ fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {
             }
         }
     }
+}
+
+/// Whether any parameter of the file's nodes or decorators holds `@` (a root key, rule 70).
+fn mentions_at(file: &TreeFile) -> bool {
+    fn holds(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::String(s) => s.contains('@'),
+            serde_json::Value::Array(a) => a.iter().any(holds),
+            serde_json::Value::Object(m) => m.values().any(holds),
+            _ => false,
+        }
+    }
+    file.nodes.iter().any(|n| {
+        n.params.values().any(holds) || n.decorators.iter().any(|d| d.params.values().any(holds))
+    })
 }
