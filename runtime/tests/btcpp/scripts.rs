@@ -389,3 +389,37 @@ fn a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
         .collect();
     assert_eq!(leaves, ["C"]);
 }
+
+#[test]
+fn a_waiting_precondition_tests_again_after_a_halt() {
+    // Rule 71, where Arbor differs on purpose. BT.CPP 4.8: `ReactiveSequence
+    // [ScriptCondition flag, Precondition if="go" else="RUNNING" [Work]]`, Work running;
+    // (flag, go) = (true, true): RUNNING [Work]; (false, true): FAILURE []; (true, false):
+    // RUNNING [Work] — the halted Precondition does not test `go` again. Arbor does.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <ReactiveSequence>
+      <ScriptCondition code="flag"/>
+      <Precondition if="go" else="RUNNING"><Work/></Precondition>
+    </ReactiveSequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, _) = import_then_export(xml, "scripts-precondition-halt");
+    let (mut agent, mut data) = running(
+        &imported,
+        "scripts-precondition-halt-run",
+        &[("Work", &["running"])],
+    );
+    let mut seen = Vec::new();
+    for (flag, go) in [(true, true), (false, true), (true, false)] {
+        let board = agent.blackboard_mut();
+        board.set_json("flag", &json!(flag), None).expect("bool");
+        board.set_json("go", &json!(go), None).expect("bool");
+        let (status, ticked) = tick(&mut agent, &mut data);
+        seen.push((status.as_str(), ticked.iter().any(|t| t == "Work")));
+    }
+    assert_eq!(
+        seen,
+        [("running", true), ("failure", false), ("running", false)]
+    );
+}
