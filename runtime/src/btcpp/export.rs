@@ -333,7 +333,7 @@ impl Ex<'_> {
             }
         }
         if element.children {
-            for child in &children {
+            for child in children.iter().skip(element.skip) {
                 if let Some(c) = self.node(at, &child.guid, Some(node), depth + 1) {
                     out.children.push(c);
                 }
@@ -364,6 +364,12 @@ impl Ex<'_> {
         let mut inverters = 0;
         let mut conditions = 0;
         for d in &node.decorators {
+            // Implied by the children's own attributes (rule 72).
+            if at.meta.decorators.get(&d.guid).map(String::as_str)
+                == Some(super::meta::DERIVED_SKIP)
+            {
+                continue;
+            }
             let abort = d
                 .params
                 .get("abort")
@@ -597,6 +603,17 @@ impl Ex<'_> {
                 out.push_attr("code", code);
             }
             Conv::Precondition => {
+                if let Some(test) = running_precondition(at.file, children) {
+                    out.push_attr("if", test);
+                    out.push_attr("else", "RUNNING");
+                    return Ok(Element {
+                        id_for_name: entry.id.to_owned(),
+                        out,
+                        children: true,
+                        consumed_decorators: false,
+                        skip: 1,
+                    });
+                }
                 if let Some((test, otherwise)) = script_precondition(node, children.len()) {
                     out.push_attr("if", test);
                     out.push_attr("else", otherwise);
@@ -605,6 +622,7 @@ impl Ex<'_> {
                         out,
                         children: true,
                         consumed_decorators: true,
+                        skip: 0,
                     });
                 }
                 // Written back only as it was imported: one child and only plain
@@ -648,6 +666,7 @@ impl Ex<'_> {
                     out,
                     children: true,
                     consumed_decorators: true,
+                    skip: 0,
                 });
             }
             Conv::SubTree => return Err(String::new()),
@@ -676,6 +695,7 @@ impl Ex<'_> {
             out,
             children: true,
             consumed_decorators: false,
+            skip: 0,
         })
     }
 
@@ -731,6 +751,7 @@ impl Ex<'_> {
             out,
             children: true,
             consumed_decorators: false,
+            skip: 0,
         }
     }
 
@@ -829,6 +850,7 @@ impl Ex<'_> {
             out,
             children: false,
             consumed_decorators: false,
+            skip: 0,
         })
     }
 }
@@ -842,6 +864,8 @@ struct Element {
     children: bool,
     /// The decorators became the element itself (Precondition).
     consumed_decorators: bool,
+    /// Leading children that became the element itself (a Precondition's test).
+    skip: usize,
 }
 
 /// Why an Arbor built-in without a table entry cannot be exported.
@@ -1026,6 +1050,29 @@ fn script_precondition(node: &NodeDef, children: usize) -> Option<(String, &'sta
     // `!(a) || (b)` also starts with `!(` and ends with `)`; only a whole test is one.
     let whole = crate::script::parse_error(test).is_none();
     (children == 1 && whole).then(|| (test.to_owned(), otherwise))
+}
+
+/// A Sequence imported from `<Precondition else="RUNNING">` (rule 71): a dynamic Selector
+/// over a ScriptCondition and a Scripted leaf that only runs, then the one child; gives
+/// the test.
+fn running_precondition(file: &TreeFile, children: &[&NodeDef]) -> Option<String> {
+    let [gate, _] = children else {
+        return None;
+    };
+    let dynamic = gate.params.get("dynamic").and_then(Json::as_bool) == Some(true);
+    if gate.kind != "Selector" || !dynamic || !gate.decorators.is_empty() {
+        return None;
+    }
+    let [test, wait] = gate.children.as_slice() else {
+        return None;
+    };
+    let (test, wait) = (file.node(test)?, file.node(wait)?);
+    let only_runs = wait.kind == "Scripted"
+        && wait.params.get("returns") == Some(&Json::from(vec!["running"]))
+        && wait.decorators.is_empty();
+    let code = test.params.get("code").and_then(Json::as_str)?;
+    (test.kind == "ScriptCondition" && test.decorators.is_empty() && only_runs)
+        .then(|| code.to_owned())
 }
 
 /// The BT.CPP attribute of a script decorator type (`SkipIf` -> `_skipIf`).

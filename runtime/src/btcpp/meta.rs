@@ -40,7 +40,9 @@ pub(crate) struct Meta {
     /// `_successIf`, a Parallel's `failure_count`, …), written back on export.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub attributes: BTreeMap<String, BTreeMap<String, String>>,
-    /// Attached decorator GUID -> the attribute it was imported from.
+    /// Attached decorator GUID -> the attribute it was imported from; [`DERIVED_SKIP`]
+    /// for a SkipIf the import derived from the node's children (rule 72), which export
+    /// leaves out.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub decorators: BTreeMap<String, String>,
     /// Attributes of the `<BehaviorTree>` element other than `ID` (`_description`, …),
@@ -51,6 +53,10 @@ pub(crate) struct Meta {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, NodeModel>,
 }
+
+/// The `decorators` value of a SkipIf that stands for "every child was skipped" (rule
+/// 72): it has no attribute of its own in BT.CPP.
+pub(crate) const DERIVED_SKIP: &str = "(every child skipped)";
 
 impl Meta {
     /// The member of `file`, or an empty one (also when it does not parse: it is only a

@@ -47,7 +47,9 @@ use crate::spec::NodeTypes;
 use crate::text::escape_controls;
 
 pub use export::{export, export_file, ExportError, Exported};
-pub use import::{import_file, import_str, ImportOptions, Imported, ImportedFile};
+pub use import::{
+    import_file, import_file_with, import_str, ImportOptions, Imported, ImportedFile,
+};
 pub use monitor::{
     BtLog, BtLogError, LogTransition, MonitoredTree, NodeState, TreeInstance, MAX_BTLOG_BYTES,
 };

@@ -121,5 +121,9 @@ pub fn stand_in_registry(types: &NodeTypes) -> Registry<StandIns> {
             None => registry.register(ty.clone(), |_| Ok(StandIn)),
         };
     }
+    // The program's scripting enums (a manifest's `script_enums`), which scripts name.
+    for (name, value) in types.script_enums() {
+        registry.script_enum(name, *value);
+    }
     registry
 }

@@ -3,17 +3,18 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::graph::{self, Graph};
-use super::params::{self, FileKeys, Site};
+use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
-use crate::nodes::{Kind, Lower, LowerCx, Names};
+use crate::nodes::{Kind, Lower, LowerCx, Names, RootKey};
 use crate::spec::{Category, NodeType, NodeTypes};
 
 /// One node after checking.
@@ -51,6 +52,8 @@ pub(crate) struct Analyser<'a> {
     pub names: &'a mut Names,
     pub opts: &'a LoadOptions,
     pub suggestions: &'a Suggestions,
+    /// Set when the file is a subtree file: the top file's keys, for `@name` (rule 70).
+    pub root: Option<Rc<RootKeys>>,
 }
 
 impl<'a> Analyser<'a> {
@@ -64,7 +67,10 @@ impl<'a> Analyser<'a> {
         let start = problems.len();
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
-        let keys = FileKeys::new(&file);
+        // Only a file that writes `@` somewhere can name a root key; the others skip
+        // taking on the root's key types, which keeps a load linear in its files.
+        let root = self.root.clone().filter(|_| mentions_at(&file));
+        let keys = FileKeys::new(&file).under(root);
         let mut nodes = Vec::with_capacity(file.nodes.len());
         let mut last_type = None;
         for (i, _) in file.nodes.iter().enumerate() {
@@ -104,6 +110,10 @@ impl<'a> Analyser<'a> {
             last_type,
         } = cx;
         let node = &file.nodes[i];
+        let root_key = self
+            .root
+            .is_some()
+            .then_some(|name: &str| keys.root_key(name));
         let site = Site {
             origin,
             node_index: i,
@@ -148,6 +158,7 @@ impl<'a> Analyser<'a> {
                 key_names: &keys.by_name,
                 script_enums: self.types.script_enums(),
                 names: self.names,
+                root_key: root_key.as_ref().map(|f| f as &RootKey<'_>),
             };
             match attached::lower(ty, &args, &mut cx) {
                 Ok(dec) => {
@@ -225,6 +236,7 @@ impl<'a> Analyser<'a> {
                     key_names: &keys.by_name,
                     script_enums: self.types.script_enums(),
                     names: self.names,
+                    root_key: root_key.as_ref().map(|f| f as &RootKey<'_>),
                 };
                 match lower(&args, &mut cx) {
                     Ok(kind) => lowered.kind = Some(kind),
@@ -288,4 +300,19 @@ fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {
             }
         }
     }
+}
+
+/// Whether any parameter of the file's nodes or decorators holds `@` (a root key, rule 70).
+fn mentions_at(file: &TreeFile) -> bool {
+    fn holds(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::String(s) => s.contains('@'),
+            serde_json::Value::Array(a) => a.iter().any(holds),
+            serde_json::Value::Object(m) => m.values().any(holds),
+            _ => false,
+        }
+    }
+    file.nodes.iter().any(|n| {
+        n.params.values().any(holds) || n.decorators.iter().any(|d| d.params.values().any(holds))
+    })
 }

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::analyse::{Analysed, Analyser};
+use super::params::{FileKeys, RootKeys};
 use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
 use super::{source, LoadOptions};
@@ -57,6 +58,9 @@ pub(crate) struct Emitter<'a, C> {
     /// The children of the nodes being emitted, innermost last: one stack for the whole
     /// tree instead of a list per composite.
     kids: Vec<u32>,
+    /// The top file's keys, which `@name` names in subtree files (rule 70); set once the
+    /// top file's keys are laid out, before any subtree file is analysed.
+    root_keys: Option<Rc<RootKeys>>,
 }
 
 impl<'a, C: 'static> Emitter<'a, C> {
@@ -93,6 +97,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             halted: false,
             top_names: Vec::new(),
             kids: Vec::new(),
+            root_keys: None,
         }
     }
 
@@ -108,6 +113,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             names: &mut self.names,
             opts: self.opts,
             suggestions: &self.suggestions,
+            root: self.root_keys.clone(),
         };
         analyser.analyse(file, origin, path, &mut self.problems)
     }
@@ -172,6 +178,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
             .iter()
             .map(|decl| self.add_key(decl.key.clone(), decl))
             .collect();
+        // The top file's own keys are the compiled tree's first keys, in order: a subtree
+        // file's root key `g` is the compiled tree's key `g` (`FileKeys::global`).
+        debug_assert!(map.iter().enumerate().all(|(i, k)| k.index() == i));
+        self.root_keys = Some(Rc::new(RootKeys::of(&top.keys)));
         if let Some(root) = top.graph.root {
             self.emit_node(top, &map, root, 1, u32::MAX);
         }
@@ -245,7 +255,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             return None;
         }
         let lowered = &file.nodes[i];
-        let remap = |k: Key| map[k.index()];
+        let remap = |k: Key| FileKeys::global(map, k);
         // `hooks`: see `Node::hooks`; built-in kinds have no host action.
         let (kind, hooks) = match (&lowered.kind, &lowered.host) {
             (Some(kind), _) => {
@@ -558,9 +568,9 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 .find(|(s, _)| *s == decl.key)
                 .map(|(_, p)| p);
             match target_key {
-                Some(parent_name) => match file.keys.by_name.get(parent_name) {
+                Some(parent_name) => match file.keys.lookup(parent_name) {
                     Some(local) => {
-                        let key = map[local.index()];
+                        let key = FileKeys::global(map, local);
                         let parent_ty = self.keys[key.index()].ty;
                         if parent_ty != decl.ty {
                             ok = false;

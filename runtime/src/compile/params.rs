@@ -3,6 +3,7 @@
 //! undeclared blackboard keys. All problems are collected.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
@@ -19,12 +20,34 @@ use crate::value::{describe_json, Value, ValueType};
 /// A file's declared blackboard keys, by name, as file-local keys.
 pub(crate) struct FileKeys {
     pub by_name: HashMap<String, Key>,
+    /// The type of each file-local key: the file's own, then (in a subtree file) the root
+    /// tree's.
     pub types: Vec<ValueType>,
     /// Whether `{"$key": …}` values are bindings: from format version 2 on. In a
     /// version-1 file such an object is what it always was, a literal.
     pub bindings: bool,
+    /// In a subtree file, the root tree's keys, which `@name` names (rule 70). The root
+    /// key `g` is the file-local key `own + g`, after the file's own keys.
+    root: Option<Rc<RootKeys>>,
+    /// How many keys the file declares.
+    own: u32,
     /// "Did you mean" lookups left for this file's undeclared keys.
     suggestions: Suggestions,
+}
+
+/// The top file's keys, as subtree files see them through `@name`.
+pub(crate) struct RootKeys {
+    pub by_name: HashMap<String, Key>,
+    pub types: Vec<ValueType>,
+}
+
+impl RootKeys {
+    pub(crate) fn of(top: &FileKeys) -> RootKeys {
+        RootKeys {
+            by_name: top.by_name.clone(),
+            types: top.types[..top.own as usize].to_vec(),
+        }
+    }
 }
 
 impl FileKeys {
@@ -37,20 +60,70 @@ impl FileKeys {
             by_name,
             types: file.blackboard.iter().map(|d| d.ty).collect(),
             bindings: file.version >= 2,
+            root: None,
+            own: file.blackboard.len() as u32,
             suggestions: Suggestions::default(),
         }
     }
 
+    /// The keys of a file loaded as a subtree of the tree whose keys are `root`: `@name`
+    /// then names the root's key (rule 70).
+    pub(crate) fn under(mut self, root: Option<Rc<RootKeys>>) -> FileKeys {
+        if let Some(r) = &root {
+            self.types.extend_from_slice(&r.types);
+        }
+        self.root = root;
+        self
+    }
+
+    /// The file-local key of the root tree's key `name`, in a subtree file.
+    pub(crate) fn root_key(&self, name: &str) -> Option<Key> {
+        let root = self.root.as_ref()?;
+        root.by_name.get(name).map(|k| Key(self.own + k.0))
+    }
+
+    /// The key a parameter names: a declared key of that exact name (files imported
+    /// before rule 70 declare keys named `@x`), else for `@name` the root tree's key in a
+    /// subtree file and the file's own `name` in the top file.
+    pub(crate) fn lookup(&self, name: &str) -> Option<Key> {
+        if let Some(k) = self.by_name.get(name) {
+            return Some(*k);
+        }
+        let bare = name.strip_prefix('@')?;
+        match self.root {
+            Some(_) => self.root_key(bare),
+            None => self.by_name.get(bare).copied(),
+        }
+    }
+
+    /// The file-local key `local` as a key of the compiled tree, given the key map of
+    /// this file's instance (one entry per own key): root keys follow the own ones, and
+    /// the top file's keys are the compiled tree's first keys.
+    pub(crate) fn global(map: &[Key], local: Key) -> Key {
+        match map.get(local.index()) {
+            Some(k) => *k,
+            None => Key(local.0 - map.len() as u32),
+        }
+    }
+
     fn resolve(&self, name: &str) -> Result<Key, ProblemKind> {
-        self.by_name
-            .get(name)
-            .copied()
-            .ok_or_else(|| ProblemKind::UndeclaredKey {
+        if let Some(k) = self.lookup(name) {
+            return Ok(k);
+        }
+        match (name.strip_prefix('@'), &self.root) {
+            (Some(bare), Some(root)) => Err(ProblemKind::UndeclaredRootKey {
+                key: bare.to_owned(),
+                suggestion: self
+                    .suggestions
+                    .closest(bare, root.by_name.keys().map(String::as_str)),
+            }),
+            _ => Err(ProblemKind::UndeclaredKey {
                 key: name.to_owned(),
                 suggestion: self
                     .suggestions
                     .closest(name, self.by_name.keys().map(String::as_str)),
-            })
+            }),
+        }
     }
 }
 
@@ -313,4 +386,58 @@ fn key_map(json: &Json) -> Result<Vec<(String, String)>, String> {
             )),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::KeyDecl;
+
+    fn file(keys: &[(&str, ValueType)]) -> TreeFile {
+        let mut f = TreeFile::new("t");
+        f.blackboard = keys
+            .iter()
+            .map(|(k, ty)| KeyDecl {
+                key: (*k).to_owned(),
+                ty: *ty,
+                default: None,
+                description: String::new(),
+                unknown: Default::default(),
+            })
+            .collect();
+        f
+    }
+
+    #[test]
+    fn root_keys_follow_the_files_own_keys() {
+        let top = FileKeys::new(&file(&[
+            ("goal", ValueType::Int),
+            ("speed", ValueType::Float),
+        ]));
+        let root = Some(Rc::new(RootKeys::of(&top)));
+        let sub =
+            FileKeys::new(&file(&[("n", ValueType::Int), ("@old", ValueType::Bool)])).under(root);
+        // Own keys 0 and 1; the root's `speed` (root key 1) is file-local key 2 + 1.
+        assert_eq!(sub.lookup("n"), Some(Key(0)));
+        assert_eq!(sub.lookup("@speed"), Some(Key(3)));
+        assert_eq!(sub.types[3], ValueType::Float);
+        // A key declared with the `@` in its name is the file's own (rule 70).
+        assert_eq!(sub.lookup("@old"), Some(Key(1)));
+        assert_eq!(sub.lookup("speed"), None);
+        // An instance maps its own keys; root keys are the compiled tree's first keys.
+        let map = [Key(7), Key(8)];
+        assert_eq!(FileKeys::global(&map, Key(0)), Key(7));
+        assert_eq!(FileKeys::global(&map, Key(3)), Key(1));
+        assert!(matches!(
+            sub.resolve("@goals"),
+            Err(ProblemKind::UndeclaredRootKey { key, suggestion: Some(s) })
+                if key == "goals" && s == "goal"
+        ));
+        // In the top file `@goal` is its own `goal`.
+        assert_eq!(top.lookup("@goal"), Some(Key(0)));
+        assert!(matches!(
+            top.resolve("@nope"),
+            Err(ProblemKind::UndeclaredKey { .. })
+        ));
+    }
 }

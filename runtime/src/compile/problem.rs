@@ -139,6 +139,15 @@ pub enum ProblemKind {
         key: String,
         suggestion: Option<String>,
     },
+    /// `@key` in a subtree file names a key the root tree does not declare (rule 70).
+    #[error(
+        "`@{key}` names the root tree's key `{key}`, which the root tree does not declare{}",
+        did_you_mean(.suggestion)
+    )]
+    UndeclaredRootKey {
+        key: String,
+        suggestion: Option<String>,
+    },
     /// Message: "blackboard key `…` is declared twice".
     #[error("blackboard key `{0}` is declared twice")]
     DuplicateKey(String),

@@ -365,7 +365,13 @@ pub(crate) struct LowerCx<'a> {
     /// The scripting enums scripts may name.
     pub script_enums: &'a std::collections::BTreeMap<String, i64>,
     pub names: &'a mut Names,
+    /// In a subtree file: the file-local key that `@name` names, the root tree's key
+    /// (rule 70). `None` in the top file, where `@name` is the file's own key.
+    pub root_key: Option<&'a RootKey<'a>>,
 }
+
+/// Finds the file-local key of the root tree's key `name` (rule 70).
+pub(crate) type RootKey<'a> = dyn Fn(&str) -> Option<Key> + 'a;
 
 /// Event and trigger names, interned to indices over the whole compiled tree.
 #[derive(Default, Debug)]

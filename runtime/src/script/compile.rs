@@ -189,7 +189,7 @@ impl<'a> Compiler<'a> {
         let (key, kty) = self
             .names
             .key(name, root)
-            .ok_or_else(|| Self::err(span, format!("no blackboard key named `{name}`")))?;
+            .ok_or_else(|| Self::err(span, missing(name, root, "no blackboard key named")))?;
         let kty = Ty::of_key(kty).ok_or_else(|| {
             Self::err(
                 span,
@@ -285,7 +285,10 @@ impl<'a> Compiler<'a> {
                     }
                 }
                 let (key, kty) = self.names.key(name, *root).ok_or_else(|| {
-                    Self::err(*span, format!("no blackboard key or enum named `{name}`"))
+                    Self::err(
+                        *span,
+                        missing(name, *root, "no blackboard key or enum named"),
+                    )
                 })?;
                 let ty = Ty::of_key(kty).ok_or_else(|| {
                     Self::err(
@@ -433,5 +436,15 @@ impl Span {
             start: self.start,
             end: other.end,
         }
+    }
+}
+
+/// The message for a name that is not a key: `@name` names the root tree's key (rule 70),
+/// which a subtree file's reader looks for in the top file.
+fn missing(name: &str, root: bool, what: &str) -> String {
+    if root {
+        format!("the root tree declares no key `{name}` (`@{name}` names the root tree's key)")
+    } else {
+        format!("{what} `{name}`")
     }
 }

@@ -24,6 +24,29 @@ pub fn key_uses_with(
     condition: bool,
     declared: &dyn Fn(&str) -> Option<Ty>,
 ) -> Option<Vec<(String, Option<Ty>)>> {
+    let uses = uses(src, condition, declared)?;
+    Some(uses.into_iter().map(|(name, _, ty)| (name, ty)).collect())
+}
+
+/// [`key_uses_with`] with the names written `@name` (the root tree's keys, rule 70) kept
+/// as written, so that a subtree's `@x` and `x` stay apart.
+pub fn key_uses_marked(
+    src: &str,
+    condition: bool,
+    declared: &dyn Fn(&str) -> Option<Ty>,
+) -> Option<Vec<(String, Option<Ty>)>> {
+    let uses = uses(src, condition, declared)?;
+    Some(
+        uses.into_iter()
+            .map(|(name, root, ty)| (if root { format!("@{name}") } else { name }, ty))
+            .collect(),
+    )
+}
+
+/// Every key use: the name without `@`, whether it was written with `@`, and the type.
+type Uses = Vec<(String, bool, Option<Ty>)>;
+
+fn uses(src: &str, condition: bool, declared: &dyn Fn(&str) -> Option<Ty>) -> Option<Uses> {
     let tokens = tokenize(src).ok()?;
     let statements = parse(&tokens).ok()?;
     let mut cx = Infer {
@@ -43,7 +66,7 @@ struct Infer<'a> {
     src: &'a str,
     known: HashMap<&'a str, Ty>,
     declared: &'a dyn Fn(&str) -> Option<Ty>,
-    uses: Vec<(String, Option<Ty>)>,
+    uses: Uses,
 }
 
 impl<'a> Infer<'a> {
@@ -64,11 +87,12 @@ impl<'a> Infer<'a> {
             .or_else(|| (self.declared)(name))
     }
 
-    fn record(&mut self, name: &'a str, ty: Option<Ty>) {
+    fn record(&mut self, e: &Expr, name: &'a str, ty: Option<Ty>) {
         if let Some(t) = ty {
             self.known.entry(name).or_insert(t);
         }
-        self.uses.push((name.to_owned(), ty));
+        let root = matches!(e, Expr::Name { root: true, .. });
+        self.uses.push((name.to_owned(), root, ty));
     }
 
     /// The type of `e` as far as literals and known keys tell.
@@ -103,7 +127,7 @@ impl<'a> Infer<'a> {
                     // A key this script assigned keeps that type: an int read next to a
                     // float is widened by the operation, not turned into a float key.
                     let ty = self.known_type(n).or(hint);
-                    self.record(n, ty);
+                    self.record(e, n, ty);
                 }
             }
             Expr::Unary(op, inner, _) => {
@@ -156,7 +180,7 @@ impl<'a> Infer<'a> {
                     "/=" => Some(Ty::Float),
                     _ => self.ty(value).or(current),
                 };
-                self.record(name, ty);
+                self.record(target, name, ty);
             }
             _ => {}
         }
@@ -209,6 +233,13 @@ mod tests {
             Some(vec![
                 ("x".into(), Some(Ty::Float)),
                 ("p".into(), Some(Ty::Float))
+            ])
+        );
+        assert_eq!(
+            key_uses_marked("n := @n + 1", false, &|_| None),
+            Some(vec![
+                ("@n".into(), Some(Ty::Int)),
+                ("n".into(), Some(Ty::Int))
             ])
         );
         assert_eq!(

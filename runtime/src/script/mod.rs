@@ -27,7 +27,7 @@ mod parser;
 pub use check::{Names, Ty};
 pub use compile::Program;
 pub use eval::{Outcome, Stop};
-pub use infer::{key_uses, key_uses_with};
+pub use infer::{key_uses, key_uses_marked, key_uses_with};
 
 use crate::blackboard::Key;
 use crate::value::ValueType;

@@ -84,6 +84,22 @@ impl NodeTypes {
         &self.script_enums
     }
 
+    /// Whether `name` can be a scripting enum: a script name (letters, digits and `_`, not
+    /// starting with a digit) that is not a literal.
+    pub fn check_script_enum_name(name: &str) -> Result<(), String> {
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(format!(
+                "script enum `{name}`: a name is letters, digits and `_`, not starting with a digit"
+            ));
+        }
+        if matches!(name, "true" | "false") {
+            return Err(format!("script enum `{name}` would hide the literal"));
+        }
+        Ok(())
+    }
+
     /// Node types in name order.
     pub fn nodes(&self) -> impl Iterator<Item = &NodeType> {
         self.nodes.values()
@@ -148,16 +164,7 @@ impl NodeTypes {
             }
         }
         for (name, value) in &manifest.script_enums {
-            if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                return Err(format!(
-                    "script enum `{name}`: a name is letters, digits and `_`, not starting with a digit"
-                ));
-            }
-            if matches!(name.as_str(), "true" | "false") {
-                return Err(format!("script enum `{name}` would hide the literal"));
-            }
+            NodeTypes::check_script_enum_name(name)?;
             self.script_enums.insert(name.clone(), *value);
         }
         let count = manifest.nodes.len();

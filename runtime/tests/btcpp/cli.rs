@@ -151,3 +151,37 @@ fn importing_dev_zero_fails_at_once_with_a_located_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn import_takes_the_programs_scripting_enums() {
+    let dir = tempdir("cli-enums");
+    let xml = fixture_path("diff/script_enums.xml").display().to_string();
+    let out_json = dir.join("e.json").display().to_string();
+    let enums = ["IDLE_MODE=0", "PATROL=1", "CHASE = 2", "LIMIT=40"];
+    let mut args = vec!["import", xml.as_str(), "-o", out_json.as_str()];
+    for e in &enums {
+        args.extend(["--enum", e]);
+    }
+    let out = arbor(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "no script became a stand-in");
+    let manifest = std::fs::read_to_string(dir.join("e.types.json")).expect("written");
+    assert!(manifest.contains(r#""CHASE": 2"#), "{manifest}");
+    let types = dir.join("e.types.json").display().to_string();
+    let out = arbor(&["check", "--types", &types, &out_json]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    for (bad, says) in [
+        ("RED", "expected NAME=VALUE"),
+        ("2x=1", "a name is letters, digits and `_`"),
+        ("RED=one", "the value is not a whole number"),
+    ] {
+        let out = arbor(&["import", &xml, "-o", &out_json, "--enum", bad]);
+        assert_eq!(out.status.code(), Some(1), "{bad}");
+        assert!(
+            text(&out.stderr).contains(says),
+            "{bad}: {}",
+            text(&out.stderr)
+        );
+    }
+}

@@ -3,7 +3,7 @@
 Reads a JSON list of runs on stdin, each
   {"name", "path", "main", "custom": {ID: "action"|"condition"},
    "stand_ins": {ID: "decorator"|BT.CPP built-in ID},
-   "scripts": {ID: [status, ...]}, "ticks": N, "dt_ms": M}
+   "scripts": {ID: [status, ...]}, "enums": {NAME: int}, "ticks": N, "dt_ms": M}
 runs the tree in BT.CPP 4 through the `behaviortreepy` bindings, and writes one JSON
 object per run on stdout:
   {"name", "error"?, "builtin": [ID, ...],
@@ -20,6 +20,10 @@ Custom controls and decorators with a stand-in (rule 61) run their children in b
 engines: here a "decorator" is a SimpleDecorator that returns its child's status, and any
 other stand-in renames the element to the BT.CPP built-in that behaves as it does
 (`<PipelineSequence>` becomes `<ReactiveSequence>`), its ports removed.
+
+Scripting enums are set as root blackboard entries of the same names before the first
+tick: these bindings do not expose `registerScriptingEnum`, and BT.CPP's script looks a
+name up in its enums first, then in the blackboard.
 """
 
 import json
@@ -196,6 +200,8 @@ def run(req):
         out["error"] = str(e).splitlines()[0] if str(e) else type(e).__name__
         return out
     board = tree.root_blackboard()
+    for name, value in req.get("enums", {}).items():
+        board.set_int(name, value)
     for _ in range(req["ticks"]):
         del calls[:]
         try:

@@ -19,7 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 
-use arbor_runtime::btcpp::{import_file, stand_in_registry, Imported, StandIns};
+use arbor_runtime::btcpp::{
+    import_file_with, stand_in_registry, ImportOptions, Imported, StandIns,
+};
 use arbor_runtime::{Agent, Category, Recorded, Recorder, StandIn, Status};
 use serde_json::{json, Value};
 
@@ -41,6 +43,32 @@ fn uses_timers(path: &Path) -> bool {
 /// Empty since ParallelAll, the Loops, the update watchers and UnsetBlackboard got Arbor
 /// kinds (rules 64 to 69): every built-in BT.CPP 4.8 node of an own tree runs as there.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+
+/// Scripting enums the program registers, by tree (BT.CPP's `registerScriptingEnum`),
+/// given to both engines: to Arbor's import (`ImportOptions::script_enums`, so they reach
+/// the manifest) and to BT.CPP as root blackboard entries of the same names and values
+/// (`behaviortreepy` 0.1.4 does not bind `registerScriptingEnum`; BT.CPP's script reads a
+/// name from its enums first and then from the blackboard, so a script in the main tree
+/// reads the same number either way). `t09_scripting`'s values are those its program
+/// (`examples/t09_scripting.cpp`) registers.
+const SCRIPT_ENUMS: &[(&str, &[(&str, i64)])] = &[
+    (
+        "examples/t09_scripting.xml",
+        &[("RED", 1), ("BLUE", 2), ("GREEN", 3), ("THE_ANSWER", 42)],
+    ),
+    (
+        "script_enums.xml",
+        &[("IDLE_MODE", 0), ("PATROL", 1), ("CHASE", 2), ("LIMIT", 40)],
+    ),
+];
+
+fn script_enums(case: &str) -> BTreeMap<String, i64> {
+    SCRIPT_ENUMS
+        .iter()
+        .filter(|(name, _)| *name == case)
+        .flat_map(|(_, enums)| enums.iter().map(|(n, v)| ((*n).to_owned(), *v)))
+        .collect()
+}
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -312,6 +340,7 @@ fn differential(cases: &[Case], scratch: &str) -> Vec<(String, Option<String>)> 
                     .map(|(id, s)| (id, btcpp_stand_in(s)))
                     .collect::<BTreeMap<_, _>>(),
                 "scripts": scripts(&ids, v),
+                "enums": script_enums(&case.name),
                 "ticks": TICKS,
                 "dt_ms": if uses_timers(&case.path) { DT_MS } else { 0 },
             }));
@@ -422,7 +451,11 @@ fn cases(root: &Path) -> Vec<Case> {
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .into_owned();
-            let imported = import_file(&path, "tree").map_err(|e| first_line(&e.to_string()));
+            let options = ImportOptions {
+                script_enums: script_enums(&name),
+                ..ImportOptions::new("tree")
+            };
+            let imported = import_file_with(&path, options).map_err(|e| first_line(&e.to_string()));
             Case {
                 name,
                 path,
@@ -459,8 +492,9 @@ fn own_trees_run_as_in_btcpp() {
 /// `child_include_parent.xml` includes `../parent_no_include.xml`, which Arbor now refuses;
 /// docs/interop.md lists it. Scripts in the runtime brought it from 25 to 33 when run
 /// alone; 32 was seen twice with the machine loaded by other tests and builds, as BT.CPP's
-/// timers run on the wall clock. LoopDouble's Arbor form brought `t18_waypoints` in: 34
-/// seen in two runs in a row; the floor keeps the one tree of margin for the wall clock.)
+/// timers run on the wall clock. LoopDouble's Arbor form brought `t18_waypoints` in and
+/// scripting enums given to both engines (`SCRIPT_ENUMS`) `t09_scripting`: 35 expected;
+/// the floor keeps a margin for the wall clock.)
 const CORPUS_FLOOR: usize = 33;
 
 #[test]

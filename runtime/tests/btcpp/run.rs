@@ -303,7 +303,7 @@ const NAV2: &str = r#"<root BTCPP_format="4" main_tree_to_execute="Nav">
 </root>"#;
 
 #[test]
-fn rule70_nav2_controls_and_decorators_preview_their_children() {
+fn rule61_nav2_controls_and_decorators_preview_their_children() {
     // Before rule 61, RecoveryNode was a scripted leaf: one tick, success, nothing below
     // it ran.
     let imported = import_str(NAV2, &ImportOptions::new("nav")).expect("imports");

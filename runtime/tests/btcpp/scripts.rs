@@ -186,3 +186,240 @@ fn a_precondition_with_a_script_test_round_trips() {
         "{out}"
     );
 }
+
+#[test]
+fn root_keys_in_a_subtree_are_the_main_trees_keys() {
+    // Rule 70. BT.CPP 4.8 (`behaviortreepy` 0.1.4) ticking this tree once leaves the root
+    // blackboard with g 15, made "yes", k 22 and n 1: `@` addresses the root, and the
+    // subtree's `n` is its own entry. A subtree's `<SetBlackboard value="2.5"
+    // output_key="@ratio"/>` and `<Sleep msec="{@pause}"/>` write and read the root's
+    // `ratio` and `pause` there too.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="Main">
+      <BehaviorTree ID="Main">
+        <Sequence><Script code="n := 1; @g := 10"/><SubTree ID="Sub"/></Sequence>
+      </BehaviorTree>
+      <BehaviorTree ID="Sub">
+        <Sequence>
+          <Script code="@g += 5; @made := 'yes'; n := 7; @k := n + @g"/>
+          <SetBlackboard value="2.5" output_key="@ratio"/>
+          <Sleep msec="{@pause}"/>
+        </Sequence>
+      </BehaviorTree>
+    </root>"#;
+    let (imported, out) = import_then_export(xml, "root-keys");
+    let keys = |file: &arbor_runtime::format::TreeFile| -> Vec<(String, String)> {
+        file.blackboard
+            .iter()
+            .map(|d| (d.key.clone(), d.ty.to_string()))
+            .collect()
+    };
+    let main = keys(imported.main());
+    for (key, ty) in [
+        ("n", "int"),
+        ("g", "int"),
+        ("made", "string"),
+        ("k", "int"),
+        ("ratio", "float"),
+        ("pause", "int"),
+    ] {
+        assert!(main.contains(&(key.into(), ty.into())), "{key}: {main:?}");
+    }
+    // The subtree file declares them too, of the same types, for when it is opened on its
+    // own (then it is the root); no key is named `@…` any more.
+    let sub = keys(&imported.files[1].tree);
+    assert!(sub.contains(&("g".into(), "int".into())), "{sub:?}");
+    assert!(sub.contains(&("pause".into(), "int".into())), "{sub:?}");
+    assert!(sub.iter().all(|(k, _)| !k.starts_with('@')), "{sub:?}");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    // Exported as written: the references keep their `@`.
+    assert!(
+        out.contains(r#"code="@g += 5; @made := 'yes'; n := 7; @k := n + @g""#),
+        "{out}"
+    );
+    assert!(out.contains(r#"msec="{@pause}""#), "{out}");
+
+    let (mut agent, mut data) = running(&imported, "root-keys-run", &[]);
+    agent.tick(&mut data, 0.1);
+    let value = |k: &str| value(&agent, k);
+    assert_eq!(value("g"), Some(json!(15)));
+    assert_eq!(value("made"), Some(json!("yes")));
+    assert_eq!(value("k"), Some(json!(22)));
+    assert_eq!(value("n"), Some(json!(1)));
+    assert_eq!(value("ratio"), Some(json!(2.5)));
+}
+
+#[test]
+fn a_precondition_that_else_runs_waits_for_its_test_then_runs_the_child_to_its_end() {
+    // Rule 71. BT.CPP 4.8 (`behaviortreepy` 0.1.4), Work running twice then succeeding:
+    // ticks 1-2 RUNNING without Work (n 1, 2), ticks 3-4 RUNNING [Work] (n 3, 4: not
+    // tested again while Work runs), tick 5 SUCCESS [Work], tick 6 RUNNING [] (n 1).
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="n := 0"/>
+      <ReactiveSequence>
+        <Script code="n += 1"/>
+        <Precondition if="n == 3" else="RUNNING"><Work/></Precondition>
+      </ReactiveSequence>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, out) = import_then_export(xml, "scripts-precondition-running");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    assert!(
+        out.contains(r#"<Precondition if="n == 3" else="RUNNING">"#)
+            && out.contains("<Work/>")
+            && !out.contains("ScriptCondition"),
+        "{out}"
+    );
+    let (mut agent, mut data) = running(
+        &imported,
+        "scripts-precondition-running-run",
+        &[("Work", &["running", "running", "success"])],
+    );
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        let (status, ticked) = tick(&mut agent, &mut data);
+        let work = ticked.iter().any(|t| t == "Work");
+        seen.push((status.as_str().to_owned(), work, value(&agent, "n")));
+    }
+    let expected: Vec<(String, bool, Option<serde_json::Value>)> = [
+        ("running", false, 1),
+        ("running", false, 2),
+        ("running", true, 3),
+        ("running", true, 4),
+        ("success", true, 5),
+        ("running", false, 1),
+    ]
+    .into_iter()
+    .map(|(s, w, n)| (s.to_owned(), w, Some(json!(n))))
+    .collect();
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn scripting_enums_given_to_the_import_are_values_not_keys() {
+    // BT.CPP 4.8 (`behaviortreepy` 0.1.4, the enums set as root entries because the
+    // bindings lack `registerScriptingEnum`): ticking script_enums.xml with every leaf
+    // succeeding ends SUCCESS with mode 2, budget 20, steps 1 and code 21.
+    let options = ImportOptions {
+        script_enums: [("IDLE_MODE", 0), ("PATROL", 1), ("CHASE", 2), ("LIMIT", 40)]
+            .into_iter()
+            .map(|(n, v)| (n.to_owned(), v))
+            .collect(),
+        ..ImportOptions::new("e")
+    };
+    let imported =
+        arbor_runtime::btcpp::import_file_with(&fixture_path("diff/script_enums.xml"), options)
+            .expect("imports");
+    assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    let keys: Vec<&str> = imported
+        .main()
+        .blackboard
+        .iter()
+        .map(|d| d.key.as_str())
+        .collect();
+    assert_eq!(keys, ["mode", "budget", "steps", "code"]);
+    // The manifest carries them, so that the files load without the import's options.
+    assert!(
+        imported.manifest().contains(r#""CHASE": 2"#),
+        "{}",
+        imported.manifest()
+    );
+    let (mut agent, mut data) = running(&imported, "script-enums", &[]);
+    let (status, _) = tick(&mut agent, &mut data);
+    assert_eq!(status, arbor_runtime::Status::Success);
+    let value = |k: &str| value(&agent, k);
+    assert_eq!(value("mode"), Some(json!(2)));
+    assert_eq!(value("budget"), Some(json!(20.0)));
+    assert_eq!(value("steps"), Some(json!(1)));
+    assert_eq!(value("code"), Some(json!(21)));
+
+    // Without the enums the names are keys nobody set: the first script fails.
+    let plain = arbor_runtime::btcpp::import_file(&fixture_path("diff/script_enums.xml"), "p")
+        .expect("imports");
+    assert!(plain.main().blackboard.iter().any(|d| d.key == "PATROL"));
+}
+
+#[test]
+fn a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
+    // Rule 72. BT.CPP 4.8 (`behaviortreepy` 0.1.4), x 1: `Fallback [Sequence [A
+    // _skipIf="x == 1", B _skipIf="x > 0"], C]` returns SUCCESS after ticking only C (the
+    // Sequence returns SKIPPED, the Fallback passes over it); `Sequence [A _skipIf="true",
+    // B _skipIf="true"]` as the root returns SKIPPED.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <Sequence>
+      <Script code="x := 1"/>
+      <Fallback>
+        <Sequence><A _skipIf="x == 1"/><B _skipIf="x &gt; 0"/></Sequence>
+        <C/>
+      </Fallback>
+    </Sequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, out) = import_then_export(xml, "scripts-derived-skip");
+    let t = imported.main();
+    let inner = t
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "Sequence")
+        .nth(1)
+        .expect("the inner Sequence");
+    let derived: Vec<serde_json::Value> = inner
+        .decorators
+        .iter()
+        .map(|d| json!([d.kind, d.params]))
+        .collect();
+    assert_eq!(
+        derived,
+        [json!(["SkipIf", {"code": "(x == 1) && (x > 0)", "skipped": "failure"}])]
+    );
+    // Only the children's own attributes are written back (the derived one would bring
+    // its `&&`).
+    assert_eq!(out.matches("_skipIf").count(), 2, "{out}");
+    assert!(!out.contains("&amp;&amp;"), "{out}");
+
+    let (mut agent, mut data) = running(&imported, "scripts-derived-skip-run", &[]);
+    let (status, ticked) = tick(&mut agent, &mut data);
+    assert_eq!(status, arbor_runtime::Status::Success);
+    let leaves: Vec<&String> = ticked
+        .iter()
+        .filter(|n| ["A", "B", "C"].contains(&n.as_str()))
+        .collect();
+    assert_eq!(leaves, ["C"]);
+}
+
+#[test]
+fn a_waiting_precondition_tests_again_after_a_halt() {
+    // Rule 71, where Arbor differs on purpose. BT.CPP 4.8: `ReactiveSequence
+    // [ScriptCondition flag, Precondition if="go" else="RUNNING" [Work]]`, Work running;
+    // (flag, go) = (true, true): RUNNING [Work]; (false, true): FAILURE []; (true, false):
+    // RUNNING [Work] — the halted Precondition does not test `go` again. Arbor does.
+    let xml = r#"<root BTCPP_format="4" main_tree_to_execute="T">
+  <BehaviorTree ID="T">
+    <ReactiveSequence>
+      <ScriptCondition code="flag"/>
+      <Precondition if="go" else="RUNNING"><Work/></Precondition>
+    </ReactiveSequence>
+  </BehaviorTree>
+</root>"#;
+    let (imported, _) = import_then_export(xml, "scripts-precondition-halt");
+    let (mut agent, mut data) = running(
+        &imported,
+        "scripts-precondition-halt-run",
+        &[("Work", &["running"])],
+    );
+    let mut seen = Vec::new();
+    for (flag, go) in [(true, true), (false, true), (true, false)] {
+        let board = agent.blackboard_mut();
+        board.set_json("flag", &json!(flag), None).expect("bool");
+        board.set_json("go", &json!(go), None).expect("bool");
+        let (status, ticked) = tick(&mut agent, &mut data);
+        seen.push((status.as_str(), ticked.iter().any(|t| t == "Work")));
+    }
+    assert_eq!(
+        seen,
+        [("running", true), ("failure", false), ("running", false)]
+    );
+}

@@ -130,6 +130,29 @@ pub fn load(imported: &Imported, dir: &Path) -> Arc<CompiledTree<StandIns>> {
     }
 }
 
+/// The value of the agent's key `name` as JSON; `None` when it has none (or no such key).
+pub fn value(agent: &Agent<StandIns>, name: &str) -> Option<Value> {
+    let board = agent.blackboard();
+    board
+        .key(name)
+        .and_then(|k| board.get(k))
+        .map(|v| v.to_json())
+}
+
+/// Writes the import into a fresh folder `dir_name`, loads it with stand-ins scripted by
+/// node name, and gives an agent (seed 1) and its data.
+pub fn running(
+    imported: &Imported,
+    dir_name: &str,
+    by_name: &[(&str, &[&str])],
+) -> (Agent<StandIns>, StandIns) {
+    let dir = tempdir(dir_name);
+    imported.write_to(&dir).expect("written");
+    let tree = load(imported, &dir);
+    let data = scripts(&tree, by_name);
+    (Agent::new(tree, 1), data)
+}
+
 /// Stand-in scripts by node name.
 pub fn scripts(tree: &CompiledTree<StandIns>, by_name: &[(&str, &[&str])]) -> StandIns {
     StandIns::scripted(tree, |info: &NodeInfo| {

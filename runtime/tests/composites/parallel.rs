@@ -369,7 +369,7 @@ fn counting(need: i64, failures: i64, children: Vec<Value>) -> Value {
 }
 
 #[test]
-fn rule71_a_failed_child_is_not_ticked_again() {
+fn rule62_a_failed_child_is_not_ticked_again() {
     // BT.CPP 4.8 `Parallel success_count="1" failure_count="2"` (differential test,
     // parallel_one.xml): the failed child stays failed; the other's success wins.
     let root = counting(
@@ -390,7 +390,7 @@ fn rule71_a_failed_child_is_not_ticked_again() {
 }
 
 #[test]
-fn rule71_failures_count_over_the_execution() {
+fn rule62_failures_count_over_the_execution() {
     // Two failures in different ticks reach `failures: 2`; rule 13 would keep going.
     let root = counting(
         1,
@@ -420,7 +420,7 @@ fn rule71_failures_count_over_the_execution() {
 }
 
 #[test]
-fn rule71_success_is_checked_first_and_counts_earlier_ticks() {
+fn rule62_success_is_checked_first_and_counts_earlier_ticks() {
     // need 2 of 3: C succeeded at tick 1, so A's success at tick 2 is the second one and
     // B is not ticked (rule 13 would tick B before counting C).
     let root = counting(
@@ -440,7 +440,7 @@ fn rule71_success_is_checked_first_and_counts_earlier_ticks() {
 }
 
 #[test]
-fn rule71_fails_once_need_successes_are_out_of_reach() {
+fn rule62_fails_once_need_successes_are_out_of_reach() {
     // need 2 of 3 with `failures: 3`: after two failures only one child can succeed.
     let root = counting(
         2,

@@ -254,7 +254,7 @@ fn run_ticks(a: &mut arbor_runtime::Agent<()>, n: usize) -> Vec<(Status, Vec<Str
 }
 
 #[test]
-fn rule72_yielding_sequence_and_selector_end_the_tick_after_an_instant_completion() {
+fn rule63_yielding_sequence_and_selector_end_the_tick_after_an_instant_completion() {
     // BT.CPP 4.8: AsyncSequence over A, B, C succeeding at once, and AsyncFallback over
     // A, B failing and C succeeding: RUNNING [A], RUNNING [B], SUCCESS [C].
     for (kind, first) in [("Sequence", "success"), ("Selector", "failure")] {
@@ -280,7 +280,7 @@ fn rule72_yielding_sequence_and_selector_end_the_tick_after_an_instant_completio
 }
 
 #[test]
-fn rule72_a_yielding_sequence_forgets_a_failure_and_moves_on_after_a_resumed_child() {
+fn rule63_a_yielding_sequence_forgets_a_failure_and_moves_on_after_a_resumed_child() {
     // BT.CPP 4.8 AsyncSequence with B failing once: RUNNING [A], FAILURE [B], RUNNING [A]
     // (no memory, unlike SequenceWithMemory); with A running once: RUNNING [A],
     // RUNNING [A, B].
@@ -322,7 +322,7 @@ fn rule72_a_yielding_sequence_forgets_a_failure_and_moves_on_after_a_resumed_chi
 }
 
 #[test]
-fn rule72_yield_and_dynamic_are_exclusive() {
+fn rule63_yield_and_dynamic_are_exclusive() {
     for kind in ["Sequence", "Selector"] {
         let root = json!({"type": kind, "params": {"yield": true, "dynamic": true},
                           "children": [scripted("A", &["success"])]});

@@ -58,7 +58,7 @@ fn run(registry: &Registry<()>, root: Value, ticks: usize) -> Vec<(Status, Vec<S
 }
 
 #[test]
-fn rule70_host_controls_and_decorators_run_as_their_stand_in() {
+fn rule61_host_controls_and_decorators_run_as_their_stand_in() {
     let ticks = run(&declared(), nav(&["running", "failure"]), 2);
     // The reactive pipeline re-ticks `plan` under the pass-through `rate` while `follow`
     // runs; `follow` fails, so the Fallback `recover` runs `clear`.
@@ -75,7 +75,7 @@ fn rule70_host_controls_and_decorators_run_as_their_stand_in() {
 }
 
 #[test]
-fn rule70_decorator_stand_ins_change_the_status_as_the_built_in_does() {
+fn rule61_decorator_stand_ins_change_the_status_as_the_built_in_does() {
     let root = json!({"type": "Negate", "name": "not",
                       "children": [scripted("a", &["success", "running", "failure"])]});
     let statuses: Vec<Status> = run(&declared(), root, 3).into_iter().map(|t| t.0).collect();
@@ -86,7 +86,7 @@ fn rule70_decorator_stand_ins_change_the_status_as_the_built_in_does() {
 }
 
 #[test]
-fn rule70_a_registered_program_wins_over_the_stand_in() {
+fn rule61_a_registered_program_wins_over_the_stand_in() {
     let mut registry = declared();
     let ty = manifest().node("Throttle").cloned().expect("declared");
     registry.action(ty, |_| Status::Failure);
@@ -98,7 +98,7 @@ fn rule70_a_registered_program_wins_over_the_stand_in() {
 }
 
 #[test]
-fn rule70_without_a_stand_in_or_program_the_node_has_no_implementation() {
+fn rule61_without_a_stand_in_or_program_the_node_has_no_implementation() {
     let text = tree_json(
         json!({"type": "Mystery", "children": [scripted("a", &["success"])]}),
         json!([]),
@@ -116,7 +116,7 @@ fn rule70_without_a_stand_in_or_program_the_node_has_no_implementation() {
 }
 
 #[test]
-fn rule70_stand_ins_are_declared_by_code_too() {
+fn rule61_stand_ins_are_declared_by_code_too() {
     let ty = NodeType::new("Gate", Category::Decorator, "").stand_in(StandIn::ForceFailure);
     let mut registry = Registry::<()>::new();
     registry.declare(ty);

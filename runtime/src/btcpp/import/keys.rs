@@ -16,18 +16,41 @@ use crate::value::ValueType;
 struct KeyUses {
     keys: Vec<Vec<String>>,
     types: Vec<HashMap<String, Vec<ValueType>>>,
+    /// The main tree, whose keys `@name` names from any tree (rule 70).
+    main: usize,
+    /// `@name` used in another tree: that tree declares `name` too (for the file opened on
+    /// its own, where `@name` is its own key), of one type with the main tree's.
+    root_pairs: Vec<RemapPair>,
 }
 
 impl KeyUses {
-    fn new(trees: usize) -> KeyUses {
+    fn new(trees: usize, main: usize) -> KeyUses {
         KeyUses {
             keys: vec![Vec::new(); trees],
             types: vec![HashMap::new(); trees],
+            main,
+            root_pairs: Vec::new(),
         }
     }
 
     /// Records a use of `key` in tree `t`, with the type the use suggests if it suggests one.
+    /// `@name` is the main tree's key `name` (BT.CPP creates it in the root blackboard).
     fn add(&mut self, t: usize, key: &str, ty: Option<ValueType>) {
+        if let Some(bare) = key.strip_prefix('@').filter(|b| !b.is_empty()) {
+            self.add_own(self.main, bare, ty);
+            if t != self.main {
+                self.add_own(t, bare, ty);
+                let pair = (self.main, bare.to_owned(), t, bare.to_owned());
+                if !self.root_pairs.contains(&pair) {
+                    self.root_pairs.push(pair);
+                }
+            }
+            return;
+        }
+        self.add_own(t, key, ty);
+    }
+
+    fn add_own(&mut self, t: usize, key: &str, ty: Option<ValueType>) {
         let keys = &mut self.keys[t];
         let entry = self.types[t].entry(key.to_owned()).or_insert_with(|| {
             keys.push(key.to_owned());
@@ -35,6 +58,14 @@ impl KeyUses {
         });
         if let Some(ty) = ty {
             entry.push(ty);
+        }
+    }
+
+    /// The declared key a tree's key reference is: `@name` is the main tree's `name`.
+    fn canonical(&self, t: usize, key: &str) -> (usize, String) {
+        match key.strip_prefix('@').filter(|b| !b.is_empty()) {
+            Some(bare) => (self.main, bare.to_owned()),
+            None => (t, key.to_owned()),
         }
     }
 }
@@ -58,7 +89,7 @@ impl Cx<'_> {
     /// Every key each tree uses: in its nodes' parameters and attached decorators, in the
     /// SubTree calls that set it, and in the subtree's model ports.
     fn collect_uses(&self, doc: &Doc, drafts: &[Draft]) -> KeyUses {
-        let mut uses = KeyUses::new(drafts.len());
+        let mut uses = KeyUses::new(drafts.len(), doc.main);
         for (t, draft) in drafts.iter().enumerate() {
             draft.walk(&mut |d| {
                 for (name, p) in &d.params {
@@ -70,7 +101,7 @@ impl Cx<'_> {
                 }
                 for s in &d.scripts {
                     let tested = !matches!(s.kind, "OnSuccess" | "OnFailure" | "OnHalted" | "Post");
-                    for (key, ty) in super::scripts::script_key_uses(&s.code, tested) {
+                    for (key, ty) in self.script_key_uses(&s.code, tested) {
                         uses.add(t, &key, ty);
                     }
                 }
@@ -153,8 +184,7 @@ impl Cx<'_> {
                 add(k, ty)
             }
             PVal::Script(code) => {
-                for (key, ty) in super::scripts::script_key_uses(code, d.kind == "ScriptCondition")
-                {
+                for (key, ty) in self.script_key_uses(code, d.kind == "ScriptCondition") {
                     add(&key, ty);
                 }
             }
@@ -167,10 +197,11 @@ impl Cx<'_> {
     /// so that keys travel up chains of autoremapped subtrees whatever the order of the
     /// calls.
     fn follow_autoremaps(&self, uses: &mut KeyUses) -> Vec<RemapPair> {
-        let mut pairs: Vec<RemapPair> = Vec::new();
+        let mut pairs: Vec<RemapPair> = uses.root_pairs.clone();
         for c in &self.calls {
             for (s, p) in &c.remap {
-                pairs.push((c.parent, p.clone(), c.sub, s.clone()));
+                let (pt, pk) = uses.canonical(c.parent, p);
+                pairs.push((pt, pk, c.sub, s.clone()));
             }
         }
         loop {

@@ -49,6 +49,10 @@ pub struct ImportOptions {
     pub base_dir: Option<PathBuf>,
     /// How the document is named in messages.
     pub origin: String,
+    /// The scripting enums the program registers (BT.CPP's `registerScriptingEnum`): a
+    /// script name that is one is its value, not a key. They go into the manifest, which
+    /// accepts only names [`NodeTypes::check_script_enum_name`] accepts.
+    pub script_enums: BTreeMap<String, i64>,
 }
 
 impl ImportOptions {
@@ -59,6 +63,7 @@ impl ImportOptions {
             stem: stem.into(),
             base_dir: None,
             origin: "<memory>".to_owned(),
+            script_enums: BTreeMap::new(),
         }
     }
 }
@@ -89,6 +94,8 @@ pub struct Imported {
     pub manifest_name: String,
     /// What was approximated, kept as text, or skipped.
     pub warnings: Vec<XmlProblem>,
+    /// The scripting enums of the import's options, written to the manifest.
+    pub script_enums: BTreeMap<String, i64>,
 }
 
 impl Imported {
@@ -114,7 +121,15 @@ impl Imported {
         for ty in &self.types {
             types.insert(ty.clone());
         }
+        for (name, value) in &self.script_enums {
+            types.script_enum(name, *value);
+        }
         types
+    }
+
+    /// Whether there is a manifest to write: host types or scripting enums.
+    fn has_manifest(&self) -> bool {
+        !self.types.is_empty() || !self.script_enums.is_empty()
     }
 
     /// Writes every file (and the manifest, if there are host types) into `dir`; returns
@@ -126,7 +141,7 @@ impl Imported {
             std::fs::write(&path, f.tree.to_json_pretty())?;
             written.push(path);
         }
-        if !self.types.is_empty() {
+        if self.has_manifest() {
             let path = dir.join(&self.manifest_name);
             std::fs::write(&path, self.manifest())?;
             written.push(path);
@@ -149,6 +164,11 @@ pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, Impor
 
 /// Imports a file; `<include>` paths are relative to its folder.
 pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
+    import_file_with(path, ImportOptions::new(stem))
+}
+
+/// [`import_file`] with options (`script_enums`); `base_dir` and `origin` are the file's.
+pub fn import_file_with(path: &Path, options: ImportOptions) -> Result<Imported, ImportError> {
     let origin = path.display().to_string();
     let text = read_xml(path).map_err(|(line, column, message)| ImportError {
         problems: vec![XmlProblem {
@@ -159,12 +179,12 @@ pub fn import_file(path: &Path, stem: &str) -> Result<Imported, ImportError> {
         }],
     })?;
     let options = ImportOptions {
-        stem: stem.to_owned(),
         base_dir: Some(
             path.parent()
                 .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
         ),
         origin,
+        ..options
     };
     import_str(&text, &options)
 }
@@ -665,6 +685,9 @@ impl<'o> Cx<'o> {
         let mut keys = self.declare_keys(&doc, &mut drafts);
         self.type_script_copies(&drafts, &mut keys);
         self.check_scripts(&doc, &mut drafts, &keys);
+        for draft in &mut drafts {
+            scripts::derive_skips(draft, Parent::Root);
+        }
         let types = self.host_types(&mut drafts);
         if !self.errors.is_empty() {
             return Err(ImportError {
@@ -686,7 +709,8 @@ impl<'o> Cx<'o> {
                 &keys[t],
                 &names,
                 &types,
-                (!types.is_empty()).then_some(manifest_name.as_str()),
+                (!types.is_empty() || !self.options.script_enums.is_empty())
+                    .then_some(manifest_name.as_str()),
             );
             files.push(ImportedFile {
                 file_name: names[&t].clone(),
@@ -699,6 +723,7 @@ impl<'o> Cx<'o> {
             types: types.into_values().collect(),
             manifest_name,
             warnings: self.warnings,
+            script_enums: self.options.script_enums.clone(),
         })
     }
 
@@ -789,6 +814,8 @@ impl<'o> Cx<'o> {
             );
             return draft;
         }
+        // A Precondition with `else="RUNNING"` already holds its test (rule 71).
+        let prefilled = draft.children.len();
         if !is_subtree {
             for child in &el.children {
                 let c = self.map_element(child, tree, origin, parent_of_children, depth + 1);
@@ -798,7 +825,8 @@ impl<'o> Cx<'o> {
         if draft.origin.as_deref() == Some("Precondition") {
             // The Precondition's child sits under the Sequence that stands in for it (no
             // child at all is reported by `check_children`).
-            if draft.children.len() > 1 {
+            let own = draft.children.len() - prefilled;
+            if own > 1 || (prefilled > 0 && own == 0) {
                 self.error(origin, el, "<Precondition> must have exactly one child");
             }
         }
@@ -1448,6 +1476,9 @@ impl<'o> Cx<'o> {
         for s in &d.scripts {
             let mut def = DecoratorDef::new(s.kind);
             def.params = scripts::params(s);
+            if s.attr == super::meta::DERIVED_SKIP {
+                meta.decorators.insert(def.guid.clone(), s.attr.to_owned());
+            }
             node.decorators.push(def);
         }
         if let Some(origin) = &d.origin {

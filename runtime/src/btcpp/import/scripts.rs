@@ -75,20 +75,21 @@ impl Cx<'_> {
         src: &str,
         otherwise: &str,
     ) -> Result<Draft, String> {
+        if let Some(problem) = syntax_problem(src) {
+            return Err(format!("`if` does not parse ({problem})"));
+        }
         let (kind, attr) = match otherwise {
             "FAILURE" => ("FailureIf", "_failureIf"),
             "SUCCESS" => ("SuccessIf", "_successIf"),
             "SKIPPED" => ("SkipIf", "_skipIf"),
+            "RUNNING" => return Ok(Self::running_precondition(el, name, src)),
             other => {
                 return Err(format!(
-                    "`else=\"{other}\"`: Arbor's script decorators end a node only with success, \
-                     failure or a skip"
+                    "`else=\"{other}\"`: BT.CPP's Precondition ends with SUCCESS, FAILURE, \
+                     SKIPPED or RUNNING"
                 ))
             }
         };
-        if let Some(problem) = syntax_problem(src) {
-            return Err(format!("`if` does not parse ({problem})"));
-        }
         let mut d = Draft::new("Sequence", name, el);
         d.scripts.push(SDec {
             kind,
@@ -97,6 +98,31 @@ impl Cx<'_> {
             skipped: (kind == "SkipIf").then_some("success"),
         });
         Ok(d)
+    }
+
+    /// `<Precondition if="S" else="RUNNING">` over C (rule 71): BT.CPP tests S on every
+    /// tick until it holds, returning RUNNING without ticking C, then runs C to its end
+    /// without testing again. In Arbor: a Sequence over a dynamic Selector
+    /// [ScriptCondition S, Scripted running] and C. The Selector re-tests S on each tick
+    /// while it waits; once S holds the Sequence moves on to C and, C running, resumes
+    /// there without going back to the test. The caller adds C.
+    fn running_precondition(el: &Element, name: &str, src: &str) -> Draft {
+        let mut test = Draft::new("ScriptCondition", "if", el);
+        test.params = vec![("code".to_owned(), PVal::Script(src.to_owned()))];
+        let mut wait = Draft::new("Scripted", "else RUNNING", el);
+        wait.params = vec![(
+            "returns".to_owned(),
+            PVal::Json(serde_json::json!(["running"])),
+        )];
+        let mut gate = Draft::new("Selector", "wait until", el);
+        gate.params = vec![(
+            "dynamic".to_owned(),
+            PVal::Json(serde_json::Value::Bool(true)),
+        )];
+        gate.children = vec![test, wait];
+        let mut d = Draft::new("Sequence", name, el);
+        d.children.push(gate);
+        d
     }
 
     /// Takes a node's pre- and post-condition attributes as script decorators when the
@@ -210,7 +236,11 @@ impl Cx<'_> {
             // A chain of copies (`b := a; c := b`) takes a round per link.
             for _ in 0..8 {
                 let list = &decls[t];
+                let enums = &self.options.script_enums;
                 let declared = |n: &str| {
+                    if enums.contains_key(n) {
+                        return Some(Ty::Int);
+                    }
                     list.iter()
                         .find(|d| d.key == n)
                         .and_then(|d| Ty::of_key(d.ty))
@@ -255,7 +285,7 @@ impl Cx<'_> {
         decls: &[Vec<KeyDecl>],
     ) {
         for (t, draft) in drafts.iter_mut().enumerate() {
-            let names = DeclNames(&decls[t]);
+            let names = DeclNames(&decls[t], &self.options.script_enums);
             let origin = doc.trees[t].origin.clone();
             let mut problems = Vec::new();
             let mut demoted = Vec::new();
@@ -345,23 +375,130 @@ fn compile(code: &str, names: &DeclNames<'_>, condition: bool) -> Result<(), Str
         .map_err(|e| crate::nodes::action::script::located(&e, code))
 }
 
-/// A tree's declared keys, for checking its scripts.
-struct DeclNames<'a>(&'a [KeyDecl]);
+/// A tree's declared keys and the program's scripting enums, for checking its scripts.
+struct DeclNames<'a>(&'a [KeyDecl], &'a std::collections::BTreeMap<String, i64>);
 
 impl Names for DeclNames<'_> {
     fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
         let i = self.0.iter().position(|d| d.key == name)?;
         Some((Key(i as u32), self.0[i].ty))
     }
+
+    fn enum_value(&self, name: &str) -> Option<i64> {
+        self.1.get(name).copied()
+    }
 }
 
-/// The keys a script uses with the types its uses suggest (`None` where it shows none).
-pub(super) fn script_key_uses(code: &str, condition: bool) -> Vec<(String, Option<ValueType>)> {
-    script::key_uses(code, condition)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(k, t)| (k, t.map(Ty::value_type)))
-        .collect()
+impl Cx<'_> {
+    /// The keys a script uses with the types its uses suggest (`None` where it shows
+    /// none); the root tree's keys as written, `@name`; scripting enums are not keys.
+    pub(super) fn script_key_uses(
+        &self,
+        code: &str,
+        condition: bool,
+    ) -> Vec<(String, Option<ValueType>)> {
+        let enums = &self.options.script_enums;
+        let enum_type = |name: &str| enums.contains_key(name).then_some(Ty::Int);
+        script::key_uses_marked(code, condition, &enum_type)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(k, _)| !enums.contains_key(k))
+            .map(|(k, t)| (k, t.map(Ty::value_type)))
+            .collect()
+    }
+}
+
+/// Arbor kinds that return SKIPPED in BT.CPP 4.8 when every child was skipped: Sequence
+/// (with memory, reactive, async), Fallback (reactive, async), Parallel, and the
+/// decorators Inverter, ForceSuccess, ForceFailure, Repeat and RetryUntilSuccessful.
+const PASS_SKIPPED: [&str; 8] = [
+    "Sequence",
+    "Selector",
+    "Parallel",
+    "Inverter",
+    "Succeeder",
+    "ForceFailure",
+    "Repeat",
+    "Retry",
+];
+
+/// A derived condition longer than this is not written (a deep tree of skippable nodes
+/// would repeat its leaves' tests at every level); such a node keeps rule 56's status.
+const MAX_DERIVED_SKIP: usize = 4096;
+
+/// Gives each node of `d` whose children are all skippable a SkipIf that holds when all
+/// of them would be skipped (rule 72), so that its parent passes over it as BT.CPP's
+/// parent passes over a node that returns SKIPPED. Returns when `d` itself is skipped
+/// (as a script), `None` when it never is or when that cannot be told without running it:
+/// a node with a Condition, FailureIf or SuccessIf (checked before a skip), a host node,
+/// a Precondition or any kind not in [`PASS_SKIPPED`] whose children are skippable.
+pub(super) fn derive_skips(d: &mut Draft, parent: Parent) -> Option<String> {
+    let inner = if d.kind == "Selector" {
+        Parent::Selector
+    } else {
+        Parent::Other
+    };
+    let kids: Vec<Option<String>> = d
+        .children
+        .iter_mut()
+        .map(|c| derive_skips(c, inner))
+        .collect();
+    // A `_skipIf` or `_while` under a Fallback is a Condition that fails the node (the
+    // Fallback passes over it): the node is skipped when its test does not pass.
+    let skips = |origin: &str| matches!(origin, "_skipIf" | "_while");
+    let decided_first = d.decorators.iter().any(|x| !skips(x.origin))
+        || d.scripts
+            .iter()
+            .any(|s| matches!(s.kind, "FailureIf" | "SuccessIf"));
+    if decided_first || d.origin.as_deref() == Some("Precondition") {
+        return None;
+    }
+    let mut own: Vec<String> = d
+        .decorators
+        .iter()
+        .map(|x| format!("!({})", x.test.print()))
+        .collect();
+    own.extend(d.scripts.iter().filter_map(|s| match s.kind {
+        "SkipIf" => Some(format!("({})", s.code)),
+        "While" => Some(format!("!({})", s.code)),
+        _ => None,
+    }));
+    let passes = d.host.is_none() && PASS_SKIPPED.contains(&d.kind.as_str());
+    if passes && !kids.is_empty() && kids.iter().all(Option::is_some) {
+        let all: Vec<String> = kids.into_iter().flatten().collect();
+        // Each child's condition is one operand already: `(a)`, `!(b)` or `(a || b)`.
+        let code = all.join(" && ");
+        if code.len() <= MAX_DERIVED_SKIP {
+            let at = d
+                .scripts
+                .iter()
+                .take_while(|s| matches!(s.kind, "SkipIf" | "While"))
+                .count();
+            d.scripts.insert(
+                at,
+                SDec {
+                    kind: "SkipIf",
+                    attr: crate::btcpp::meta::DERIVED_SKIP,
+                    code: code.clone(),
+                    skipped: Some(if parent == Parent::Selector {
+                        "failure"
+                    } else {
+                        "success"
+                    }),
+                },
+            );
+            own.push(if all.len() > 1 {
+                format!("({code})")
+            } else {
+                code
+            });
+        }
+    }
+    match own.len() {
+        0 => None,
+        1 => own.pop(),
+        _ => Some(format!("({})", own.join(" || "))),
+    }
 }
 
 /// The decorator parameters of a script decorator.

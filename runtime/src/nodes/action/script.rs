@@ -48,6 +48,7 @@ pub(crate) fn code(
         types: cx.key_types,
         by_name: cx.key_names,
         enums: cx.script_enums,
+        root_key: cx.root_key,
     };
     let compiled = if condition {
         script::compile_condition(src, &names)
@@ -69,18 +70,22 @@ pub(crate) fn located(e: &ScriptError, src: &str) -> String {
     }
 }
 
-/// A file's keys as the script checker sees them. `@name` is the key `name` of this file
-/// (in the main file, the root blackboard's key; see rule 51).
+/// A file's keys as the script checker sees them. `@name` is the root tree's key `name`:
+/// in the top file its own key, in a subtree file the top file's (rules 51 and 70).
 struct FileNames<'a> {
     types: &'a [ValueType],
     by_name: &'a HashMap<String, Key>,
     enums: &'a std::collections::BTreeMap<String, i64>,
+    root_key: Option<&'a crate::nodes::RootKey<'a>>,
 }
 
 impl Names for FileNames<'_> {
-    fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
-        let key = *self.by_name.get(name)?;
-        Some((key, self.types[key.index()]))
+    fn key(&self, name: &str, root: bool) -> Option<(Key, ValueType)> {
+        let key = match (root, self.root_key) {
+            (true, Some(root_key)) => root_key(name)?,
+            _ => *self.by_name.get(name)?,
+        };
+        Some((key, *self.types.get(key.index())?))
     }
 
     fn enum_value(&self, name: &str) -> Option<i64> {
