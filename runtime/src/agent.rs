@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
+use crate::codegen::support::{Forward, Run};
 use crate::exec::{EventSlot, Exec, Nodes, Slot, State};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer};
@@ -68,14 +69,30 @@ impl<C> Agent<C> {
 
     /// Ticks the root once at the current time (rule 2, step 4).
     pub fn run(&mut self, data: &mut C) -> Status {
-        self.run_traced(data, &mut ())
+        self.state.nodes.run += 1;
+        let tree = &*self.tree;
+        let mut none = ();
+        let mut exec = Exec::new(tree, &mut self.state, data, &mut none);
+        // A tree compiled to Rust (`arbor codegen`) runs its program, monomorphic in the
+        // no-op observer; the interpreter pays this one predictable branch.
+        match &tree.program {
+            None => exec.tick_root(&tree.root),
+            Some(program) => program.tick(&mut Run(exec)),
+        }
     }
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
     pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
         self.state.nodes.run += 1;
         let tree = &*self.tree;
-        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
+        match &tree.program {
+            None => Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root),
+            Some(program) => {
+                let mut forward = Forward(observer);
+                let observer: &mut dyn Observer = &mut forward;
+                program.tick_traced(&mut Run(Exec::new(tree, &mut self.state, data, observer)))
+            }
+        }
     }
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent
