@@ -69,16 +69,12 @@ impl<C> Agent<C> {
 
     /// Ticks the root once at the current time (rule 2, step 4).
     pub fn run(&mut self, data: &mut C) -> Status {
-        self.state.nodes.run += 1;
-        let tree = &*self.tree;
-        let mut none = ();
-        let mut exec = Exec::new(tree, &mut self.state, data, &mut none);
-        // A tree compiled to Rust (`arbor codegen`) runs its program, monomorphic in the
-        // no-op observer; the interpreter pays this one predictable branch.
-        match &tree.program {
-            None => exec.tick_root(&tree.root),
-            Some(program) => program.tick(&mut Run(exec)),
+        // A tree compiled to Rust (`arbor codegen`) runs its program out of line, so the
+        // interpreter's path is as it was plus this one predictable branch.
+        if self.tree.program.is_some() {
+            return self.run_generated(data);
         }
+        self.run_traced(data, &mut ())
     }
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
@@ -92,6 +88,20 @@ impl<C> Agent<C> {
                 let observer: &mut dyn Observer = &mut forward;
                 program.tick_traced(&mut Run(Exec::new(tree, &mut self.state, data, observer)))
             }
+        }
+    }
+
+    /// [`Agent::run`] of a generated tree: its program's tick, monomorphic in the no-op
+    /// observer (no dynamic call per trace event).
+    #[inline(never)]
+    fn run_generated(&mut self, data: &mut C) -> Status {
+        self.state.nodes.run += 1;
+        let tree = &*self.tree;
+        match &tree.program {
+            Some(program) => {
+                program.tick(&mut Run(Exec::new(tree, &mut self.state, data, &mut ())))
+            }
+            None => Exec::new(tree, &mut self.state, data, &mut ()).tick_root(&tree.root),
         }
     }
 

@@ -89,7 +89,7 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
         &mut self,
         running: bool,
         current: u32,
-        k: u32,
+        k: usize,
         status: Status,
     ) -> Status {
         const { assert!((I as usize) < N) };

@@ -203,7 +203,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             }
             k += 1;
         };
-        self.loop_finish(i, running, current, k as u32, status)
+        self.loop_finish(i, running, current, k, status)
     }
 
     /// The start of a plain loop's tick (rules 3, 10, 11): whether node `i` was running and
@@ -233,7 +233,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         i: u32,
         running: bool,
         current: u32,
-        k: u32,
+        k: usize,
         status: Status,
     ) -> Status {
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
@@ -244,9 +244,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 slot.cursor = 0;
             }
             self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
-        } else if !running || k != current {
+        } else if !running || k != current as usize {
             slot.running = true;
-            slot.cursor = k;
+            slot.cursor = k as u32;
         }
         status
     }
