@@ -45,15 +45,21 @@ fn main() {
         "runtime/tests/data/good/lib",
         "runtime/tests/data/cli",
     ] {
-        project.extend(files(&root.join(dir)).into_iter().filter(|p| {
-            std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"arbor-tree\""))
-        }));
+        project.extend(
+            files(&root.join(dir))
+                .into_iter()
+                .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"arbor-tree\""))),
+        );
     }
 
     let mut modules = String::new();
     let mut table = String::from("pub static TREES: &[Tree] = &[\n");
     let mut skipped = Vec::new();
-    let mut add = |k: usize, path: &Path, random: bool, modules: &mut String, table: &mut String| {
+    let mut add = |k: usize,
+                   path: &Path,
+                   random: bool,
+                   modules: &mut String,
+                   table: &mut String| {
         let path = path.canonicalize().expect("tree file exists");
         let include = path.display().to_string();
         let options = Options {
@@ -96,6 +102,43 @@ fn main() {
         k += 1;
     }
     table.push_str("];\n");
+
+    // Mutants: generated code with a deliberately wrong loop (a loop resuming at its second
+    // child skips it), for the test that shows the comparison catches such a bug.
+    let mut mutants = String::from("pub static MUTANTS: &[Tree] = &[\n");
+    let mut made = 0;
+    for i in 0..count {
+        if made == 12 {
+            break;
+        }
+        let path = random_dir.join(format!("r{i}.json"));
+        let include = path.display().to_string();
+        let options = Options {
+            include_path: &include,
+            generator: "arbor-codegen-check/build.rs (mutant)",
+        };
+        let Ok(code) = generate(&path, &types, &options) else {
+            continue;
+        };
+        if !code.contains("current <= 1") {
+            continue;
+        }
+        let module = out.join(format!("m{made}.rs"));
+        std::fs::write(&module, code.replace("current <= 1", "current < 1"))
+            .expect("OUT_DIR writable");
+        let _ = writeln!(
+            modules,
+            "pub mod m{made} {{ include!({:?}); }}",
+            module.display().to_string()
+        );
+        let _ = writeln!(
+            mutants,
+            "    Tree {{ path: {include:?}, random: true, load: m{made}::load::<crate::Host> }},"
+        );
+        made += 1;
+    }
+    mutants.push_str("];\n");
+    table.push_str(&mutants);
     let mut skipped_text = String::from("pub static SKIPPED: &[(&str, bool, &str)] = &[\n");
     for (path, random, why) in &skipped {
         let _ = writeln!(skipped_text, "    ({path:?}, {random}, {why:?}),");

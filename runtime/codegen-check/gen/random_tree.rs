@@ -69,8 +69,12 @@ fn leaf(r: &mut Rng) -> Value {
                 .collect();
             json!({"type": "Scripted", "params": {"returns": returns}})
         }
-        8 => json!({"type": "Wait", "params": {"seconds": r.pick(&["0.1", "0.2", "0.3"]).parse::<f64>().unwrap_or(0.1)}}),
-        9 => json!({"type": "Condition", "params": {"key": r.pick(&["b", "c"]), "equals": r.chance(50)}}),
+        8 => {
+            json!({"type": "Wait", "params": {"seconds": r.pick(&["0.1", "0.2", "0.3"]).parse::<f64>().unwrap_or(0.1)}})
+        }
+        9 => {
+            json!({"type": "Condition", "params": {"key": r.pick(&["b", "c"]), "equals": r.chance(50)}})
+        }
         10 => json!({"type": "Increment", "params": {"key": "n", "by": 1 + r.below(2)}}),
         11 => {
             let mut params = json!({"key": r.pick(&["b", "c"]), "value": r.chance(50)});
@@ -138,14 +142,30 @@ fn node(r: &mut Rng, depth: u32) -> Value {
                 }
                 json!({"type": "Parallel", "params": params, "children": kids})
             }
-            12 => json!({"type": r.pick(&["IfThenElse", "WhileDoElse"]), "children": children(r, depth, 2, 3)}),
-            13 => json!({"type": "Switch", "params": {"variable": "s", "case_1": "a", "case_2": "1"}, "children": children(r, depth, 3, 3)}),
-            14 => json!({"type": r.pick(&["Inverter", "Succeeder", "ForceFailure", "KeepRunningUntilFailure"]), "children": children(r, depth, 1, 1)}),
-            15 => json!({"type": "Repeat", "params": {"count": r.below(4), "yield": r.chance(30)}, "children": children(r, depth, 1, 1)}),
-            16 => json!({"type": "Retry", "params": {"attempts": 1 + r.below(3), "yield": r.chance(30)}, "children": children(r, depth, 1, 1)}),
-            17 => json!({"type": "Limiter", "params": {"max": 1 + r.below(3)}, "children": children(r, depth, 1, 1)}),
-            18 => json!({"type": r.pick(&["Timeout", "Delay"]), "params": {"seconds": 0.25}, "children": children(r, depth, 1, 1)}),
-            _ => json!({"type": "RunOnce", "params": {"then_skip": r.chance(50)}, "children": children(r, depth, 1, 1)}),
+            12 => {
+                json!({"type": r.pick(&["IfThenElse", "WhileDoElse"]), "children": children(r, depth, 2, 3)})
+            }
+            13 => {
+                json!({"type": "Switch", "params": {"variable": "s", "case_1": "a", "case_2": "1"}, "children": children(r, depth, 3, 3)})
+            }
+            14 => {
+                json!({"type": r.pick(&["Inverter", "Succeeder", "ForceFailure", "KeepRunningUntilFailure"]), "children": children(r, depth, 1, 1)})
+            }
+            15 => {
+                json!({"type": "Repeat", "params": {"count": r.below(4), "yield": r.chance(30)}, "children": children(r, depth, 1, 1)})
+            }
+            16 => {
+                json!({"type": "Retry", "params": {"attempts": 1 + r.below(3), "yield": r.chance(30)}, "children": children(r, depth, 1, 1)})
+            }
+            17 => {
+                json!({"type": "Limiter", "params": {"max": 1 + r.below(3)}, "children": children(r, depth, 1, 1)})
+            }
+            18 => {
+                json!({"type": r.pick(&["Timeout", "Delay"]), "params": {"seconds": 0.25}, "children": children(r, depth, 1, 1)})
+            }
+            _ => {
+                json!({"type": "RunOnce", "params": {"then_skip": r.chance(50)}, "children": children(r, depth, 1, 1)})
+            }
         }
     };
     signal_params(&mut n, r);
@@ -161,13 +181,25 @@ fn decorator(r: &mut Rng) -> Value {
     let abort = r.pick(ABORTS);
     let invert = r.chance(25);
     match r.below(13) {
-        0 => json!({"type": "Precondition", "params": {"key": r.pick(&["b", "c"]), "equals": true, "invert": invert}}),
-        1 | 2 => json!({"type": "Condition", "params": {"key": r.pick(&["b", "c"]), "equals": true, "invert": invert, "abort": abort}}),
-        3 => json!({"type": "CheckEvent", "params": {"event": r.pick(&["e1", "e2"]), "invert": invert, "abort": abort}}),
-        4 => json!({"type": "CheckTrigger", "params": {"trigger": r.pick(&["t1", "t2"]), "reset": r.pick(&["Immediate", "EnterNode", "LeaveNode"]), "invert": invert, "abort": abort}}),
+        0 => {
+            json!({"type": "Precondition", "params": {"key": r.pick(&["b", "c"]), "equals": true, "invert": invert}})
+        }
+        1 | 2 => {
+            json!({"type": "Condition", "params": {"key": r.pick(&["b", "c"]), "equals": true, "invert": invert, "abort": abort}})
+        }
+        3 => {
+            json!({"type": "CheckEvent", "params": {"event": r.pick(&["e1", "e2"]), "invert": invert, "abort": abort}})
+        }
+        4 => {
+            json!({"type": "CheckTrigger", "params": {"trigger": r.pick(&["t1", "t2"]), "reset": r.pick(&["Immediate", "EnterNode", "LeaveNode"]), "invert": invert, "abort": abort}})
+        }
         5 => json!({"type": "Inverter"}),
-        6 => json!({"type": "SkipIf", "params": {"code": "n > 3", "skipped": r.pick(&["success", "failure"])}}),
-        7 => json!({"type": "While", "params": {"code": "n < 5", "skipped": r.pick(&["success", "failure"])}}),
+        6 => {
+            json!({"type": "SkipIf", "params": {"code": "n > 3", "skipped": r.pick(&["success", "failure"])}})
+        }
+        7 => {
+            json!({"type": "While", "params": {"code": "n < 5", "skipped": r.pick(&["success", "failure"])}})
+        }
         8 => json!({"type": r.pick(&["SuccessIf", "FailureIf"]), "params": {"code": "c"}}),
         9 => json!({"type": "Post", "params": {"code": "n = n + 1"}}),
         10 => json!({"type": "OnSuccess", "params": {"code": "c = !c"}}),

@@ -11,9 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arbor_runtime::{
-    Action, ActionCtx, CompiledTree, LoadError, Registry, StatefulAction, Status,
-};
+use arbor_runtime::{Action, ActionCtx, CompiledTree, LoadError, Registry, StatefulAction, Status};
 
 /// The generated modules, `TREES` and `SKIPPED` (files that did not load, with why).
 #[allow(clippy::all, missing_docs)]
@@ -170,4 +168,3 @@ pub fn registry(types: &arbor_runtime::NodeTypes) -> Registry<Host> {
     }
     registry
 }
-
