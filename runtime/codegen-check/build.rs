@@ -120,12 +120,15 @@ fn main() {
         let Ok(code) = generate(&path, &types, &options) else {
             continue;
         };
-        if !code.contains("current <= 1") {
+        if !code.contains("1 => break 'c1,") {
             continue;
         }
         let module = out.join(format!("m{made}.rs"));
-        std::fs::write(&module, code.replace("current <= 1", "current < 1"))
-            .expect("OUT_DIR writable");
+        std::fs::write(
+            &module,
+            code.replacen("1 => break 'c1,", "1 => break 'c2,", 1),
+        )
+        .expect("OUT_DIR writable");
         let _ = writeln!(
             modules,
             "pub mod m{made} {{ include!({:?}); }}",

@@ -46,8 +46,20 @@ impl<C> Agent<C> {
 
     /// Advances the clock by `dt` seconds and ticks the root once.
     pub fn tick(&mut self, data: &mut C, dt: f64) -> Status {
+        // As in `run`: generated code out of line (one call for the whole tick), the
+        // interpreter inline behind one predictable branch.
+        if self.tree.program.is_some() {
+            return self.tick_generated(data, dt);
+        }
         self.advance(dt);
-        self.run(data)
+        self.run_traced(data, &mut ())
+    }
+
+    /// [`Agent::tick`] of a generated tree.
+    #[inline(never)]
+    fn tick_generated(&mut self, data: &mut C, dt: f64) -> Status {
+        self.advance(dt);
+        self.generated(data)
     }
 
     /// As [`Agent::tick`], reporting every lifecycle event to `observer`.
@@ -91,10 +103,16 @@ impl<C> Agent<C> {
         }
     }
 
-    /// [`Agent::run`] of a generated tree: its program's tick, monomorphic in the no-op
-    /// observer (no dynamic call per trace event).
+    /// [`Agent::run`] of a generated tree.
     #[inline(never)]
     fn run_generated(&mut self, data: &mut C) -> Status {
+        self.generated(data)
+    }
+
+    /// A generated tree's program ticked once, monomorphic in the no-op observer (no
+    /// dynamic call per trace event).
+    #[inline(always)]
+    fn generated(&mut self, data: &mut C) -> Status {
         self.state.nodes.run += 1;
         let tree = &*self.tree;
         match &tree.program {

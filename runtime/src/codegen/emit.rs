@@ -132,33 +132,78 @@ fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {
         return;
     }
     let next = if l.seq { "Success" } else { "Failure" };
+    let n = l.children.len();
     out.push_str("        let (k, status) = 'run: {\n");
-    for (k, c) in l.children.iter().enumerate() {
-        let test = if k == 0 {
-            "current == 0".to_owned()
-        } else {
-            format!("current <= {k}")
-        };
-        let _ = write!(
-            out,
-            "            if {test} {{
-                let s = {call};
-                if s != Status::{next} {{
-                    break 'run ({k}, s);
-                }}
-            }}
-",
-            call = call(*c),
-        );
+    if n <= MAX_NESTED {
+        resume_nested(out, l, next);
+    } else {
+        resume_chain(out, l, next);
     }
     let _ = write!(
         out,
-        "            ({count}, Status::{next})
+        "            ({n}, Status::{next})
         }};
         x.loop_finish::<{i}>(running, current, k, status)
     }}
+"
+    );
+}
+
+/// Loops with more children than this resume through a chain of comparisons instead of
+/// nested blocks (which indent one level per child).
+const MAX_NESTED: usize = 16;
+
+/// Resuming at the current child with one `match` that jumps into a run of the children:
+/// each child's code follows the block its `match` arm breaks out of, so ticking child `k`
+/// falls through to child `k + 1`.
+fn resume_nested(out: &mut String, l: &Loop, next: &str) {
+    let n = l.children.len();
+    let pad = |depth: usize| " ".repeat(12 + 4 * depth);
+    for k in (1..n).rev() {
+        let _ = writeln!(out, "{}'c{k}: {{", pad(n - 1 - k));
+    }
+    let inner = pad(n - 1);
+    if n == 1 {
+        child(out, &inner, 0, l.children[0], next);
+        return;
+    }
+    let _ = writeln!(out, "{inner}match current {{");
+    let _ = writeln!(out, "{inner}    0 => {{}}");
+    for k in 1..n {
+        let arm = if k + 1 == n {
+            "_".to_owned()
+        } else {
+            k.to_string()
+        };
+        let _ = writeln!(out, "{inner}    {arm} => break 'c{k},");
+    }
+    let _ = writeln!(out, "{inner}}}");
+    child(out, &inner, 0, l.children[0], next);
+    for k in 1..n {
+        let _ = writeln!(out, "{}}}", pad(n - 1 - k));
+        child(out, &pad(n - 1 - k), k, l.children[k], next);
+    }
+}
+
+/// Resuming through one comparison per child: child `k` runs if `current <= k`.
+fn resume_chain(out: &mut String, l: &Loop, next: &str) {
+    for (k, c) in l.children.iter().enumerate() {
+        let _ = writeln!(out, "            if current <= {k} {{");
+        child(out, "                ", k, *c, next);
+        out.push_str("            }\n");
+    }
+}
+
+/// Child `k`: ticked, and the loop left with its status unless it is `next`.
+fn child(out: &mut String, pad: &str, k: usize, c: Call, next: &str) {
+    let _ = write!(
+        out,
+        "{pad}let s = {call};
+{pad}if s != Status::{next} {{
+{pad}    break 'run ({k}, s);
+{pad}}}
 ",
-        count = l.children.len(),
+        call = call(c),
     );
 }
 
