@@ -46,20 +46,21 @@ impl<C> Agent<C> {
 
     /// Advances the clock by `dt` seconds and ticks the root once.
     pub fn tick(&mut self, data: &mut C, dt: f64) -> Status {
-        // As in `run`: generated code out of line (one call for the whole tick), the
-        // interpreter inline behind one predictable branch.
-        if self.tree.program.is_some() {
-            return self.tick_generated(data, dt);
+        // A tree compiled to Rust (`arbor codegen`): one dynamic call to the program's own
+        // function for the whole tick, its arguments in registers so that it can be a jump
+        // before this function sets up its frame. The interpreter pays this one branch.
+        if let Some(program) = &self.tree.program {
+            return program.tick(&self.tree, &mut self.state, data, Some(dt));
         }
-        self.advance(dt);
-        self.run_traced(data, &mut ())
+        self.tick_interpreted(data, dt)
     }
 
-    /// [`Agent::tick`] of a generated tree.
+    /// [`Agent::tick`] through the interpreter: a function of its own, so that neither
+    /// engine's path sets up the other's frame.
     #[inline(never)]
-    fn tick_generated(&mut self, data: &mut C, dt: f64) -> Status {
+    fn tick_interpreted(&mut self, data: &mut C, dt: f64) -> Status {
         self.advance(dt);
-        self.generated(data)
+        self.interpret(data, &mut ())
     }
 
     /// As [`Agent::tick`], reporting every lifecycle event to `observer`.
@@ -81,46 +82,41 @@ impl<C> Agent<C> {
 
     /// Ticks the root once at the current time (rule 2, step 4).
     pub fn run(&mut self, data: &mut C) -> Status {
-        // A tree compiled to Rust (`arbor codegen`) runs its program out of line, so the
-        // interpreter's path is as it was plus this one predictable branch.
-        if self.tree.program.is_some() {
-            return self.run_generated(data);
+        // As in `tick`.
+        if let Some(program) = &self.tree.program {
+            return program.tick(&self.tree, &mut self.state, data, None);
         }
-        self.run_traced(data, &mut ())
+        self.run_interpreted(data)
+    }
+
+    /// [`Agent::run`] through the interpreter, as [`Agent::tick_interpreted`].
+    #[inline(never)]
+    fn run_interpreted(&mut self, data: &mut C) -> Status {
+        self.interpret(data, &mut ())
+    }
+
+    /// One root tick through the interpreter.
+    #[inline(always)]
+    fn interpret<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
+        self.state.nodes.run += 1;
+        let tree = &*self.tree;
+        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
     }
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
     pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
+        let Some(program) = &self.tree.program else {
+            return self.interpret(data, observer);
+        };
         self.state.nodes.run += 1;
-        let tree = &*self.tree;
-        match &tree.program {
-            None => Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root),
-            Some(program) => {
-                let mut forward = Forward(observer);
-                let observer: &mut dyn Observer = &mut forward;
-                program.tick_traced(&mut Run(Exec::new(tree, &mut self.state, data, observer)))
-            }
-        }
-    }
-
-    /// [`Agent::run`] of a generated tree.
-    #[inline(never)]
-    fn run_generated(&mut self, data: &mut C) -> Status {
-        self.generated(data)
-    }
-
-    /// A generated tree's program ticked once, monomorphic in the no-op observer (no
-    /// dynamic call per trace event).
-    #[inline(always)]
-    fn generated(&mut self, data: &mut C) -> Status {
-        self.state.nodes.run += 1;
-        let tree = &*self.tree;
-        match &tree.program {
-            Some(program) => {
-                program.tick(&mut Run(Exec::new(tree, &mut self.state, data, &mut ())))
-            }
-            None => Exec::new(tree, &mut self.state, data, &mut ()).tick_root(&tree.root),
-        }
+        let mut forward = Forward(observer);
+        let observer: &mut dyn Observer = &mut forward;
+        program.tick_traced(&mut Run(Exec::new(
+            &self.tree,
+            &mut self.state,
+            data,
+            observer,
+        )))
     }
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent

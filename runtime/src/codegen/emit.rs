@@ -79,8 +79,14 @@ struct Generated<C> {{
 }}
 
 impl<C> support::Program<C> for Generated<C> {{
-    fn tick(&self, run: &mut Run<'_, C, ()>) -> Status {{
-        self.root(run)
+    fn tick(
+        &self,
+        tree: &CompiledTree<C>,
+        state: &mut support::State,
+        data: &mut C,
+        dt: Option<f64>,
+    ) -> Status {{
+        support::run(tree, state, data, dt, |run| self.root(run))
     }}
 
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {{

@@ -15,6 +15,8 @@
 use std::sync::Arc;
 
 use crate::compile::{LoadError, Problem, ProblemKind};
+#[doc(hidden)]
+pub use crate::exec::State;
 use crate::exec::{shape_of, Exec, Shape};
 use crate::host::Action;
 use crate::nodes::Kind;
@@ -27,10 +29,37 @@ use crate::tree::CompiledTree;
 /// dynamic call per trace event: `tick` is instantiated with the no-op observer `()`,
 /// `tick_traced` with `dyn Observer`.
 pub trait Program<C>: Send + Sync {
-    /// One root tick without an observer.
-    fn tick(&self, run: &mut Run<'_, C, ()>) -> Status;
+    /// One root tick of the agent whose tree and state these are, without an observer,
+    /// after moving the clock by `dt` if given (`Agent::tick`; `Agent::run` without): the
+    /// whole tick in the program's own function, which calls [`run`].
+    fn tick(
+        &self,
+        tree: &CompiledTree<C>,
+        state: &mut State,
+        data: &mut C,
+        dt: Option<f64>,
+    ) -> Status;
     /// One root tick reporting every trace event.
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status;
+}
+
+/// `Agent::advance(dt)` if given, then one root tick through `root`, as `Agent::run`
+/// does: the run counted, the tick's one action context built. What a generated
+/// [`Program::tick`] calls.
+#[inline(always)]
+pub fn run<C>(
+    tree: &CompiledTree<C>,
+    state: &mut State,
+    data: &mut C,
+    dt: Option<f64>,
+    root: impl FnOnce(&mut Run<'_, C, ()>) -> Status,
+) -> Status {
+    if let Some(dt) = dt {
+        let now = state.bb.now() + dt;
+        state.bb.set_now(now);
+    }
+    state.nodes.run += 1;
+    root(&mut Run(Exec::new(tree, state, data, &mut ())))
 }
 
 /// One agent's state borrowed for one root tick.

@@ -11,7 +11,8 @@ mod unchecked;
 
 use entry::Step;
 pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
-pub(crate) use state::{EventSlot, Nodes, Slot, State};
+pub use state::State;
+pub(crate) use state::{EventSlot, Nodes, Slot};
 
 use crate::host::{Action, ActionCtx};
 use crate::nodes::attached::{self, DecoratorKind, Reset};

@@ -3,7 +3,12 @@
 //! interpreter does, and a module whose tree changed shape is refused at load.
 //!
 //! After an intended change, `ARBOR_BLESS=1 cargo test -p arbor-runtime --test tests
-//! engine::generated` rewrites the tree files and the modules.
+//! engine::generated` rewrites the tree files, the node-types manifest and the modules.
+//! The modules are exactly what `arbor codegen` writes, so when they no longer compile (the
+//! support API changed), regenerate them first with
+//! `cargo arbor codegen runtime/benches/reference/generated/a.json --types
+//! runtime/benches/reference/generated/types.json -o runtime/benches/reference/generated/a.rs`
+//! (and `b`).
 
 use std::path::{Path, PathBuf};
 
@@ -33,8 +38,14 @@ fn up_to_date(path: &Path, text: &str) -> Option<String> {
 
 #[test]
 fn the_checked_in_reference_modules_are_up_to_date() {
-    let types = reference::registry().types().clone();
+    let registry = reference::registry();
+    let types = registry.types().clone();
     let mut stale = Vec::new();
+    stale.extend(up_to_date(&dir().join("types.json"), &registry.manifest()));
+    let generator = format!(
+        "`arbor codegen` (arbor-runtime {})",
+        env!("CARGO_PKG_VERSION")
+    );
     for (variant, running) in [("a", false), ("b", true)] {
         let json = dir().join(format!("{variant}.json"));
         let text = serde_json::to_string_pretty(&reference::reference_tree(running))
@@ -43,7 +54,7 @@ fn the_checked_in_reference_modules_are_up_to_date() {
         stale.extend(up_to_date(&json, &text));
         let options = codegen::Options {
             include_path: &format!("{variant}.json"),
-            generator: "tests/engine/generated.rs",
+            generator: &generator,
         };
         let code = codegen::generate(&json, &types, &options).expect("generates");
         stale.extend(up_to_date(&dir().join(format!("{variant}.rs")), &code));
