@@ -80,7 +80,8 @@ pub struct CompiledTree<C> {
     pub(crate) warnings: Vec<Problem>,
     /// Generated code that runs this tree in place of the interpreter (`arbor codegen`,
     /// installed by `codegen::support::install` after checking the tree's shape).
-    pub(crate) program: Option<Arc<dyn crate::codegen::support::Program<C>>>,
+    /// A `Box`, not an `Arc`: calling through it needs no offset computed from the vtable.
+    pub(crate) program: Option<Box<dyn crate::codegen::support::Program<C>>>,
 }
 
 impl<C> CompiledTree<C> {

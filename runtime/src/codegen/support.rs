@@ -185,7 +185,7 @@ pub fn install<C, P: Program<C> + 'static>(
     mut tree: CompiledTree<C>,
     program: P,
 ) -> CompiledTree<C> {
-    tree.program = Some(Arc::new(program));
+    tree.program = Some(Box::new(program));
     tree
 }
 
