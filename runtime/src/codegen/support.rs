@@ -17,8 +17,7 @@ use std::sync::Arc;
 use crate::compile::{LoadError, Problem, ProblemKind};
 #[doc(hidden)]
 pub use crate::exec::State;
-use crate::exec::{shape_of, Exec, Shape};
-use crate::host::Action;
+use crate::exec::{shape_of, Exec, HeldAction, Shape};
 use crate::nodes::Kind;
 use crate::status::Status;
 use crate::trace::{Observer, TraceEvent};
@@ -91,7 +90,8 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     #[inline(always)]
     pub fn leaf<const I: u32>(&mut self, leaf: &Leaf<C>) -> Status {
         const { assert!((I as usize) < N) };
-        self.0.tick_host(I, &*leaf.action, leaf.state, leaf.hooks)
+        self.0
+            .tick_host(I, leaf.action.get(), leaf.state, leaf.hooks)
     }
 
     /// Ticks node `I` through the interpreter's general path (`Exec::tick_node`): every
@@ -129,7 +129,7 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
 /// A decorator-free host leaf's action as the loaded tree built it (with its parameters
 /// and bindings), its host state index and whether it has hooks.
 pub struct Leaf<C> {
-    action: Arc<dyn Action<C>>,
+    action: HeldAction<C>,
     state: u32,
     hooks: bool,
 }
@@ -147,7 +147,7 @@ pub fn leaves<C, const K: usize>(
             Some((Shape::Leaf, &Kind::Host { action, state }, hooks)) => {
                 match tree.actions.get(action as usize) {
                     Some(action) => out.push(Leaf {
-                        action: action.clone(),
+                        action: HeldAction::new(action.clone()),
                         state,
                         hooks,
                     }),

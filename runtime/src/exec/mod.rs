@@ -13,6 +13,7 @@ use entry::Step;
 pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
 pub use state::State;
 pub(crate) use state::{EventSlot, Nodes, Slot};
+pub(crate) use unchecked::HeldAction;
 
 use crate::host::{Action, ActionCtx};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
