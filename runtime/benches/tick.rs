@@ -4,14 +4,15 @@
 //! in variant B the last action of the fourth Sequence returns running, so the tree resumes
 //! there every tick.
 //! Measured for one agent and per agent-tick for 10,000 agents ticked round-robin, with a
-//! trace observer attached, and the same trees in bonsai-bt in the same run so the ratio is
-//! honest. Also: loading a generated 10,000-node file.
+//! trace observer attached, as generated code (`arbor codegen`), and the same trees in
+//! bonsai-bt and the hand-written floor in the same run so the ratio is honest. Also: loading a generated 10,000-node file.
 
 mod reference;
 
 use std::hint::black_box;
+use std::sync::Arc;
 
-use arbor_runtime::{Agent, Recorder, TraceEvent};
+use arbor_runtime::{Agent, CompiledTree, Recorder, TraceEvent};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode, Throughput};
 
 use reference::{
@@ -53,6 +54,14 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
         })
     });
 
+    // The same tree compiled to Rust (`arbor_runtime::codegen`, the checked-in modules of
+    // reference/generated).
+    let generated = generated(running);
+    let mut generated_agent = Agent::new(generated.clone(), 1);
+    group.bench_function("generated/1 agent", |b| {
+        b.iter(|| generated_agent.tick(&mut data, black_box(0.1)))
+    });
+
     let mut bt = bonsai::tree(running);
     let e = bonsai::event(0.1);
     group.bench_function("bonsai/1 agent", |b| {
@@ -81,6 +90,16 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
             }
         })
     });
+    let mut generated_population: Vec<(Agent<Counter>, Counter)> = (0..AGENTS)
+        .map(|i| (Agent::new(generated.clone(), i as u64), Counter::default()))
+        .collect();
+    group.bench_function("generated/10,000 agents", |b| {
+        b.iter(|| {
+            for (agent, data) in &mut generated_population {
+                agent.tick(data, black_box(0.1));
+            }
+        })
+    });
     group.bench_function("bonsai/10,000 agents", |b| {
         b.iter(|| {
             for (bt, data) in &mut bonsai_population {
@@ -99,6 +118,20 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
         })
     });
     group.finish();
+}
+
+/// The reference tree as generated code: variant B's module if `running`, else A's.
+fn generated(running: bool) -> Arc<CompiledTree<Counter>> {
+    let registry = registry();
+    let loaded = if running {
+        reference::generated_b::load(&registry)
+    } else {
+        reference::generated_a::load(&registry)
+    };
+    match loaded {
+        Ok(tree) => tree,
+        Err(e) => panic!("{e}"),
+    }
 }
 
 fn ticks(c: &mut Criterion) {

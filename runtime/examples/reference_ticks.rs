@@ -10,7 +10,8 @@
 //! through `black_box`: the engine's own cost of reporting), `preview` (Arbor with the
 //! preview-like trace observer of `benches/reference/mod.rs`), `literal` / `bound` (the
 //! reference actions reading one input, a literal or a bound key, and writing one output)
-//! `bonsai`, or `floor` (the hand-written flat array, leaves inline), the variant `a`
+//! `generated` (the reference tree compiled to Rust by `arbor_runtime::codegen`, the
+//! checked-in modules of `benches/reference/generated`), `bonsai`, or `floor` (the hand-written flat array, leaves inline), the variant `a`
 //! or `b`, and N. `load N` instead loads
 //! the loading benchmark's generated 10,000-node tree N times.
 
@@ -76,6 +77,22 @@ fn main() -> ExitCode {
                 black_box(agent.tick_traced(&mut counter, black_box(0.1), &mut observer));
             }
         }
+        "generated" => {
+            let registry = registry();
+            let loaded = if running {
+                reference::generated_b::load(&registry)
+            } else {
+                reference::generated_a::load(&registry)
+            };
+            let Ok(tree) = loaded else {
+                eprintln!("the generated reference tree did not load");
+                return ExitCode::FAILURE;
+            };
+            let mut agent = Agent::new(tree, 1);
+            for _ in 0..n {
+                black_box(agent.tick(&mut counter, black_box(0.1)));
+            }
+        }
         "literal" | "bound" => {
             let mut agent = Agent::new(compile_ported(running, engine == "bound"), 1);
             for _ in 0..n {
@@ -123,6 +140,6 @@ fn load_wide(n: u64) -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: reference_ticks <arbor|events|preview|literal|bound|bonsai|floor> <a|b> <ticks>  |  reference_ticks load <times>");
+    eprintln!("usage: reference_ticks <arbor|events|preview|literal|bound|generated|bonsai|floor> <a|b> <ticks>  |  reference_ticks load <times>");
     ExitCode::FAILURE
 }

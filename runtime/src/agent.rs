@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
+use crate::codegen::support::{Forward, Run};
 use crate::exec::{EventSlot, Exec, Nodes, Slot, State};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer};
@@ -45,8 +46,21 @@ impl<C> Agent<C> {
 
     /// Advances the clock by `dt` seconds and ticks the root once.
     pub fn tick(&mut self, data: &mut C, dt: f64) -> Status {
+        // A tree compiled to Rust (`arbor codegen`): one dynamic call to the program's own
+        // function for the whole tick, its arguments in registers so that it can be a jump
+        // before this function sets up its frame. The interpreter pays this one branch.
+        if let Some(program) = &self.tree.program {
+            return program.tick(&self.tree, &mut self.state, data, Some(dt));
+        }
+        self.tick_interpreted(data, dt)
+    }
+
+    /// [`Agent::tick`] through the interpreter: a function of its own, so that neither
+    /// engine's path sets up the other's frame.
+    #[inline(never)]
+    fn tick_interpreted(&mut self, data: &mut C, dt: f64) -> Status {
         self.advance(dt);
-        self.run(data)
+        self.interpret(data, &mut ())
     }
 
     /// As [`Agent::tick`], reporting every lifecycle event to `observer`.
@@ -68,14 +82,41 @@ impl<C> Agent<C> {
 
     /// Ticks the root once at the current time (rule 2, step 4).
     pub fn run(&mut self, data: &mut C) -> Status {
-        self.run_traced(data, &mut ())
+        // As in `tick`.
+        if let Some(program) = &self.tree.program {
+            return program.tick(&self.tree, &mut self.state, data, None);
+        }
+        self.run_interpreted(data)
+    }
+
+    /// [`Agent::run`] through the interpreter, as [`Agent::tick_interpreted`].
+    #[inline(never)]
+    fn run_interpreted(&mut self, data: &mut C) -> Status {
+        self.interpret(data, &mut ())
+    }
+
+    /// One root tick through the interpreter.
+    #[inline(always)]
+    fn interpret<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
+        self.state.nodes.run += 1;
+        let tree = &*self.tree;
+        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
     }
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
     pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
+        let Some(program) = &self.tree.program else {
+            return self.interpret(data, observer);
+        };
         self.state.nodes.run += 1;
-        let tree = &*self.tree;
-        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
+        let mut forward = Forward(observer);
+        let observer: &mut dyn Observer = &mut forward;
+        program.tick_traced(&mut Run(Exec::new(
+            &self.tree,
+            &mut self.state,
+            data,
+            observer,
+        )))
     }
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent

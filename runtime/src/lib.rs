@@ -80,6 +80,7 @@ mod blackboard;
 #[cfg(feature = "btcpp")]
 pub mod btcpp;
 pub mod builder;
+pub mod codegen;
 mod compile;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;

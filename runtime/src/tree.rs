@@ -78,6 +78,10 @@ pub struct CompiledTree<C> {
     pub(crate) guid: String,
     pub(crate) source: Option<PathBuf>,
     pub(crate) warnings: Vec<Problem>,
+    /// Generated code that runs this tree in place of the interpreter (`arbor codegen`,
+    /// installed by `codegen::support::install` after checking the tree's shape).
+    /// A `Box`, not an `Arc`: calling through it needs no offset computed from the vtable.
+    pub(crate) program: Option<Box<dyn crate::codegen::support::Program<C>>>,
 }
 
 impl<C> CompiledTree<C> {
@@ -162,6 +166,12 @@ impl<C> CompiledTree<C> {
     /// Non-fatal problems found while loading (unreachable nodes, empty composites).
     pub fn warnings(&self) -> &[Problem] {
         &self.warnings
+    }
+
+    /// Whether agents run this tree through generated code (`arbor codegen`) rather than
+    /// the interpreter.
+    pub fn is_generated(&self) -> bool {
+        self.program.is_some()
     }
 
     /// Bytes of per-agent state this tree needs, besides blackboard values' heap data:

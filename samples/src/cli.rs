@@ -32,6 +32,8 @@ pub struct Options {
     pub tree: Option<PathBuf>,
     pub trace: bool,
     pub quiet: bool,
+    /// Run the sample's tree as generated code (`Simulation::load_generated`).
+    pub generated: bool,
     /// Values of the spec's extra flags, as given.
     pub extra: Vec<(String, String)>,
 }
@@ -59,7 +61,8 @@ pub fn usage(spec: &Spec) -> String {
          --seed S      random seed (default 1)\n  --dt D        seconds per tick (default {})\n  \
          --tree FILE   run this tree file instead of the sample's own\n  \
          --trace       print every node's enter/exit for each tick\n  \
-         --quiet       print only the summary\n",
+         --quiet       print only the summary\n  \
+         --generated   run the tree compiled to Rust by build.rs (the card duel)\n",
         spec.about, spec.program, spec.default_ticks, spec.default_dt
     );
     for (flag, value, help) in spec.extra {
@@ -78,6 +81,7 @@ pub fn parse(spec: &Spec, args: impl IntoIterator<Item = String>) -> Result<Pars
         tree: None,
         trace: false,
         quiet: false,
+        generated: false,
         extra: Vec::new(),
     };
     let mut args = args.into_iter();
@@ -96,6 +100,7 @@ pub fn parse(spec: &Spec, args: impl IntoIterator<Item = String>) -> Result<Pars
             "-h" | "--help" => return Ok(Parsed::Help),
             "--trace" => options.trace = true,
             "--quiet" => options.quiet = true,
+            "--generated" => options.generated = true,
             "--ticks" => options.ticks = number(&flag, &value()?)?,
             "--seed" => options.seed = number(&flag, &value()?)?,
             "--dt" => {
@@ -152,9 +157,23 @@ pub fn run(
     options: &Options,
     out: &mut dyn Write,
 ) -> Result<Tally, RunError> {
-    let loaded = match &options.tree {
-        Some(path) => sim.load_file(path),
-        None => sim.load_default(),
+    let loaded = match (&options.tree, options.generated) {
+        (Some(_), true) => {
+            return Err(RunError::Load(
+                "`--generated` runs the sample's own tree, not `--tree`".to_owned(),
+            ))
+        }
+        (Some(path), false) => sim.load_file(path),
+        (None, false) => sim.load_default(),
+        (None, true) => match sim.load_generated() {
+            Some(loaded) => loaded,
+            None => {
+                return Err(RunError::Load(format!(
+                    "the {} sample has no generated code",
+                    sim.name()
+                )))
+            }
+        },
     };
     let outcome = loaded.map_err(|e| RunError::Load(e.to_string()))?;
     for warning in &outcome.warnings {

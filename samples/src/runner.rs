@@ -61,9 +61,15 @@ impl<W: 'static> Runner<W> {
                 .with_options(options)
                 .load_tree(file, path)?,
         );
+        Ok(self.install(world, tree))
+    }
+
+    /// Runs `tree` (loaded here, or by generated code: `World::generated`): a running agent
+    /// switches to it with `Agent::reload`, as [`Runner::load`] says.
+    pub fn install(&mut self, world: &mut W, tree: Arc<CompiledTree<W>>) -> LoadOutcome {
         let warnings = tree.warnings().to_vec();
         self.tree = Some(tree.clone());
-        let outcome = match &mut self.agent {
+        match &mut self.agent {
             Some(agent) => LoadOutcome {
                 reloaded: true,
                 dropped_keys: agent.reload(world, tree),
@@ -77,8 +83,11 @@ impl<W: 'static> Runner<W> {
                     warnings,
                 }
             }
-        };
-        Ok(outcome)
+        }
+    }
+
+    pub fn registry(&self) -> &Registry<W> {
+        &self.registry
     }
 
     /// A fresh agent on the loaded tree (if any): clock 0, blackboard defaults, RNG reseeded.

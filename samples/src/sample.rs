@@ -18,9 +18,12 @@
 
 use std::any::Any;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use arbor_runtime::format::TreeFile;
-use arbor_runtime::{Agent, Blackboard, LoadError, NodeId, NodeTypes, Observer, Registry, Status};
+use arbor_runtime::{
+    Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeTypes, Observer, Registry, Status,
+};
 
 use crate::card_duel::DuelWorld;
 use crate::counting::CounterWorld;
@@ -88,6 +91,14 @@ pub trait World: registered::Registered + Send + 'static {
 
     /// A fresh world seeded with `seed`.
     fn new(seed: u64) -> Self;
+
+    /// The sample's tree compiled to Rust (`arbor_runtime::codegen`, from `build.rs`),
+    /// loaded with `registry`; `None` for samples without generated code.
+    #[allow(clippy::type_complexity)]
+    fn generated(registry: &Registry<Self>) -> Option<Result<Arc<CompiledTree<Self>>, LoadError>> {
+        let _ = registry;
+        None
+    }
 
     /// Advances the world by `dt` and ticks `agent` once (rule 2 of docs/semantics.md: the clock, the
     /// world and its sensor readings, then the root), reporting every event to `observer`.
@@ -172,6 +183,18 @@ impl<W: World> Simulation for Sample<W> {
             self.world.loaded(agent, &outcome);
         }
         Ok(outcome)
+    }
+
+    fn load_generated(&mut self) -> Option<Result<LoadOutcome, LoadError>> {
+        let tree = match W::generated(self.runner.registry())? {
+            Ok(tree) => tree,
+            Err(e) => return Some(Err(e)),
+        };
+        let outcome = self.runner.install(&mut self.world, tree);
+        if let Some(agent) = self.runner.agent_mut() {
+            self.world.loaded(agent, &outcome);
+        }
+        Some(Ok(outcome))
     }
 
     fn tick(&mut self, dt: f64, observer: &mut dyn Observer) -> Option<Status> {

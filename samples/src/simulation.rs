@@ -68,6 +68,13 @@ pub trait Simulation: Send {
         self.load_file(&self.tree_path())
     }
 
+    /// Loads the sample's own tree as generated code (`arbor_runtime::codegen`, compiled
+    /// by the samples' `build.rs`): the same tree, ticked by Rust generated from it
+    /// instead of the interpreter. `None` if the sample has no generated code.
+    fn load_generated(&mut self) -> Option<Result<LoadOutcome, LoadError>> {
+        None
+    }
+
     /// Advances the world by `dt` seconds and ticks the agent once, reporting every
     /// lifecycle event to `observer`. `None` when the agent was not ticked: no tree is
     /// loaded, the simulation is over ([`Simulation::finished`]), or it waits for input

@@ -149,3 +149,39 @@ fn scripted_duels_end_with_a_winner() {
     println!("player wins {}, AI wins {}", winners[0], winners[1]);
     assert!(winners[1] > 0, "the AI never wins");
 }
+
+/// `card_duel --generated`: the tree compiled to Rust by build.rs plays the same duels as
+/// the interpreter, trace line for trace line (enter, exit, abort, log of every node).
+#[test]
+fn the_generated_tree_plays_as_the_interpreted_one() {
+    let registry = arbor_samples::card_duel::registry();
+    let tree =
+        arbor_samples::card_duel::generated::load(&registry).expect("the generated tree loads");
+    assert!(tree.is_generated());
+    for seed in 1..=20 {
+        let run = |generated: bool| {
+            let options = arbor_samples::cli::Options {
+                ticks: 100,
+                seed,
+                dt: 1.0,
+                tree: None,
+                trace: true,
+                quiet: false,
+                generated,
+                extra: Vec::new(),
+            };
+            let mut sim = CardDuel::new(seed);
+            let mut out = Vec::new();
+            let tally = match arbor_samples::cli::run(&mut sim, &options, &mut out) {
+                Ok(tally) => tally,
+                Err(e) => panic!("seed {seed}: {e:?}"),
+            };
+            (String::from_utf8(out).expect("UTF-8"), tally)
+        };
+        let (interpreted, tally) = run(false);
+        let (generated, _) = run(true);
+        assert!(tally.ticks > 3, "seed {seed}: {tally:?}");
+        assert!(interpreted.contains("    enter "), "seed {seed}: no trace");
+        assert_eq!(generated, interpreted, "seed {seed}");
+    }
+}

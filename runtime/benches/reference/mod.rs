@@ -425,3 +425,14 @@ pub mod floor {
         }
     }
 }
+
+/// The reference tree compiled to Rust (`arbor_runtime::codegen`), variant A; checked in
+/// and kept up to date by tests/engine/generated.rs.
+pub mod generated_a {
+    include!("generated/a.rs");
+}
+
+/// As [`generated_a`], variant B.
+pub mod generated_b {
+    include!("generated/b.rs");
+}

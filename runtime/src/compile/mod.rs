@@ -183,6 +183,19 @@ pub fn parse_str(text: &str, path: Option<&Path>) -> Result<TreeFile, LoadError>
         .map_err(|problems| LoadError { problems })
 }
 
+/// Compiles a tree file against node declarations only, without host actions: the layout
+/// code generation emits code for (`codegen::generate`).
+pub(crate) fn compile_unbound(
+    path: &Path,
+    types: &NodeTypes,
+    options: &LoadOptions,
+) -> Result<CompiledTree<()>, LoadError> {
+    let origin: Arc<str> = Arc::from(path.display().to_string());
+    let text = source::read(path, &origin, options).map_err(|problems| LoadError { problems })?;
+    let file = source::parse(&text, &origin, options).map_err(|problems| LoadError { problems })?;
+    build::<()>(None, types, options, file, origin, Some(path))
+}
+
 fn origin_of(path: Option<&Path>) -> Arc<str> {
     Arc::from(path.map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string()))
 }
@@ -233,5 +246,6 @@ fn build<C: 'static>(
         guid,
         source: path.map(Path::to_path_buf),
         warnings: problems,
+        program: None,
     })
 }

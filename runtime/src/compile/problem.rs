@@ -164,6 +164,9 @@ pub enum ProblemKind {
     /// Message: "…: …".
     #[error("{kind}: {message}")]
     HostRejected { kind: String, message: String },
+    /// Message: "the generated code does not match the tree (…); run `arbor codegen` again".
+    #[error("the generated code does not match the tree ({0}); run `arbor codegen` again")]
+    StaleCode(String),
 }
 
 fn did_you_mean(s: &Option<String>) -> String {

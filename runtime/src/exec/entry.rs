@@ -40,33 +40,51 @@ pub(crate) struct Entry<C> {
     pub step: Step<C>,
 }
 
+/// Which step a node takes, from the node alone: what `entry_of` builds and what generated
+/// code (`codegen`) emits straight-line code for. One decision for both, so a node the
+/// interpreter ticks through its general path is never given a fast path by generated code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A host leaf without attached decorators ([`Step::Leaf`]).
+    Leaf,
+    /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]).
+    Loop { seq: bool },
+    /// Anything else ([`Step::Node`]).
+    Node,
+}
+
+/// The [`Shape`] of `node`, a node of a finished node array (`rescan` set).
+pub(crate) fn shape_of(node: &Node) -> Shape {
+    let undecorated = node.decorator_count == 0;
+    match node.kind {
+        Kind::Host { .. } if undecorated => Shape::Leaf,
+        Kind::Sequence {
+            dynamic: false,
+            memory: false,
+            yields: false,
+        } if undecorated && !node.rescan => Shape::Loop { seq: true },
+        Kind::Selector {
+            dynamic: false,
+            yields: false,
+        } if undecorated && !node.rescan => Shape::Loop { seq: false },
+        _ => Shape::Node,
+    }
+}
+
 /// The entry of node `i` of a finished node array (children ranges and `rescan` set).
 pub(crate) fn entry_of<C>(nodes: &[Node], actions: &[Arc<dyn Action<C>>], i: u32) -> Entry<C> {
     let node = &nodes[i as usize];
-    let undecorated = node.decorator_count == 0;
-    let step = match node.kind {
+    let step = match (shape_of(node), &node.kind) {
         // A tree compiled without a registry (checking only) has no actions.
-        Kind::Host { action, state } if undecorated && (action as usize) < actions.len() => {
+        (Shape::Leaf, &Kind::Host { action, state }) if (action as usize) < actions.len() => {
             Step::Leaf {
                 action: actions[action as usize].clone(),
                 state,
                 hooks: node.hooks,
             }
         }
-        Kind::Sequence {
-            dynamic: false,
-            memory: false,
-            yields: false,
-        } if undecorated && !node.rescan => Step::Loop {
-            seq: true,
-            first: node.first_child,
-            end: node.first_child + node.child_count,
-        },
-        Kind::Selector {
-            dynamic: false,
-            yields: false,
-        } if undecorated && !node.rescan => Step::Loop {
-            seq: false,
+        (Shape::Loop { seq }, _) => Step::Loop {
+            seq,
             first: node.first_child,
             end: node.first_child + node.child_count,
         },

@@ -10,8 +10,10 @@ mod state;
 mod unchecked;
 
 use entry::Step;
-pub(crate) use entry::{assert_in_bounds, entries, entry_of, Entry};
-pub(crate) use state::{EventSlot, Nodes, Slot, State};
+pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
+pub use state::State;
+pub(crate) use state::{EventSlot, Nodes, Slot};
+pub(crate) use unchecked::HeldAction;
 
 use crate::host::{Action, ActionCtx};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
@@ -124,7 +126,13 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// Without `hooks` the action's `enter` and `exit` are the trait's empty defaults and
     /// are not called.
     #[inline(always)]
-    fn tick_host(&mut self, i: u32, action: &dyn Action<C>, state: u32, hooks: bool) -> Status {
+    pub(crate) fn tick_host(
+        &mut self,
+        i: u32,
+        action: &dyn Action<C>,
+        state: u32,
+        hooks: bool,
+    ) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
         let cx = &mut self.cx;
         cx.node = NodeId(i);
@@ -173,20 +181,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// body inlined here too (one level: that body calls [`Exec::tick_loop`]).
     #[inline(always)]
     fn loop_body<const INLINE: bool>(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
-        let slot = unchecked::slot(&mut self.st.slots, i);
-        let running = slot.running;
-        let current = if running {
-            slot.cursor
-        } else {
-            self.obs.event(TraceEvent::Enter(NodeId(i)));
-            0
-        };
-        // A Sequence goes on while children succeed, a Selector while they fail.
-        let next = if seq {
-            Status::Success
-        } else {
-            Status::Failure
-        };
+        let (running, current) = self.loop_start(i);
+        let next = loop_next(seq);
         let entries = unchecked::children(&self.tree.entries, first, end);
         // All children giving `next` gives `next`; no children at all is success (rule 12).
         let mut k = current as usize;
@@ -209,6 +205,39 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             }
             k += 1;
         };
+        self.loop_finish(i, running, current, k, status)
+    }
+
+    /// The start of a plain loop's tick (rules 3, 10, 11): whether node `i` was running and
+    /// the child it resumes at (0, after its Enter event, when it was idle). `i` must be an
+    /// `Entry::node` of the tree or a node index already checked against it (see
+    /// `unchecked`). Shared by [`Exec::loop_body`] and generated code (`codegen::support`).
+    #[inline(always)]
+    pub(crate) fn loop_start(&mut self, i: u32) -> (bool, u32) {
+        let slot = unchecked::slot(&mut self.st.slots, i);
+        let running = slot.running;
+        let current = if running {
+            slot.cursor
+        } else {
+            self.obs.event(TraceEvent::Enter(NodeId(i)));
+            0
+        };
+        (running, current)
+    }
+
+    /// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
+    /// Tick event, the slot written once (not at all while it resumes at the same child),
+    /// Exit event when done (rule 12 for the empty loop is the caller's). `i` as for
+    /// [`Exec::loop_start`].
+    #[inline(always)]
+    pub(crate) fn loop_finish(
+        &mut self,
+        i: u32,
+        running: bool,
+        current: u32,
+        k: usize,
+        status: Status,
+    ) -> Status {
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         let slot = unchecked::slot(&mut self.st.slots, i);
         if status.is_done() {
@@ -228,7 +257,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// nothing to check, no trigger to reset and no post-decorator, so a built-in node only
     /// marks its slot, runs its body and clears its slot; others take [`Exec::tick_full`].
     #[inline(never)]
-    fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
+    pub(crate) fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
         if !node.plain {
             return self.tick_full(i);
         }
@@ -541,6 +570,17 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         cx.node = NodeId(i);
         cx.state = state;
         cx
+    }
+}
+
+/// The status a plain loop goes on with: a Sequence goes on while children succeed, a
+/// Selector while they fail. All children giving it gives it.
+#[inline(always)]
+pub(crate) fn loop_next(seq: bool) -> Status {
+    if seq {
+        Status::Success
+    } else {
+        Status::Failure
     }
 }
 

@@ -25,13 +25,15 @@ pub(crate) struct EventSlot {
     pub sent: Option<(u64, u32)>,
 }
 
+/// One agent's whole mutable state (named by generated code, `codegen::support::State`;
+/// its fields are the crate's).
 #[derive(Clone, Debug)]
-pub(crate) struct State {
-    pub nodes: Nodes,
-    pub bb: Blackboard,
-    pub rng: crate::rng::Rng,
+pub struct State {
+    pub(crate) nodes: Nodes,
+    pub(crate) bb: Blackboard,
+    pub(crate) rng: crate::rng::Rng,
     /// Host state of the stateful host nodes, by the index in their `Kind::Host`.
-    pub host: Vec<Box<dyn crate::host::HostState>>,
+    pub(crate) host: Vec<Box<dyn crate::host::HostState>>,
 }
 
 /// What ticking borrows of a [`State`] besides the blackboard, RNG and host states (which

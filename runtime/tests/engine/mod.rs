@@ -3,6 +3,7 @@
 
 pub(crate) mod counting_alloc;
 mod fast_paths;
+mod generated;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
 #[path = "../../benches/reference/mod.rs"]
 pub(crate) mod reference;

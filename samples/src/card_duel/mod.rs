@@ -10,6 +10,7 @@
 mod ai_nodes;
 mod duel;
 mod duelist;
+pub mod generated;
 mod moves;
 mod opponent;
 mod registry;

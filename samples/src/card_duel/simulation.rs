@@ -2,7 +2,9 @@
 //! move (submitted through [`CardDuel::submit_move`], or scripted), then the AI's: its tree
 //! (`trees/card_duel.json`) ticked once.
 
-use arbor_runtime::{Agent, Observer, Registry, Status};
+use std::sync::Arc;
+
+use arbor_runtime::{Agent, CompiledTree, LoadError, Observer, Registry, Status};
 
 use super::duel::DuelWorld;
 use super::duelist::Side;
@@ -64,6 +66,12 @@ impl World for DuelWorld {
 
     fn new(seed: u64) -> DuelWorld {
         DuelWorld::new(seed)
+    }
+
+    fn generated(
+        registry: &Registry<DuelWorld>,
+    ) -> Option<Result<Arc<CompiledTree<DuelWorld>>, LoadError>> {
+        Some(super::generated::load(registry))
     }
 
     fn tick(

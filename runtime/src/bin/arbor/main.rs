@@ -1,5 +1,5 @@
-//! `arbor`, the command-line tool: `check`, `run`, `manifest`, and `import` / `export` of
-//! BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, and `import` /
+//! `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
 //! interface for other tools.
 //!
 //! The tool is a client of the library's public API and lives in the binary, not in
@@ -27,6 +27,7 @@ macro_rules! say_out {
 }
 
 mod check;
+mod codegen;
 mod export;
 mod import;
 mod run;
@@ -71,6 +72,8 @@ enum Command {
     Import(import::ImportArgs),
     /// Export a tree file (and its subtrees) as BehaviorTree.CPP v4 XML.
     Export(export::ExportArgs),
+    /// Compile a tree file to a Rust module that runs it as generated code.
+    Codegen(codegen::CodegenArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         }
         Command::Import(args) => import::run(&args),
         Command::Export(args) => export::run(&args),
+        Command::Codegen(args) => codegen::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

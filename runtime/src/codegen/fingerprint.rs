@@ -1,0 +1,81 @@
+//! The fingerprint generated code bakes in and checks at load (`support::check`): exactly
+//! what the code relies on, each node's shape (`exec::Shape`) and its children, so any
+//! edit that changes the emitted code changes it, and edits that do not (a parameter's
+//! value, a name, a script) leave it alone: those are read from the file at load.
+
+use crate::exec::{shape_of, Shape};
+use crate::tree::CompiledTree;
+
+/// FNV-1a over the node count and, per node in pre-order, its shape tag, child count and
+/// children's indices.
+pub(crate) fn of<C>(tree: &CompiledTree<C>) -> u64 {
+    let mut h = Fnv::new();
+    h.word(tree.nodes.len() as u64);
+    for node in &tree.nodes {
+        h.word(match shape_of(node) {
+            Shape::Leaf => 1,
+            Shape::Loop { seq: true } => 2,
+            Shape::Loop { seq: false } => 3,
+            Shape::Node => 4,
+        });
+        let children = tree.children_of(node);
+        h.word(children.len() as u64);
+        for &c in children {
+            h.word(u64::from(c));
+        }
+    }
+    h.0
+}
+
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn word(&mut self, w: u64) {
+        for b in w.to_le_bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::builder::{action, node, sel, seq, TreeBuilder};
+    use crate::{NodeType, Registry, Status};
+
+    fn registry() -> Registry<()> {
+        let mut r = Registry::new();
+        r.action(NodeType::action("A", "Succeeds."), |_| Status::Success);
+        r
+    }
+
+    #[test]
+    fn shape_changes_change_it_and_parameters_do_not() {
+        let r = registry();
+        let fp = |root| {
+            let tree = TreeBuilder::new("t").root(root).build(&r).expect("loads");
+            super::of(&tree)
+        };
+        let base = fp(sel([seq([action("A"), action("A")]), action("A")]));
+        assert_eq!(
+            base,
+            fp(sel([seq([action("A"), action("A")]), action("A")]))
+        );
+        // Another kind of composite, another order, a wait's duration: shape changes…
+        assert_ne!(
+            base,
+            fp(seq([seq([action("A"), action("A")]), action("A")]))
+        );
+        assert_ne!(
+            base,
+            fp(sel([action("A"), seq([action("A"), action("A")])]))
+        );
+        let wait = |s: f64| sel([node("Wait").param("seconds", s), action("A")]);
+        // …a parameter does not.
+        assert_eq!(fp(wait(1.0)), fp(wait(2.0)));
+    }
+}
