@@ -14,6 +14,8 @@ use arbor_runtime::NodeTypes;
 /// and resumes at the third (the same mutation runtime/codegen-check uses).
 const RIGHT: &str = "1 => break 'c1,";
 const WRONG: &str = "1 => break 'c2,";
+/// How generated code starts a Sequence/Selector it emitted as straight-line code.
+const LOOP: &str = "x.loop_start::<";
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -61,7 +63,9 @@ fn main() {
             );
             let _ = writeln!(
                 table,
-                "    Tree {{ hash: {hash:?}, source: {name}::SOURCE, load: {name}::load::<()> }},"
+                "    Tree {{ hash: {hash:?}, source: {name}::SOURCE, load: {name}::load::<()>, \
+                 loops: {} }},",
+                code.matches(LOOP).count()
             );
         };
         add(&format!("t_{hash}"), &code, &mut trees);

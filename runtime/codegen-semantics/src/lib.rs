@@ -19,6 +19,9 @@ pub mod generated {
     include!(concat!(env!("OUT_DIR"), "/trees.rs"));
 }
 
+/// A generated module's `load`, for the helpers' data type `()`.
+pub type Load = fn(&Registry<()>) -> Result<Arc<CompiledTree<()>>, LoadError>;
+
 /// One dumped tree's generated module.
 pub struct Tree {
     /// FNV-1a 64 of the tree's text, 16 hex digits: its file name in `trees/`.
@@ -26,7 +29,11 @@ pub struct Tree {
     /// The text the module embeds.
     pub source: &'static str,
     /// The module's `load`: the tree with the generated program installed.
-    pub load: fn(&Registry<()>) -> Result<Arc<CompiledTree<()>>, LoadError>,
+    pub load: Load,
+    /// How many of its Sequences/Selectors the module runs as straight-line code (the
+    /// generator emits only plain ones; 0: the program hands the root to the interpreter's
+    /// node code).
+    pub loops: usize,
 }
 
 /// The tree named `hash` in `table` (sorted by hash, as the build script writes it).

@@ -33,3 +33,7 @@ mod leaves;
 mod ports;
 #[path = "../../tests/signals/mod.rs"]
 mod signals;
+
+/// The engine group's tests whose trees go through the helpers.
+#[path = "semantics/engine_group.rs"]
+mod engine;

@@ -13,7 +13,7 @@ use arbor_runtime::{CompiledTree, LoadError, Registry};
 pub const REFRESH: &str = "runtime/codegen-semantics/dump.sh";
 /// Set: trees that have a mutant (build.rs) load it instead of their right program.
 pub const MUTANT_ENV: &str = "ARBOR_SEMANTICS_MUTANT";
-/// A file each load appends `<hash> <generated|refused> <test>` to (engine_checks).
+/// A file each load appends `<hash> <loops|root|refused> <test>` to (engine_checks).
 pub const LOG_ENV: &str = "ARBOR_SEMANTICS_LOG";
 
 /// Loads a tree's text as its generated module; a tree the generator refused (a load
@@ -41,7 +41,7 @@ pub fn load(text: &str) -> Result<CompiledTree<()>, LoadError> {
         tree.source == text,
         "tree {hash}: trees/{hash}.json is not the text this test compiles: run {REFRESH}"
     );
-    log(&hash, "generated");
+    log(&hash, if tree.loops > 0 { "loops" } else { "root" });
     let loaded = (tree.load)(&Registry::new())?;
     assert!(
         loaded.is_generated(),
