@@ -51,3 +51,38 @@ pub fn refused(hash: &str) -> Option<&'static str> {
         .ok()
         .map(|i| generated::REFUSED[i].1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::generated::{MUTANTS, REFUSED, TREES};
+    use super::*;
+
+    /// `find` and `refused` search by hash: a table out of order would make a dumped tree
+    /// look missing.
+    #[test]
+    fn tables_are_sorted_by_hash_without_repeats() {
+        for hashes in [
+            TREES.iter().map(|t| t.hash).collect::<Vec<_>>(),
+            MUTANTS.iter().map(|t| t.hash).collect(),
+            REFUSED.iter().map(|(h, _)| *h).collect(),
+        ] {
+            assert!(hashes.windows(2).all(|w| w[0] < w[1]), "{hashes:?}");
+        }
+        assert!(TREES.iter().all(|t| find(TREES, t.hash).is_some()));
+        assert!(REFUSED.iter().all(|(h, _)| refused(h).is_some()));
+        assert!(find(TREES, "not a hash").is_none() && refused("not a hash").is_none());
+    }
+
+    /// A tree is either generated or refused, never both; every mutant has its right tree.
+    #[test]
+    fn every_tree_is_generated_or_refused_and_mutants_have_a_right_program() {
+        assert!(TREES.iter().all(|t| refused(t.hash).is_none()));
+        for m in MUTANTS {
+            let Some(right) = find(TREES, m.hash) else {
+                panic!("mutant {} has no right program", m.hash);
+            };
+            assert_eq!(right.source, m.source);
+            assert!(m.loops > 0, "a mutant's wrong loop is a generated loop");
+        }
+    }
+}
