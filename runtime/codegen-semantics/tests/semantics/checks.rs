@@ -143,3 +143,21 @@ fn a_wrong_generated_program_fails_the_suite() {
         MUTANTS.len()
     );
 }
+
+/// The dump's names are FNV-1a 64 (published test vectors) of each file's text, so a
+/// file edited by hand, or a hash that changed, is caught here rather than as a missing tree.
+#[test]
+fn dumped_trees_are_named_by_the_fnv1a_hash_of_their_text() {
+    use crate::common::tree_hash;
+    assert_eq!(tree_hash(""), "cbf29ce484222325");
+    assert_eq!(tree_hash("a"), "af63dc4c8601ec8c");
+    assert_eq!(tree_hash("foobar"), "85944171f73967e8");
+    for t in TREES {
+        assert_eq!(
+            tree_hash(t.source),
+            t.hash,
+            "trees/{}.json: run {REFRESH}",
+            t.hash
+        );
+    }
+}
