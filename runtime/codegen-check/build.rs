@@ -55,93 +55,77 @@ fn main() {
     let mut modules = String::new();
     let mut table = String::from("pub static TREES: &[Tree] = &[\n");
     let mut skipped = Vec::new();
-    let mut add = |k: usize,
-                   path: &Path,
-                   random: bool,
-                   modules: &mut String,
-                   table: &mut String| {
-        let path = path.canonicalize().expect("tree file exists");
+    let generate_at = |path: &Path, generator: &str| {
         let include = path.display().to_string();
         let options = Options {
             include_path: &include,
-            generator: "arbor-codegen-check/build.rs",
+            generator,
         };
-        match generate(&path, &types, &options) {
-            Ok(code) => {
-                let module = out.join(format!("t{k}.rs"));
-                std::fs::write(&module, code).expect("OUT_DIR writable");
-                let _ = writeln!(
-                    modules,
-                    "pub mod t{k} {{ include!({:?}); }}",
-                    module.display().to_string()
-                );
-                let _ = writeln!(
-                    table,
-                    "    Tree {{ path: {include:?}, random: {random}, load: t{k}::load::<crate::Host> }},"
-                );
-                true
-            }
-            Err(e) => {
-                skipped.push((path.display().to_string(), random, e.to_string()));
-                false
-            }
-        }
+        generate(path, &types, &options).map(|code| (code, include))
     };
     let mut k = 0;
-    for path in &project {
-        println!("cargo:rerun-if-changed={}", path.display());
-        add(k, path, false, &mut modules, &mut table);
-        k += 1;
-    }
     let random_dir = out.join("random");
     std::fs::create_dir_all(&random_dir).expect("OUT_DIR writable");
-    for i in 0..count {
-        let path = random_dir.join(format!("r{i}.json"));
-        std::fs::write(&path, random_tree::tree(i)).expect("OUT_DIR writable");
-        add(k, &path, true, &mut modules, &mut table);
-        k += 1;
+    let random: Vec<PathBuf> = (0..count)
+        .map(|i| {
+            let path = random_dir.join(format!("r{i}.json"));
+            std::fs::write(&path, random_tree::tree(i)).expect("OUT_DIR writable");
+            path
+        })
+        .collect();
+    for path in &project {
+        println!("cargo:rerun-if-changed={}", path.display());
+    }
+    let all = project
+        .iter()
+        .map(|p| (p, false))
+        .chain(random.iter().map(|p| (p, true)));
+    for (path, is_random) in all {
+        let path = path.canonicalize().expect("tree file exists");
+        match generate_at(&path, "arbor-codegen-check/build.rs") {
+            Ok((code, include)) => {
+                let module = Module {
+                    out: &out,
+                    name: format!("t{k}"),
+                    include: &include,
+                };
+                module.write(&code, "", is_random, &mut modules, &mut table);
+                k += 1;
+            }
+            Err(e) => skipped.push((path.display().to_string(), is_random, e.to_string())),
+        }
     }
     table.push_str("];\n");
 
     // Mutants: generated code with a deliberately wrong loop (a loop resuming at its second
     // child skips it), for the test that shows the comparison catches such a bug.
-    let mut mutants = String::from("pub static MUTANTS: &[Tree] = &[\n");
+    table.push_str("pub static MUTANTS: &[Tree] = &[\n");
     let mut made = 0;
-    for i in 0..count {
+    for path in &random {
         if made == 12 {
             break;
         }
-        let path = random_dir.join(format!("r{i}.json"));
-        let include = path.display().to_string();
-        let options = Options {
-            include_path: &include,
-            generator: "arbor-codegen-check/build.rs (mutant)",
-        };
-        let Ok(code) = generate(&path, &types, &options) else {
+        let Ok((code, include)) = generate_at(path, "arbor-codegen-check/build.rs (mutant)") else {
             continue;
         };
         if !code.contains("1 => break 'c1,") {
             continue;
         }
-        let module = out.join(format!("m{made}.rs"));
-        std::fs::write(
-            &module,
-            code.replacen("1 => break 'c1,", "1 => break 'c2,", 1),
-        )
-        .expect("OUT_DIR writable");
-        let _ = writeln!(
-            modules,
-            "pub mod m{made} {{ include!({:?}); }}",
-            module.display().to_string()
-        );
-        let _ = writeln!(
-            mutants,
-            "    Tree {{ path: {include:?}, random: true, load: m{made}::load::<crate::Host> }},"
+        let module = Module {
+            out: &out,
+            name: format!("m{made}"),
+            include: &include,
+        };
+        module.write(
+            &code.replacen("1 => break 'c1,", "1 => break 'c2,", 1),
+            "#[allow(unused_labels)] // the mutation leaves `'c1` unused\n",
+            true,
+            &mut modules,
+            &mut table,
         );
         made += 1;
     }
-    mutants.push_str("];\n");
-    table.push_str(&mutants);
+    table.push_str("];\n");
     let mut skipped_text = String::from("pub static SKIPPED: &[(&str, bool, &str)] = &[\n");
     for (path, random, why) in &skipped {
         let _ = writeln!(skipped_text, "    ({path:?}, {random}, {why:?}),");
@@ -152,6 +136,40 @@ fn main() {
         format!("{modules}\n{table}\n{skipped_text}"),
     )
     .expect("OUT_DIR writable");
+}
+
+/// One generated module written to `OUT_DIR`.
+struct Module<'a> {
+    out: &'a Path,
+    name: String,
+    /// The tree file, as the module's `include_str!` names it.
+    include: &'a str,
+}
+
+impl Module<'_> {
+    /// Writes `code`, and lists the module (with `attributes`) in `modules` and its tree in
+    /// `table`.
+    fn write(
+        &self,
+        code: &str,
+        attributes: &str,
+        random: bool,
+        modules: &mut String,
+        table: &mut String,
+    ) {
+        let Module { out, name, include } = self;
+        let file = out.join(format!("{name}.rs"));
+        std::fs::write(&file, code).expect("OUT_DIR writable");
+        let _ = writeln!(
+            modules,
+            "{attributes}pub mod {name} {{ include!({:?}); }}",
+            file.display().to_string()
+        );
+        let _ = writeln!(
+            table,
+            "    Tree {{ path: {include:?}, random: {random}, load: {name}::load::<crate::Host> }},"
+        );
+    }
 }
 
 /// The `.json` files directly in `dir`, sorted (tree files only, for tree folders that

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use arbor_runtime::{Action, ActionCtx, CompiledTree, LoadError, Registry, StatefulAction, Status};
 
 /// The generated modules, `TREES` and `SKIPPED` (files that did not load, with why).
-#[allow(clippy::all, missing_docs)]
+#[allow(missing_docs)]
 pub mod generated {
     use crate::Tree;
     include!(concat!(env!("OUT_DIR"), "/trees.rs"));
@@ -46,6 +46,9 @@ pub fn types() -> arbor_runtime::NodeTypes {
     types
 }
 
+/// A generated module's `load`, for [`Host`].
+pub type Load = fn(&Registry<Host>) -> Result<Arc<CompiledTree<Host>>, LoadError>;
+
 /// One generated tree.
 pub struct Tree {
     /// The tree file.
@@ -53,7 +56,7 @@ pub struct Tree {
     /// Whether it is a random tree (else a project file).
     pub random: bool,
     /// The generated module's `load`.
-    pub load: fn(&Registry<Host>) -> Result<Arc<CompiledTree<Host>>, LoadError>,
+    pub load: Load,
 }
 
 /// The program's data: host leaves draw their statuses from `rng` and log every call, so

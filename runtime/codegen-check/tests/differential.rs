@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use arbor_codegen_check::generated::{MUTANTS, SKIPPED, TREES};
-use arbor_codegen_check::{registry, types, Host};
+use arbor_codegen_check::{registry, types, Host, Load};
 use arbor_runtime::{Agent, CompiledTree, NodeId, Recorder, Registry, Status, ValueType};
 use serde_json::{json, Value};
 
@@ -136,7 +136,7 @@ fn run(
 
 /// Both engines of `path`: the generated module's tree and the file loaded as usual.
 fn engines(
-    load: fn(&Registry<Host>) -> Result<Arc<CompiledTree<Host>>, arbor_runtime::LoadError>,
+    load: Load,
     path: &str,
     registry: &Registry<Host>,
 ) -> (Arc<CompiledTree<Host>>, Arc<CompiledTree<Host>>) {

@@ -69,7 +69,7 @@ pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>);
 
 impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
     /// Checks that the agent has `N` node slots (generated code passes its tree's node
-    /// count; [`install`] has checked the tree against it).
+    /// count; [`check`] compared it with the tree at load).
     #[inline(always)]
     pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
         if self.0.st.slots.len() != N {

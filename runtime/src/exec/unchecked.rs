@@ -130,6 +130,22 @@ mod tests {
             .expect("the bounds tree loads")
     }
 
+    /// A fresh agent state for `tree` with `slots` node slots (the tree's count, or not).
+    fn state(tree: &CompiledTree<u32>, slots: usize) -> State {
+        State {
+            nodes: Nodes {
+                slots: vec![Default::default(); slots],
+                events: Vec::new(),
+                triggers: Vec::new(),
+                timers: Vec::new(),
+                run: 0,
+            },
+            bb: Blackboard::new(tree.keys.clone()),
+            rng: crate::rng::Rng::with_seed(1),
+            host: Vec::new(),
+        }
+    }
+
     fn loops(entries: &[Entry<u32>]) -> usize {
         entries
             .iter()
@@ -189,18 +205,7 @@ mod tests {
     #[should_panic(expected = "an agent's state has 2 node slots for a tree of")]
     fn a_state_of_another_tree_is_refused() {
         let tree = Arc::new(tree());
-        let mut state = State {
-            nodes: Nodes {
-                slots: vec![Default::default(); 2],
-                events: Vec::new(),
-                triggers: Vec::new(),
-                timers: Vec::new(),
-                run: 0,
-            },
-            bb: Blackboard::new(tree.keys.clone()),
-            rng: crate::rng::Rng::with_seed(1),
-            host: Vec::new(),
-        };
+        let mut state = state(&tree, 2);
         let mut data = 0u32;
         Exec::new(&tree, &mut state, &mut data, &mut ());
     }
@@ -223,18 +228,7 @@ mod tests {
         drop(arc);
         // The held one still owns it: ticking through it is ticking the action.
         let tree = Arc::new(tree());
-        let mut state = State {
-            nodes: Nodes {
-                slots: vec![Default::default(); tree.nodes.len()],
-                events: Vec::new(),
-                triggers: Vec::new(),
-                timers: Vec::new(),
-                run: 0,
-            },
-            bb: Blackboard::new(tree.keys.clone()),
-            rng: crate::rng::Rng::with_seed(1),
-            host: Vec::new(),
-        };
+        let mut state = state(&tree, tree.nodes.len());
         let (mut data, mut none) = (0u32, ());
         let mut exec = Exec::new(&tree, &mut state, &mut data, &mut none);
         let status = exec.tick_host(1, held.get(), super::super::NO_STATE, false);

@@ -93,13 +93,10 @@ fn check_accepts_a_valid_file() {
 
 #[test]
 fn check_reports_every_problem_and_exits_1() {
-    let dir = tempdir("check_bad");
-    let bad = dir.join("bad.json");
-    let mut tree: Value =
-        serde_json::from_str(&std::fs::read_to_string(data("counting.json")).unwrap()).unwrap();
-    tree["nodes"][0]["type"] = "Selectr".into();
-    tree["nodes"][2]["params"]["by"] = "ten".into();
-    std::fs::write(&bad, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let bad = bad_counting("check_bad", |tree| {
+        tree["nodes"][0]["type"] = "Selectr".into();
+        tree["nodes"][2]["params"]["by"] = "ten".into();
+    });
     let out = arbor(&["check", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
@@ -461,6 +458,16 @@ fn bad_usage_exits_2() {
     assert_eq!(arbor(&["frobnicate"]).status.code(), Some(2));
 }
 
+/// The counting tree, broken by `edit`, written as `bad.json` in a fresh folder `name`.
+fn bad_counting(name: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let bad = tempdir(name).join("bad.json");
+    let mut tree: Value =
+        serde_json::from_str(&std::fs::read_to_string(data("counting.json")).unwrap()).unwrap();
+    edit(&mut tree);
+    std::fs::write(&bad, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    bad
+}
+
 fn tempdir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("arbor-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -518,12 +525,9 @@ fn codegen_writes_a_module_next_to_its_tree() {
 
 #[test]
 fn codegen_of_a_tree_that_does_not_load_exits_1_with_located_problems() {
-    let dir = tempdir("codegen_bad");
-    let bad = dir.join("bad.json");
-    let mut tree: Value =
-        serde_json::from_str(&std::fs::read_to_string(data("counting.json")).unwrap()).unwrap();
-    tree["nodes"][0]["type"] = "Selectr".into();
-    std::fs::write(&bad, serde_json::to_string_pretty(&tree).unwrap()).unwrap();
+    let bad = bad_counting("codegen_bad", |tree| {
+        tree["nodes"][0]["type"] = "Selectr".into()
+    });
     let out = arbor(&["codegen", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
