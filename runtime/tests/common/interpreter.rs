@@ -1,6 +1,6 @@
 //! The engine the runtime's own test binary runs the helpers' trees on: the interpreter.
 //! runtime/codegen-semantics includes the same test modules with an engine of its own
-//! (generated code), so this is the only line that differs between the two suites.
+//! (generated code); this hook is all that differs between the two suites.
 
 use arbor_runtime::{CompiledTree, LoadError, Registry};
 
