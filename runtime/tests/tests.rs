@@ -8,6 +8,9 @@
 //! tests/debug_server.rs stays a binary of its own: it needs the `debug-server` feature.
 
 mod common;
+/// The engine the helpers' trees run on (runtime/codegen-semantics swaps in generated code).
+#[path = "common/interpreter.rs"]
+mod engine_under_test;
 
 mod attached;
 mod btcpp;

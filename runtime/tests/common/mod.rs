@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use arbor_runtime::{Agent, CompiledTree, LoadError, Recorded, Recorder, Registry, Status};
+use arbor_runtime::{Agent, CompiledTree, LoadError, Recorded, Recorder, Status};
 use serde_json::{json, Map, Value};
 
 /// The deterministic GUID number `n`.
@@ -69,8 +69,7 @@ fn flatten(node: &Value, out: &mut Vec<Value>, counter: &mut usize) -> String {
 
 /// Compiles a nested tree with built-in nodes only.
 pub fn compile(root: Value, blackboard: Value) -> Arc<CompiledTree<()>> {
-    let text = tree_json(root, blackboard).to_string();
-    match Registry::<()>::new().loader().load_str(&text, None) {
+    match load_text(&tree_json(root, blackboard).to_string()) {
         Ok(tree) => Arc::new(tree),
         Err(e) => panic!("test tree should load: {e}"),
     }
@@ -78,8 +77,32 @@ pub fn compile(root: Value, blackboard: Value) -> Arc<CompiledTree<()>> {
 
 /// Loads a nested tree with built-in nodes only, returning the loader's verdict.
 pub fn try_compile(root: Value, blackboard: Value) -> Result<CompiledTree<()>, LoadError> {
-    let text = tree_json(root, blackboard).to_string();
-    Registry::<()>::new().loader().load_str(&text, None)
+    load_text(&tree_json(root, blackboard).to_string())
+}
+
+/// Every tree the helpers compile goes through here: dumped when `ARBOR_DUMP_TREES` names
+/// a folder (runtime/codegen-semantics generates code from the dump), then loaded by the
+/// engine this test binary runs (`crate::engine_under_test`: the interpreter here, generated
+/// code in runtime/codegen-semantics), so the same test bodies check both engines.
+fn load_text(text: &str) -> Result<CompiledTree<()>, LoadError> {
+    if let Some(dir) = std::env::var_os("ARBOR_DUMP_TREES") {
+        let path = std::path::Path::new(&dir).join(format!("{}.json", tree_hash(text)));
+        if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, text)) {
+            panic!("ARBOR_DUMP_TREES: cannot write {}: {e}", path.display());
+        }
+    }
+    crate::engine_under_test::load(text)
+}
+
+/// The name a tree's text is dumped and looked up under: FNV-1a 64 of its bytes, 16 hex
+/// digits (stable across runs and platforms, unlike `DefaultHasher`).
+pub fn tree_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
 }
 
 /// An agent on a nested tree with the given RNG seed.
@@ -250,7 +273,11 @@ pub fn arbor(args: &[&str]) -> std::process::Output {
     // A deadline, so that a read that blocks (a FIFO given to `check`) fails the test
     // instead of hanging the suite. The pipes are drained on their own threads so a
     // chatty child cannot block on a full pipe while it is waited for.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbor"))
+    // `option_env!`: runtime/codegen-semantics includes these helpers without the binary.
+    let Some(exe) = option_env!("CARGO_BIN_EXE_arbor") else {
+        panic!("the arbor binary is built only for arbor-runtime's own tests");
+    };
+    let mut child = Command::new(exe)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
