@@ -109,8 +109,8 @@ pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
 pub use compile::{
-    check_file, check_str, check_tree, parse_str, LoadError, LoadOptions, Loader, Problem,
-    ProblemKind, Report, Severity,
+    check_file, check_str, check_tree, parse_str, Embedded, LoadError, LoadOptions, Loader,
+    Problem, ProblemKind, Report, Severity,
 };
 pub use exec::MAX_LOOPS_PER_TICK;
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};

@@ -77,6 +77,8 @@ pub struct CompiledTree<C> {
     pub(crate) name: String,
     pub(crate) guid: String,
     pub(crate) source: Option<PathBuf>,
+    /// The subtree files the tree was built from, sorted (`subtree_files`).
+    pub(crate) subtree_files: Vec<PathBuf>,
     pub(crate) warnings: Vec<Problem>,
     /// Generated code that runs this tree in place of the interpreter (`arbor codegen`,
     /// installed by `codegen::support::install` after checking the tree's shape).
@@ -98,6 +100,14 @@ impl<C> CompiledTree<C> {
     /// The file the tree was loaded from, if any.
     pub fn source(&self) -> Option<&std::path::Path> {
         self.source.as_deref()
+    }
+
+    /// The subtree files the tree was built from, each once, sorted: canonical paths when
+    /// they were read from disk, their names when they were embedded
+    /// ([`crate::LoadOptions::embedded`]). A program that watches files for hot reload
+    /// watches these and [`CompiledTree::source`].
+    pub fn subtree_files(&self) -> &[PathBuf] {
+        &self.subtree_files
     }
 
     /// Number of nodes, subtrees' included.

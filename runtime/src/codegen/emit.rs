@@ -7,14 +7,25 @@ use super::plan::{Call, Loop, Plan};
 use super::Options;
 use crate::tree::CompiledTree;
 
-pub(super) fn module<C>(tree: &CompiledTree<C>, plan: &Plan, options: &Options<'_>) -> String {
+pub(super) fn module<C>(
+    tree: &CompiledTree<C>,
+    plan: &Plan,
+    files: &[String],
+    options: &Options<'_>,
+) -> String {
     let mut out = String::new();
-    header(&mut out, tree, plan, options);
+    header(&mut out, tree, plan, files, options);
     program(&mut out, tree, plan);
     out
 }
 
-fn header<C>(out: &mut String, tree: &CompiledTree<C>, plan: &Plan, options: &Options<'_>) {
+fn header<C>(
+    out: &mut String,
+    tree: &CompiledTree<C>,
+    plan: &Plan,
+    files: &[String],
+    options: &Options<'_>,
+) {
     let file = tree
         .source()
         .and_then(|p| p.file_name())
@@ -38,7 +49,7 @@ pub const SOURCE: &str = include_str!({path:?});
 /// its subtree files.
 pub const PATH: &str = {path:?};
 
-const NODES: usize = {nodes};
+{files_const}const NODES: usize = {nodes};
 const FINGERPRINT: u64 = {fingerprint:#018x};
 const LEAVES: [u32; {leaf_count}] = [{leaves}];
 
@@ -49,7 +60,7 @@ pub fn load<C: 'static>(
     registry: &Registry<C>,
 ) -> Result<::std::sync::Arc<CompiledTree<C>>, LoadError> {{
     let tree = registry
-        .loader()
+        .loader(){with_files}
         .load_str(SOURCE, Some(::std::path::Path::new(PATH)))?;
     support::check(&tree, NODES, FINGERPRINT)?;
     let program = Generated {{
@@ -65,7 +76,50 @@ pub fn load<C: 'static>(
         fingerprint = super::fingerprint::of(tree),
         leaf_count = plan.leaves.len(),
         leaves = leaves.join(", "),
+        files_const = files_const(files, options),
+        with_files = if files.is_empty() {
+            ""
+        } else {
+            "\n        .with_options(embedded())"
+        },
     );
+}
+
+/// The subtree files, embedded: the loader takes them from memory, never from disk
+/// (`arbor_runtime::Embedded`).
+fn files_const(files: &[String], options: &Options<'_>) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let dir = std::path::Path::new(options.include_path)
+        .parent()
+        .map(|d| d.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = format!(
+        "/// The subtree files, embedded under their paths relative to the tree file's folder.\n\
+         const FILES: [(&str, &str); {}] = [\n",
+        files.len()
+    );
+    for name in files {
+        let include = if dir.is_empty() {
+            name.clone()
+        } else {
+            format!("{dir}/{name}")
+        };
+        let _ = writeln!(out, "    ({name:?}, include_str!({include:?})),");
+    }
+    out.push_str(
+        "];\n\n\
+         /// Load options that take the subtree files from `FILES`.\n\
+         fn embedded() -> ::arbor_runtime::LoadOptions {\n\
+         \x20   let mut options = ::arbor_runtime::LoadOptions::default();\n\
+         \x20   for (name, text) in FILES {\n\
+         \x20       options.embedded = options.embedded.with(name, text);\n\
+         \x20   }\n\
+         \x20   options\n\
+         }\n\n",
+    );
+    out
 }
 
 fn program<C>(out: &mut String, tree: &CompiledTree<C>, plan: &Plan) {

@@ -17,9 +17,11 @@ mod plan;
 pub mod support;
 
 use std::path::Path;
+use std::sync::Arc;
 
-use crate::compile::{compile_unbound, LoadError, LoadOptions};
+use crate::compile::{compile_unbound, LoadError, LoadOptions, Problem, ProblemKind};
 use crate::spec::NodeTypes;
+use crate::tree::CompiledTree;
 
 /// What [`generate`] needs besides the tree file.
 #[derive(Clone, Debug)]
@@ -45,6 +47,39 @@ pub fn generate(
     options: &Options<'_>,
 ) -> Result<String, LoadError> {
     let tree = compile_unbound(path, types, &LoadOptions::default())?;
+    let files = embedded_names(path, &tree)?;
     let plan = plan::Plan::of(&tree);
-    Ok(emit::module(&tree, &plan, options))
+    Ok(emit::module(&tree, &plan, &files, options))
+}
+
+/// The names the module embeds the tree's subtree files under: their paths relative to
+/// the tree file's folder, `/`-separated. The loader only reads subtree files inside that
+/// folder unless a program allows more; such a file cannot be embedded.
+fn embedded_names<C>(path: &Path, tree: &CompiledTree<C>) -> Result<Vec<String>, LoadError> {
+    let origin: Arc<str> = Arc::from(path.display().to_string());
+    let problem = |message: String| LoadError {
+        problems: vec![Problem::new(&origin, "$", ProblemKind::Subtree(message))],
+    };
+    let dir = path
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .ok_or_else(|| problem(format!("cannot resolve the folder of {}", path.display())))?;
+    tree.subtree_files()
+        .iter()
+        .map(|file| {
+            let rel = file.strip_prefix(&dir).map_err(|_| {
+                problem(format!(
+                    "subtree file {} is outside the tree's folder {}: generated code embeds only files in that folder",
+                    file.display(),
+                    dir.display()
+                ))
+            })?;
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            Ok(parts.join("/"))
+        })
+        .collect()
 }

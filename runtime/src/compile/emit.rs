@@ -149,6 +149,18 @@ impl<'a, C: 'static> Emitter<'a, C> {
         self.top_names.clear();
     }
 
+    /// The subtree files read (canonical paths, or embedded names), sorted.
+    pub(crate) fn subtree_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|(_, analysed)| analysed.is_some())
+            .map(|(path, _)| path.clone())
+            .collect();
+        files.sort();
+        files
+    }
+
     /// Emits the top-level file: its keys become the tree's first keys.
     pub(crate) fn emit_top(&mut self, top: &Analysed) {
         let canonical = top.path.as_ref().and_then(|p| p.canonicalize().ok());
@@ -162,7 +174,11 @@ impl<'a, C: 'static> Emitter<'a, C> {
                     .as_ref()
                     .and_then(|p| p.parent().map(Path::to_path_buf))
             });
-        if let Some(c) = canonical {
+        if !self.opts.embedded.is_empty() {
+            // Embedded files are named from the top file's folder (`super::embedded`).
+            let name = top.path.as_ref().and_then(|p| p.file_name());
+            self.chain.push(name.map(PathBuf::from).unwrap_or_default());
+        } else if let Some(c) = canonical {
             self.chain.push(c);
         }
         // Usually every node of the top file is emitted: room for them up front spares
@@ -477,43 +493,11 @@ impl<'a, C: 'static> Emitter<'a, C> {
             )
             .at_node(&def.guid, &def.name, &def.kind)
         };
-        let base = file
-            .path
-            .as_ref()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .or_else(|| self.opts.project_root.clone())
-            .unwrap_or_else(|| PathBuf::from("."));
-        let target = base.join(rel);
-        let canonical = match target.canonicalize() {
-            Ok(c) => c,
-            Err(e) => {
-                self.problems.push(at(
-                    ".path",
-                    format!("cannot open subtree `{rel}` ({}): {e}", target.display()),
-                ));
-                return None;
-            }
+        let (canonical, target) = if self.opts.embedded.is_empty() {
+            self.locate_on_disk(file, rel, &at)?
+        } else {
+            self.locate_embedded(file, rel, &at)?
         };
-        if !self.opts.allow_outside_root {
-            if let Some(root) = &self.root_dir {
-                if !canonical.starts_with(root) {
-                    self.problems.push(at(
-                        ".path",
-                        format!("subtree `{rel}` is outside the project folder {}; the host must allow this explicitly", root.display()),
-                    ));
-                    return None;
-                }
-            }
-        }
-        // A directory, FIFO or device is refused here, where the parent file, JSON path and
-        // node are known (and before anything could block on opening it).
-        if let Err(e) = crate::files::check_regular(&canonical) {
-            self.problems.push(at(
-                ".path",
-                format!("cannot read subtree `{rel}` ({}): {e}", target.display()),
-            ));
-            return None;
-        }
         if let Some(pos) = self.chain.iter().position(|c| *c == canonical) {
             let mut names: Vec<String> = self.chain[pos..].iter().map(|p| file_name(p)).collect();
             names.push(file_name(&canonical));
@@ -620,6 +604,88 @@ impl<'a, C: 'static> Emitter<'a, C> {
         child
     }
 
+    /// Where subtree `rel` of `file` is on disk: its canonical path (for cycles and the
+    /// cache) and the path as written (for messages), or `None` with the problem recorded.
+    fn locate_on_disk(
+        &mut self,
+        file: &Analysed,
+        rel: &str,
+        at: &dyn Fn(&str, String) -> Problem,
+    ) -> Option<(PathBuf, PathBuf)> {
+        let base = file
+            .path
+            .as_ref()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .or_else(|| self.opts.project_root.clone())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let target = base.join(rel);
+        let canonical = match target.canonicalize() {
+            Ok(c) => c,
+            Err(e) => {
+                self.problems.push(at(
+                    ".path",
+                    format!("cannot open subtree `{rel}` ({}): {e}", target.display()),
+                ));
+                return None;
+            }
+        };
+        if !self.opts.allow_outside_root {
+            if let Some(root) = &self.root_dir {
+                if !canonical.starts_with(root) {
+                    self.problems.push(at(
+                    ".path",
+                    format!("subtree `{rel}` is outside the project folder {}; the host must allow this explicitly", root.display()),
+                ));
+                    return None;
+                }
+            }
+        }
+        // A directory, FIFO or device is refused here, where the parent file, JSON path and
+        // node are known (and before anything could block on opening it).
+        if let Err(e) = crate::files::check_regular(&canonical) {
+            self.problems.push(at(
+                ".path",
+                format!("cannot read subtree `{rel}` ({}): {e}", target.display()),
+            ));
+            return None;
+        }
+        Some((canonical, target))
+    }
+
+    /// [`Emitter::locate_on_disk`] for embedded files ([`super::embedded`]): by name only,
+    /// the name standing for both paths.
+    fn locate_embedded(
+        &mut self,
+        file: &Analysed,
+        rel: &str,
+        at: &dyn Fn(&str, String) -> Problem,
+    ) -> Option<(PathBuf, PathBuf)> {
+        // The top file's name is its own (whatever folder the program gave it); a subtree
+        // file's is its embedded name.
+        let dir = match &file.path {
+            Some(p) if !file.top => p.parent().map(Path::to_path_buf).unwrap_or_default(),
+            _ => PathBuf::new(),
+        };
+        let Some(key) = super::embedded::key(&dir, Path::new(rel)) else {
+            self.problems.push(at(
+                ".path",
+                format!("subtree `{rel}` is outside the folder of the embedded tree files"),
+            ));
+            return None;
+        };
+        if self.opts.embedded.get(&key).is_none() {
+            self.problems.push(at(
+                ".path",
+                format!(
+                    "subtree `{rel}` ({}) is not among the tree files embedded in this program; generate its code again",
+                    key.display()
+                ),
+            ));
+            return None;
+        }
+        Some((key.clone(), key))
+    }
+
     /// Loads and checks a subtree file once; later instances reuse the result. A file that
     /// cannot be read at all (permissions, size) is `Err` with why, for the caller to
     /// report at the Subtree node, where the parent file, JSON path and node are known;
@@ -634,7 +700,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
             return Ok(done.clone());
         }
         let origin: Arc<str> = Arc::from(shown.display().to_string());
-        let read = source::read(canonical, &origin, self.opts);
+        let read = match self.opts.embedded.get(canonical) {
+            Some(text) => Ok(text.to_owned()),
+            None => source::read(canonical, &origin, self.opts),
+        };
         if let Err(problems) = &read {
             if problems.iter().all(|p| p.line.is_none()) {
                 self.files.insert(canonical.to_path_buf(), None);

@@ -8,6 +8,7 @@
 //! node *declarations* (the editor, `arbor check`) validate with the same code.
 
 mod analyse;
+mod embedded;
 mod emit;
 mod graph;
 mod params;
@@ -15,6 +16,7 @@ mod problem;
 mod source;
 mod suggest;
 
+pub use embedded::Embedded;
 pub use problem::{LoadError, Problem, ProblemKind, Report, Severity};
 
 use std::path::{Path, PathBuf};
@@ -45,6 +47,9 @@ pub struct LoadOptions {
     pub project_root: Option<PathBuf>,
     /// Allow subtree paths that leave the project folder.
     pub allow_outside_root: bool,
+    /// Subtree files to take from memory instead of the disk (generated code embeds
+    /// them); when any is given, no subtree is read from disk.
+    pub embedded: Embedded,
 }
 
 impl Default for LoadOptions {
@@ -57,6 +62,7 @@ impl Default for LoadOptions {
             max_subtree_depth: 16,
             project_root: None,
             allow_outside_root: false,
+            embedded: Embedded::new(),
         }
     }
 }
@@ -216,6 +222,7 @@ fn build<C: 'static>(
         emitter.emit_top(&top);
         emitter.take_top_names(&mut top);
     }
+    let subtree_files = emitter.subtree_files();
     let mut problems = emitter.problems;
     // Errors first, then warnings, each in the order found.
     problems.sort_by_key(|p| std::cmp::Reverse(p.severity));
@@ -245,6 +252,7 @@ fn build<C: 'static>(
         name,
         guid,
         source: path.map(Path::to_path_buf),
+        subtree_files,
         warnings: problems,
         program: None,
     })

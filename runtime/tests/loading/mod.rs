@@ -1,6 +1,7 @@
 //! Loading: located load errors, the corpus of broken files, fuzzing, and the JSON Schemas.
 
 mod bad_corpus;
+mod embedded;
 mod fuzz_loader;
 mod load_errors;
 mod schema;
