@@ -137,11 +137,15 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         let cx = &mut self.cx;
         cx.node = NodeId(i);
         cx.state = state;
-        if !slot.running {
-            self.obs.event(TraceEvent::Enter(NodeId(i)));
-            if hooks {
+        // `hooks` first: for a hook-free leaf ticked without an observer (the commonest
+        // case) the running flag is then never read before the call.
+        if hooks {
+            if !slot.running {
+                self.obs.event(TraceEvent::Enter(NodeId(i)));
                 action.enter(cx);
             }
+        } else if !slot.running {
+            self.obs.event(TraceEvent::Enter(NodeId(i)));
         }
         let status = action.tick(cx);
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
