@@ -17,7 +17,9 @@ use std::sync::Arc;
 use crate::compile::{LoadError, Problem, ProblemKind};
 #[doc(hidden)]
 pub use crate::exec::State;
-use crate::exec::{shape_of, Exec, HeldAction, Shape};
+use crate::exec::{
+    host_at, loop_finish_at, loop_start_at, shape_of, Exec, HeldAction, Shape, Slots,
+};
 use crate::nodes::Kind;
 use crate::status::Status;
 use crate::trace::{Observer, TraceEvent};
@@ -64,18 +66,19 @@ pub fn run<C>(
 /// One agent's state borrowed for one root tick.
 pub struct Run<'a, C, O: ?Sized>(pub(crate) Exec<'a, C, O>);
 
-/// A [`Run`] whose tree is known to have `N` nodes.
-pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>);
+/// A [`Run`] whose tree is known to have `N` nodes, with the address of its `N` slots
+/// (`exec::Slots`).
+pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>, Slots<N>);
 
 impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
     /// Checks that the agent has `N` node slots (generated code passes its tree's node
     /// count; [`check`] compared it with the tree at load).
     #[inline(always)]
     pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
-        if self.0.st.slots.len() != N {
-            wrong_size(self.0.st.slots.len(), N);
-        }
-        Fixed(&mut self.0)
+        let Some(slots) = Slots::new(&mut self.0.st.slots) else {
+            wrong_size(self.0.st.slots.len(), N)
+        };
+        Fixed(&mut self.0, slots)
     }
 }
 
@@ -89,9 +92,17 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     /// Ticks node `I`, a decorator-free host leaf, as the interpreter's `Exec::tick_host`.
     #[inline(always)]
     pub fn leaf<const I: u32>(&mut self, leaf: &Leaf<C>) -> Status {
-        const { assert!((I as usize) < N) };
-        self.0
-            .tick_host(I, leaf.action.get(), leaf.state, leaf.hooks)
+        let Fixed(exec, slots) = self;
+        let slot = slots.at::<I>();
+        host_at(
+            &mut exec.cx,
+            &mut *exec.obs,
+            slot,
+            I,
+            leaf.action.get(),
+            leaf.state,
+            leaf.hooks,
+        )
     }
 
     /// Ticks node `I` through the interpreter's general path (`Exec::tick_node`): every
@@ -107,8 +118,8 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     /// resumes at (`Exec::loop_start`).
     #[inline(always)]
     pub fn loop_start<const I: u32>(&mut self) -> (bool, u32) {
-        const { assert!((I as usize) < N) };
-        self.0.loop_start(I)
+        let Fixed(exec, slots) = self;
+        loop_start_at(&mut *exec.obs, slots.at::<I>(), I)
     }
 
     /// Ends a tick of node `I`, a plain loop, after child `k` gave `status`
@@ -121,8 +132,16 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
         k: usize,
         status: Status,
     ) -> Status {
-        const { assert!((I as usize) < N) };
-        self.0.loop_finish(I, running, current, k, status)
+        let Fixed(exec, slots) = self;
+        loop_finish_at(
+            &mut *exec.obs,
+            slots.at::<I>(),
+            I,
+            running,
+            current,
+            k,
+            status,
+        )
     }
 }
 

@@ -13,7 +13,7 @@ use entry::Step;
 pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
 pub use state::State;
 pub(crate) use state::{EventSlot, Nodes, Slot};
-pub(crate) use unchecked::HeldAction;
+pub(crate) use unchecked::{HeldAction, Slots};
 
 use crate::host::{Action, ActionCtx};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
@@ -134,30 +134,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         hooks: bool,
     ) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
-        let cx = &mut self.cx;
-        cx.node = NodeId(i);
-        cx.state = state;
-        // `hooks` first: for a hook-free leaf ticked without an observer (the commonest
-        // case) the running flag is then never read before the call.
-        if hooks {
-            if !slot.running {
-                self.obs.event(TraceEvent::Enter(NodeId(i)));
-                action.enter(cx);
-            }
-        } else if !slot.running {
-            self.obs.event(TraceEvent::Enter(NodeId(i)));
-        }
-        let status = action.tick(cx);
-        self.obs.event(TraceEvent::Tick(NodeId(i), status));
-        let done = status.is_done();
-        slot.running = !done;
-        if done {
-            if hooks {
-                action.exit(cx, status);
-            }
-            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
-        }
-        status
+        host_at(&mut self.cx, &mut *self.obs, slot, i, action, state, hooks)
     }
 
     /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]): the lifecycle of
@@ -219,14 +196,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     #[inline(always)]
     pub(crate) fn loop_start(&mut self, i: u32) -> (bool, u32) {
         let slot = unchecked::slot(&mut self.st.slots, i);
-        let running = slot.running;
-        let current = if running {
-            slot.cursor
-        } else {
-            self.obs.event(TraceEvent::Enter(NodeId(i)));
-            0
-        };
-        (running, current)
+        loop_start_at(&mut *self.obs, slot, i)
     }
 
     /// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
@@ -242,19 +212,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         k: usize,
         status: Status,
     ) -> Status {
-        self.obs.event(TraceEvent::Tick(NodeId(i), status));
         let slot = unchecked::slot(&mut self.st.slots, i);
-        if status.is_done() {
-            if running {
-                slot.running = false;
-                slot.cursor = 0;
-            }
-            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
-        } else if !running || k != current as usize {
-            slot.running = true;
-            slot.cursor = k as u32;
-        }
-        status
+        loop_finish_at(&mut *self.obs, slot, i, running, current, k, status)
     }
 
     /// A node that is not a decorator-free host leaf. Without attached decorators there is
@@ -575,6 +534,85 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         cx.state = state;
         cx
     }
+}
+
+/// The body of [`Exec::tick_host`] for node `i` whose slot the caller holds: it needs only
+/// the tick's action context and observer, so generated code (`codegen::support::Fixed`)
+/// can hand it a slot it reached without going through the `Exec`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn host_at<C, O: Observer + ?Sized>(
+    cx: &mut ActionCtx<'_, C>,
+    obs: &mut O,
+    slot: &mut Slot,
+    i: u32,
+    action: &dyn Action<C>,
+    state: u32,
+    hooks: bool,
+) -> Status {
+    cx.node = NodeId(i);
+    cx.state = state;
+    // `hooks` first: for a hook-free leaf ticked without an observer (the commonest
+    // case) the running flag is then never read before the call.
+    if hooks {
+        if !slot.running {
+            obs.event(TraceEvent::Enter(NodeId(i)));
+            action.enter(cx);
+        }
+    } else if !slot.running {
+        obs.event(TraceEvent::Enter(NodeId(i)));
+    }
+    let status = action.tick(cx);
+    obs.event(TraceEvent::Tick(NodeId(i), status));
+    let done = status.is_done();
+    slot.running = !done;
+    if done {
+        if hooks {
+            action.exit(cx, status);
+        }
+        obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+    }
+    status
+}
+
+/// The body of [`Exec::loop_start`] for node `i` whose slot the caller holds (as
+/// [`host_at`]).
+#[inline(always)]
+pub(crate) fn loop_start_at<O: Observer + ?Sized>(obs: &mut O, slot: &Slot, i: u32) -> (bool, u32) {
+    let running = slot.running;
+    let current = if running {
+        slot.cursor
+    } else {
+        obs.event(TraceEvent::Enter(NodeId(i)));
+        0
+    };
+    (running, current)
+}
+
+/// The body of [`Exec::loop_finish`] for node `i` whose slot the caller holds (as
+/// [`host_at`]).
+#[inline(always)]
+pub(crate) fn loop_finish_at<O: Observer + ?Sized>(
+    obs: &mut O,
+    slot: &mut Slot,
+    i: u32,
+    running: bool,
+    current: u32,
+    k: usize,
+    status: Status,
+) -> Status {
+    obs.event(TraceEvent::Tick(NodeId(i), status));
+    if status.is_done() {
+        if running {
+            slot.running = false;
+            slot.cursor = 0;
+        }
+        obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+    } else if !running || k != current as usize {
+        slot.running = true;
+        slot.cursor = k as u32;
+    }
+    status
 }
 
 /// The status a plain loop goes on with: a Sequence goes on while children succeed, a

@@ -55,6 +55,47 @@ pub(super) fn children<C>(entries: &[Entry<C>], first: u32, end: u32) -> &[Entry
     unsafe { entries.get_unchecked(first as usize..end as usize) }
 }
 
+/// The node slots of an agent whose tree has `N` nodes, for generated code
+/// (`codegen::support::Fixed`): their address taken once per tick, so that a slot is one
+/// add away after every host action call. Reached through the `Exec` instead, the slots'
+/// address is reloaded after each call (two loads per leaf and per loop), because the
+/// action's `&mut ActionCtx` points into the `Exec` and the compiler cannot tell that the
+/// call leaves the `Exec`'s other fields alone.
+///
+/// The invariant: `ptr` is the buffer of a `Vec<Slot>` of length `N` (checked by
+/// [`Slots::new`]) that is neither resized nor dropped while the `Slots` lives (a tick never
+/// resizes the slots, and the `Vec` outlives the tick's `Exec`). [`Slots::at`] asserts
+/// `I < N` at compile time and lends the slot for as long as it borrows the `Slots`
+/// mutably, so two slots lent by one `Slots` are never alive together; what runs while a
+/// slot is lent (`exec::host_at`, `loop_start_at`, `loop_finish_at`) gets only the action
+/// context and the observer, which cannot reach the slots.
+pub(crate) struct Slots<const N: usize> {
+    ptr: NonNull<Slot>,
+}
+
+impl<const N: usize> Slots<N> {
+    /// The buffer of `slots`, if it has `N` slots.
+    #[inline(always)]
+    pub fn new(slots: &mut Vec<Slot>) -> Option<Slots<N>> {
+        if slots.len() != N {
+            return None;
+        }
+        // `as_mut_ptr` creates no reference to the buffer, so the `Vec`'s own accesses
+        // (`Exec` code run between two `at`s) leave this pointer valid.
+        NonNull::new(slots.as_mut_ptr()).map(|ptr| Slots { ptr })
+    }
+
+    /// Slot `I`.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn at<const I: u32>(&mut self) -> &mut Slot {
+        const { assert!((I as usize) < N) };
+        // SAFETY: `I < N`, the buffer's length, which is alive and not resized (the
+        // invariant above); the slot is lent only while `self` is borrowed mutably.
+        unsafe { &mut *self.ptr.as_ptr().add(I as usize) }
+    }
+}
+
 /// An `Arc<dyn Action<C>>` with its data pointer computed once (see the module's
 /// documentation for the invariant).
 pub(crate) struct HeldAction<C> {
