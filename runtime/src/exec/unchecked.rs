@@ -3,9 +3,13 @@
 //! bounds check per node was a measurable part of a tick (docs/performance.md).
 //!
 //! The invariant that makes it sound, for an `Exec` over tree `t` and node state `st`:
-//! 1. `st.slots.len() == t.nodes.len()`: `Agent::new` makes one slot per node and an agent
-//!    only ever changes tree by being replaced whole (`Agent::reload`); `Exec::new` checks
-//!    it again, once per tick, with a real `assert!`.
+//! 1. `st.slots.len() == t.nodes.len()`: a type invariant of `Agent`, the only owner of a
+//!    `State` (it has no constructor outside the crate and no `Agent` method lends it out):
+//!    `Agent::new` makes one slot per node, an agent only ever changes tree by being
+//!    replaced whole (`Agent::reload`), nothing resizes the slots, and every `Exec` is
+//!    built from one agent's own tree and state (`Agent`'s methods and the generated
+//!    program they call, `codegen::support::run`). `Exec::new` checks it again in debug
+//!    builds; release ticks do not pay for it (docs/performance.md, "Generated code").
 //! 2. every `Entry::node` is `< t.nodes.len()`, and every `Step::Loop` has
 //!    `first <= end <= t.entries.len()`: entries are built once, from the finished node and
 //!    child arrays of the same tree (`entry::entries`), which asserts both as it builds them;
@@ -243,6 +247,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(debug_assertions)]
     #[should_panic(expected = "an agent's state has 2 node slots for a tree of")]
     fn a_state_of_another_tree_is_refused() {
         let tree = Arc::new(tree());
