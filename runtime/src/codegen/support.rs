@@ -18,7 +18,7 @@ use crate::compile::{LoadError, Problem, ProblemKind};
 #[doc(hidden)]
 pub use crate::exec::State;
 use crate::exec::{
-    host_at, loop_finish_at, loop_start_at, shape_of, Exec, HeldAction, Shape, Slots,
+    host_at, loop_finish_at, loop_start_at, shape_of, untraced, Exec, HeldAction, Shape, Slots,
 };
 use crate::nodes::Kind;
 use crate::status::Status;
@@ -60,7 +60,7 @@ pub fn run<C>(
         state.bb.set_now(now);
     }
     state.nodes.run += 1;
-    root(&mut Run(Exec::new(tree, state, data, &mut ())))
+    root(&mut Run(Exec::new(tree, state, data, untraced())))
 }
 
 /// One agent's state borrowed for one root tick.
