@@ -9,8 +9,9 @@
 //! interpreter's general path). So the semantics have one implementation.
 //!
 //! Soundness: node indices are const generics. [`Run::fixed`] checks once per tick that the
-//! agent has `N` node slots, and each call asserts `I < N` at compile time, which is what
-//! `exec::unchecked`'s unchecked slot access needs (a tick never resizes the slots).
+//! agent has `N` node slots and takes their address (`exec::unchecked::Slots`), and each
+//! call asserts `I < N` at compile time, which is what the unchecked slot access needs (a
+//! tick never resizes the slots).
 
 use std::sync::Arc;
 
@@ -115,7 +116,7 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     }
 
     /// Starts a tick of node `I`, a plain loop: whether it was running and the child it
-    /// resumes at (`Exec::loop_start`).
+    /// resumes at (`exec::loop_start_at`).
     #[inline(always)]
     pub fn loop_start<const I: u32>(&mut self) -> (bool, u32) {
         let Fixed(exec, slots) = self;
@@ -123,7 +124,7 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     }
 
     /// Ends a tick of node `I`, a plain loop, after child `k` gave `status`
-    /// (`Exec::loop_finish`).
+    /// (`exec::loop_finish_at`).
     #[inline(always)]
     pub fn loop_finish<const I: u32>(
         &mut self,

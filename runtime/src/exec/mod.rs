@@ -164,7 +164,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// body inlined here too (one level: that body calls [`Exec::tick_loop`]).
     #[inline(always)]
     fn loop_body<const INLINE: bool>(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
-        let (running, current) = self.loop_start(i);
+        let slot = unchecked::slot(&mut self.st.slots, i);
+        let (running, current) = loop_start_at(&mut *self.obs, slot, i);
         let next = loop_next(seq);
         let entries = unchecked::children(&self.tree.entries, first, end);
         // All children giving `next` gives `next`; no children at all is success (rule 12).
@@ -188,32 +189,6 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             }
             k += 1;
         };
-        self.loop_finish(i, running, current, k, status)
-    }
-
-    /// The start of a plain loop's tick (rules 3, 10, 11): whether node `i` was running and
-    /// the child it resumes at (0, after its Enter event, when it was idle). `i` must be an
-    /// `Entry::node` of the tree or a node index already checked against it (see
-    /// `unchecked`). Shared by [`Exec::loop_body`] and generated code (`codegen::support`).
-    #[inline(always)]
-    pub(crate) fn loop_start(&mut self, i: u32) -> (bool, u32) {
-        let slot = unchecked::slot(&mut self.st.slots, i);
-        loop_start_at(&mut *self.obs, slot, i)
-    }
-
-    /// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
-    /// Tick event, the slot written once (not at all while it resumes at the same child),
-    /// Exit event when done (rule 12 for the empty loop is the caller's). `i` as for
-    /// [`Exec::loop_start`].
-    #[inline(always)]
-    pub(crate) fn loop_finish(
-        &mut self,
-        i: u32,
-        running: bool,
-        current: u32,
-        k: usize,
-        status: Status,
-    ) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
         loop_finish_at(&mut *self.obs, slot, i, running, current, k, status)
     }
@@ -577,8 +552,9 @@ pub(crate) fn host_at<C, O: Observer + ?Sized>(
     status
 }
 
-/// The body of [`Exec::loop_start`] for node `i` whose slot the caller holds (as
-/// [`host_at`]).
+/// The start of a plain loop's tick (rules 3, 10, 11): whether node `i`, whose slot the
+/// caller holds, was running and the child it resumes at (0, after its Enter event, when
+/// it was idle). Shared by [`Exec::loop_body`] and generated code (`codegen::support`).
 #[inline(always)]
 pub(crate) fn loop_start_at<O: Observer + ?Sized>(obs: &mut O, slot: &Slot, i: u32) -> (bool, u32) {
     let running = slot.running;
@@ -591,8 +567,10 @@ pub(crate) fn loop_start_at<O: Observer + ?Sized>(obs: &mut O, slot: &Slot, i: u
     (running, current)
 }
 
-/// The body of [`Exec::loop_finish`] for node `i` whose slot the caller holds (as
-/// [`host_at`]).
+/// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
+/// Tick event, the slot written once (not at all while it resumes at the same child),
+/// Exit event when done (rule 12 for the empty loop is the caller's). As
+/// [`loop_start_at`].
 #[inline(always)]
 pub(crate) fn loop_finish_at<O: Observer + ?Sized>(
     obs: &mut O,
