@@ -69,17 +69,18 @@ pub struct Run<'a, C, O: ?Sized>(pub(crate) Exec<'a, C, O>);
 
 /// A [`Run`] whose tree is known to have `N` nodes, with the address of its `N` slots
 /// (`exec::Slots`).
-pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>, Slots<N>);
+pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>, Slots<'r, N>);
 
 impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
     /// Checks that the agent has `N` node slots (generated code passes its tree's node
     /// count; [`check`] compared it with the tree at load).
     #[inline(always)]
     pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
-        let Some(slots) = Slots::new(&mut self.0.st.slots) else {
-            wrong_size(self.0.st.slots.len(), N)
+        let slots = self.0.st.slots.len();
+        let Some((exec, slots)) = Slots::of(&mut self.0) else {
+            wrong_size(slots, N)
         };
-        Fixed(&mut self.0, slots)
+        Fixed(exec, slots)
     }
 }
 

@@ -26,11 +26,13 @@
 //! is the `Arc`'s own deref, and the `Arc`, kept beside it and never lent out, keeps that
 //! allocation alive and shared-only for as long as the `HeldAction` exists.
 
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::entry::Entry;
 use super::state::Slot;
+use super::Exec;
 use crate::host::Action;
 
 /// Invariant 1 broken: an agent's state does not belong to the tree it is ticked with.
@@ -66,27 +68,39 @@ pub(super) fn children<C>(entries: &[Entry<C>], first: u32, end: u32) -> &[Entry
 /// action's `&mut ActionCtx` points into the `Exec` and the compiler cannot tell that the
 /// call leaves the `Exec`'s other fields alone.
 ///
-/// The invariant: `ptr` is the buffer of a `Vec<Slot>` of length `N` (checked by
-/// [`Slots::new`]) that is neither resized nor dropped while the `Slots` lives (a tick never
-/// resizes the slots, and the `Vec` outlives the tick's `Exec`). [`Slots::at`] asserts
-/// `I < N` at compile time and lends the slot for as long as it borrows the `Slots`
-/// mutably, so two slots lent by one `Slots` are never alive together; what runs while a
-/// slot is lent (`exec::host_at`, `loop_start_at`, `loop_finish_at`) gets only the action
-/// context and the observer, which cannot reach the slots.
-pub(crate) struct Slots<const N: usize> {
+/// The invariant: `ptr` is the buffer of a `Vec<Slot>` of length `N` (checked when it is
+/// made) that is neither resized nor dropped during `'r`: [`Slots::of`] borrows the tick's
+/// `Exec`, which holds the `Vec`, for `'r`, and no `Exec` code resizes the slots.
+/// [`Slots::at`] asserts `I < N` at compile time and lends the slot for as long as it
+/// borrows the `Slots` mutably, so two slots lent by one `Slots` are never alive together;
+/// what runs while a slot is lent (`exec::host_at`, `loop_start_at`, `loop_finish_at`) gets
+/// only the action context and the observer, which cannot reach the slots.
+pub(crate) struct Slots<'r, const N: usize> {
     ptr: NonNull<Slot>,
+    _exec: PhantomData<&'r mut Slot>,
 }
 
-impl<const N: usize> Slots<N> {
-    /// The buffer of `slots`, if it has `N` slots.
+impl<'r, const N: usize> Slots<'r, N> {
+    /// The tick's `Exec` and its slots' address, if it has `N` slots.
     #[inline(always)]
-    pub fn new(slots: &mut Vec<Slot>) -> Option<Slots<N>> {
+    pub fn of<'a, C, O: ?Sized>(
+        exec: &'r mut Exec<'a, C, O>,
+    ) -> Option<(&'r mut Exec<'a, C, O>, Slots<'r, N>)> {
+        let slots = Slots::new(&mut exec.st.slots)?;
+        Some((exec, slots))
+    }
+
+    #[inline(always)]
+    fn new(slots: &mut Vec<Slot>) -> Option<Slots<'r, N>> {
         if slots.len() != N {
             return None;
         }
         // `as_mut_ptr` creates no reference to the buffer, so the `Vec`'s own accesses
         // (`Exec` code run between two `at`s) leave this pointer valid.
-        NonNull::new(slots.as_mut_ptr()).map(|ptr| Slots { ptr })
+        NonNull::new(slots.as_mut_ptr()).map(|ptr| Slots {
+            ptr,
+            _exec: PhantomData,
+        })
     }
 
     /// Slot `I`.
@@ -254,6 +268,26 @@ mod tests {
         let mut state = state(&tree, 2);
         let mut data = 0u32;
         Exec::new(&tree, &mut state, &mut data, &mut ());
+    }
+
+    #[test]
+    fn slots_of_another_count_are_refused_and_each_index_lends_its_own_slot() {
+        use super::super::Slot;
+        let mut slots = vec![Slot::default(); 3];
+        assert!(super::Slots::<4>::new(&mut slots).is_none());
+        assert!(super::Slots::<2>::new(&mut slots).is_none());
+        {
+            let mut held = super::Slots::<3>::new(&mut slots).expect("three slots");
+            held.at::<2>().cursor = 7;
+            held.at::<0>().running = true;
+        }
+        assert_eq!(
+            slots
+                .iter()
+                .map(|s| (s.running, s.cursor))
+                .collect::<Vec<_>>(),
+            [(true, 0), (false, 0), (false, 7)]
+        );
     }
 
     #[test]
