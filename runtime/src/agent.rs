@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
 use crate::codegen::support::{Forward, Run};
-use crate::exec::{EventSlot, Exec, Nodes, Slot, State};
+use crate::exec::{untraced, EventSlot, Exec, Nodes, Slot, State};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer};
 use crate::tree::CompiledTree;
@@ -60,7 +60,7 @@ impl<C> Agent<C> {
     #[inline(never)]
     fn tick_interpreted(&mut self, data: &mut C, dt: f64) -> Status {
         self.advance(dt);
-        self.interpret(data, &mut ())
+        self.interpret(data, untraced())
     }
 
     /// As [`Agent::tick`], reporting every lifecycle event to `observer`.
@@ -92,7 +92,7 @@ impl<C> Agent<C> {
     /// [`Agent::run`] through the interpreter, as [`Agent::tick_interpreted`].
     #[inline(never)]
     fn run_interpreted(&mut self, data: &mut C) -> Status {
-        self.interpret(data, &mut ())
+        self.interpret(data, untraced())
     }
 
     /// One root tick through the interpreter.

@@ -9,15 +9,18 @@
 //! interpreter's general path). So the semantics have one implementation.
 //!
 //! Soundness: node indices are const generics. [`Run::fixed`] checks once per tick that the
-//! agent has `N` node slots, and each call asserts `I < N` at compile time, which is what
-//! `exec::unchecked`'s unchecked slot access needs (a tick never resizes the slots).
+//! agent has `N` node slots and takes their address (`exec::unchecked::Slots`), and each
+//! call asserts `I < N` at compile time, which is what the unchecked slot access needs (a
+//! tick never resizes the slots).
 
 use std::sync::Arc;
 
 use crate::compile::{LoadError, Problem, ProblemKind};
 #[doc(hidden)]
 pub use crate::exec::State;
-use crate::exec::{shape_of, Exec, HeldAction, Shape};
+use crate::exec::{
+    host_at, loop_finish_at, loop_start_at, shape_of, untraced, Exec, HeldAction, Shape, Slots,
+};
 use crate::nodes::Kind;
 use crate::status::Status;
 use crate::trace::{Observer, TraceEvent};
@@ -58,24 +61,26 @@ pub fn run<C>(
         state.bb.set_now(now);
     }
     state.nodes.run += 1;
-    root(&mut Run(Exec::new(tree, state, data, &mut ())))
+    root(&mut Run(Exec::new(tree, state, data, untraced())))
 }
 
 /// One agent's state borrowed for one root tick.
 pub struct Run<'a, C, O: ?Sized>(pub(crate) Exec<'a, C, O>);
 
-/// A [`Run`] whose tree is known to have `N` nodes.
-pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>);
+/// A [`Run`] whose tree is known to have `N` nodes, with the address of its `N` slots
+/// (`exec::Slots`).
+pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>, Slots<'r, N>);
 
 impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
     /// Checks that the agent has `N` node slots (generated code passes its tree's node
     /// count; [`check`] compared it with the tree at load).
     #[inline(always)]
     pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
-        if self.0.st.slots.len() != N {
-            wrong_size(self.0.st.slots.len(), N);
-        }
-        Fixed(&mut self.0)
+        let slots = self.0.st.slots.len();
+        let Some((exec, slots)) = Slots::of(&mut self.0) else {
+            wrong_size(slots, N)
+        };
+        Fixed(exec, slots)
     }
 }
 
@@ -89,9 +94,17 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     /// Ticks node `I`, a decorator-free host leaf, as the interpreter's `Exec::tick_host`.
     #[inline(always)]
     pub fn leaf<const I: u32>(&mut self, leaf: &Leaf<C>) -> Status {
-        const { assert!((I as usize) < N) };
-        self.0
-            .tick_host(I, leaf.action.get(), leaf.state, leaf.hooks)
+        let Fixed(exec, slots) = self;
+        let slot = slots.at::<I>();
+        host_at(
+            &mut exec.cx,
+            &mut *exec.obs,
+            slot,
+            I,
+            leaf.action.get(),
+            leaf.state,
+            leaf.hooks,
+        )
     }
 
     /// Ticks node `I` through the interpreter's general path (`Exec::tick_node`): every
@@ -104,15 +117,15 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     }
 
     /// Starts a tick of node `I`, a plain loop: whether it was running and the child it
-    /// resumes at (`Exec::loop_start`).
+    /// resumes at (`exec::loop_start_at`).
     #[inline(always)]
     pub fn loop_start<const I: u32>(&mut self) -> (bool, u32) {
-        const { assert!((I as usize) < N) };
-        self.0.loop_start(I)
+        let Fixed(exec, slots) = self;
+        loop_start_at(&mut *exec.obs, slots.at::<I>(), I)
     }
 
     /// Ends a tick of node `I`, a plain loop, after child `k` gave `status`
-    /// (`Exec::loop_finish`).
+    /// (`exec::loop_finish_at`).
     #[inline(always)]
     pub fn loop_finish<const I: u32>(
         &mut self,
@@ -121,8 +134,16 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
         k: usize,
         status: Status,
     ) -> Status {
-        const { assert!((I as usize) < N) };
-        self.0.loop_finish(I, running, current, k, status)
+        let Fixed(exec, slots) = self;
+        loop_finish_at(
+            &mut *exec.obs,
+            slots.at::<I>(),
+            I,
+            running,
+            current,
+            k,
+            status,
+        )
     }
 }
 

@@ -13,7 +13,7 @@ use entry::Step;
 pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
 pub use state::State;
 pub(crate) use state::{EventSlot, Nodes, Slot};
-pub(crate) use unchecked::HeldAction;
+pub(crate) use unchecked::{HeldAction, Slots};
 
 use crate::host::{Action, ActionCtx};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
@@ -61,9 +61,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         data: &'a mut C,
         obs: &'a mut O,
     ) -> Self {
-        // Invariant 1 of `unchecked`; the message is formatted out of line, so the check is
-        // a compare and a branch.
-        if st.nodes.slots.len() != tree.nodes.len() {
+        // Invariant 1 of `unchecked`, which `Agent` guarantees by construction: checked in
+        // debug builds only (the whole test suite), so that a tick does not pay for it.
+        if cfg!(debug_assertions) && st.nodes.slots.len() != tree.nodes.len() {
             unchecked::mismatch(st.nodes.slots.len(), tree.nodes.len());
         }
         Exec {
@@ -72,7 +72,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             cx: ActionCtx {
                 agent: data,
                 blackboard: &mut st.bb,
-                node: NodeId(0),
+                // Set before every call that lends the context (`host_at`, `action_ctx`),
+                // so these are never read; all ones, they are one store.
+                node: NodeId(u32::MAX),
                 rng: &mut st.rng,
                 states: &mut st.host,
                 state: NO_STATE,
@@ -134,26 +136,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         hooks: bool,
     ) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
-        let cx = &mut self.cx;
-        cx.node = NodeId(i);
-        cx.state = state;
-        if !slot.running {
-            self.obs.event(TraceEvent::Enter(NodeId(i)));
-            if hooks {
-                action.enter(cx);
-            }
-        }
-        let status = action.tick(cx);
-        self.obs.event(TraceEvent::Tick(NodeId(i), status));
-        let done = status.is_done();
-        slot.running = !done;
-        if done {
-            if hooks {
-                action.exit(cx, status);
-            }
-            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
-        }
-        status
+        host_at(&mut self.cx, &mut *self.obs, slot, i, action, state, hooks)
     }
 
     /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]): the lifecycle of
@@ -181,7 +164,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// body inlined here too (one level: that body calls [`Exec::tick_loop`]).
     #[inline(always)]
     fn loop_body<const INLINE: bool>(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
-        let (running, current) = self.loop_start(i);
+        let slot = unchecked::slot(&mut self.st.slots, i);
+        let (running, current) = loop_start_at(&mut *self.obs, slot, i);
         let next = loop_next(seq);
         let entries = unchecked::children(&self.tree.entries, first, end);
         // All children giving `next` gives `next`; no children at all is success (rule 12).
@@ -205,52 +189,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             }
             k += 1;
         };
-        self.loop_finish(i, running, current, k, status)
-    }
-
-    /// The start of a plain loop's tick (rules 3, 10, 11): whether node `i` was running and
-    /// the child it resumes at (0, after its Enter event, when it was idle). `i` must be an
-    /// `Entry::node` of the tree or a node index already checked against it (see
-    /// `unchecked`). Shared by [`Exec::loop_body`] and generated code (`codegen::support`).
-    #[inline(always)]
-    pub(crate) fn loop_start(&mut self, i: u32) -> (bool, u32) {
         let slot = unchecked::slot(&mut self.st.slots, i);
-        let running = slot.running;
-        let current = if running {
-            slot.cursor
-        } else {
-            self.obs.event(TraceEvent::Enter(NodeId(i)));
-            0
-        };
-        (running, current)
-    }
-
-    /// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
-    /// Tick event, the slot written once (not at all while it resumes at the same child),
-    /// Exit event when done (rule 12 for the empty loop is the caller's). `i` as for
-    /// [`Exec::loop_start`].
-    #[inline(always)]
-    pub(crate) fn loop_finish(
-        &mut self,
-        i: u32,
-        running: bool,
-        current: u32,
-        k: usize,
-        status: Status,
-    ) -> Status {
-        self.obs.event(TraceEvent::Tick(NodeId(i), status));
-        let slot = unchecked::slot(&mut self.st.slots, i);
-        if status.is_done() {
-            if running {
-                slot.running = false;
-                slot.cursor = 0;
-            }
-            self.obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
-        } else if !running || k != current as usize {
-            slot.running = true;
-            slot.cursor = k as u32;
-        }
-        status
+        loop_finish_at(&mut *self.obs, slot, i, running, current, k, status)
     }
 
     /// A node that is not a decorator-free host leaf. Without attached decorators there is
@@ -571,6 +511,96 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         cx.state = state;
         cx
     }
+}
+
+/// The body of [`Exec::tick_host`] for node `i` whose slot the caller holds: it needs only
+/// the tick's action context and observer, so generated code (`codegen::support::Fixed`)
+/// can hand it a slot it reached without going through the `Exec`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn host_at<C, O: Observer + ?Sized>(
+    cx: &mut ActionCtx<'_, C>,
+    obs: &mut O,
+    slot: &mut Slot,
+    i: u32,
+    action: &dyn Action<C>,
+    state: u32,
+    hooks: bool,
+) -> Status {
+    cx.node = NodeId(i);
+    cx.state = state;
+    // `hooks` first: for a hook-free leaf ticked without an observer (the commonest
+    // case) the running flag is then never read before the call.
+    if hooks {
+        if !slot.running {
+            obs.event(TraceEvent::Enter(NodeId(i)));
+            action.enter(cx);
+        }
+    } else if !slot.running {
+        obs.event(TraceEvent::Enter(NodeId(i)));
+    }
+    let status = action.tick(cx);
+    obs.event(TraceEvent::Tick(NodeId(i), status));
+    let done = status.is_done();
+    slot.running = !done;
+    if done {
+        if hooks {
+            action.exit(cx, status);
+        }
+        obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+    }
+    status
+}
+
+/// The start of a plain loop's tick (rules 3, 10, 11): whether node `i`, whose slot the
+/// caller holds, was running and the child it resumes at (0, after its Enter event, when
+/// it was idle). Shared by [`Exec::loop_body`] and generated code (`codegen::support`).
+#[inline(always)]
+pub(crate) fn loop_start_at<O: Observer + ?Sized>(obs: &mut O, slot: &Slot, i: u32) -> (bool, u32) {
+    let running = slot.running;
+    let current = if running {
+        slot.cursor
+    } else {
+        obs.event(TraceEvent::Enter(NodeId(i)));
+        0
+    };
+    (running, current)
+}
+
+/// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
+/// Tick event, the slot written once (not at all while it resumes at the same child),
+/// Exit event when done (rule 12 for the empty loop is the caller's). As
+/// [`loop_start_at`].
+#[inline(always)]
+pub(crate) fn loop_finish_at<O: Observer + ?Sized>(
+    obs: &mut O,
+    slot: &mut Slot,
+    i: u32,
+    running: bool,
+    current: u32,
+    k: usize,
+    status: Status,
+) -> Status {
+    obs.event(TraceEvent::Tick(NodeId(i), status));
+    if status.is_done() {
+        if running {
+            slot.running = false;
+            slot.cursor = 0;
+        }
+        obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
+    } else if !running || k != current as usize {
+        slot.running = true;
+        slot.cursor = k as u32;
+    }
+    status
+}
+
+/// The observer of an untraced tick: a leaked box of `()`, which allocates nothing and is
+/// a constant address, so storing it in the `Exec` takes one instruction where a local's
+/// address takes two.
+#[inline(always)]
+pub(crate) fn untraced() -> &'static mut () {
+    Box::leak(Box::new(()))
 }
 
 /// The status a plain loop goes on with: a Sequence goes on while children succeed, a

@@ -3,9 +3,13 @@
 //! bounds check per node was a measurable part of a tick (docs/performance.md).
 //!
 //! The invariant that makes it sound, for an `Exec` over tree `t` and node state `st`:
-//! 1. `st.slots.len() == t.nodes.len()`: `Agent::new` makes one slot per node and an agent
-//!    only ever changes tree by being replaced whole (`Agent::reload`); `Exec::new` checks
-//!    it again, once per tick, with a real `assert!`.
+//! 1. `st.slots.len() == t.nodes.len()`: a type invariant of `Agent`, the only owner of a
+//!    `State` (it has no constructor outside the crate and no `Agent` method lends it out):
+//!    `Agent::new` makes one slot per node, an agent only ever changes tree by being
+//!    replaced whole (`Agent::reload`), nothing resizes the slots, and every `Exec` is
+//!    built from one agent's own tree and state (`Agent`'s methods and the generated
+//!    program they call, `codegen::support::run`). `Exec::new` checks it again in debug
+//!    builds; release ticks do not pay for it (docs/performance.md, "Generated code").
 //! 2. every `Entry::node` is `< t.nodes.len()`, and every `Step::Loop` has
 //!    `first <= end <= t.entries.len()`: entries are built once, from the finished node and
 //!    child arrays of the same tree (`entry::entries`), which asserts both as it builds them;
@@ -22,11 +26,13 @@
 //! is the `Arc`'s own deref, and the `Arc`, kept beside it and never lent out, keeps that
 //! allocation alive and shared-only for as long as the `HeldAction` exists.
 
+use std::marker::PhantomData;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
 use super::entry::Entry;
 use super::state::Slot;
+use super::Exec;
 use crate::host::Action;
 
 /// Invariant 1 broken: an agent's state does not belong to the tree it is ticked with.
@@ -53,6 +59,59 @@ pub(super) fn children<C>(entries: &[Entry<C>], first: u32, end: u32) -> &[Entry
     debug_assert!(first <= end && end as usize <= entries.len());
     // SAFETY: invariant 2 of this module: `first <= end <= entries.len()`.
     unsafe { entries.get_unchecked(first as usize..end as usize) }
+}
+
+/// The node slots of an agent whose tree has `N` nodes, for generated code
+/// (`codegen::support::Fixed`): their address taken once per tick, so that a slot is one
+/// add away after every host action call. Reached through the `Exec` instead, the slots'
+/// address is reloaded after each call (two loads per leaf and per loop), because the
+/// action's `&mut ActionCtx` points into the `Exec` and the compiler cannot tell that the
+/// call leaves the `Exec`'s other fields alone.
+///
+/// The invariant: `ptr` is the buffer of a `Vec<Slot>` of length `N` (checked when it is
+/// made) that is neither resized nor dropped during `'r`: [`Slots::of`] borrows the tick's
+/// `Exec`, which holds the `Vec`, for `'r`, and no `Exec` code resizes the slots.
+/// [`Slots::at`] asserts `I < N` at compile time and lends the slot for as long as it
+/// borrows the `Slots` mutably, so two slots lent by one `Slots` are never alive together;
+/// what runs while a slot is lent (`exec::host_at`, `loop_start_at`, `loop_finish_at`) gets
+/// only the action context and the observer, which cannot reach the slots.
+pub(crate) struct Slots<'r, const N: usize> {
+    ptr: NonNull<Slot>,
+    _exec: PhantomData<&'r mut Slot>,
+}
+
+impl<'r, const N: usize> Slots<'r, N> {
+    /// The tick's `Exec` and its slots' address, if it has `N` slots.
+    #[inline(always)]
+    pub fn of<'a, C, O: ?Sized>(
+        exec: &'r mut Exec<'a, C, O>,
+    ) -> Option<(&'r mut Exec<'a, C, O>, Slots<'r, N>)> {
+        let slots = Slots::new(&mut exec.st.slots)?;
+        Some((exec, slots))
+    }
+
+    #[inline(always)]
+    fn new(slots: &mut Vec<Slot>) -> Option<Slots<'r, N>> {
+        if slots.len() != N {
+            return None;
+        }
+        // `as_mut_ptr` creates no reference to the buffer, so the `Vec`'s own accesses
+        // (`Exec` code run between two `at`s) leave this pointer valid.
+        NonNull::new(slots.as_mut_ptr()).map(|ptr| Slots {
+            ptr,
+            _exec: PhantomData,
+        })
+    }
+
+    /// Slot `I`.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    pub fn at<const I: u32>(&mut self) -> &mut Slot {
+        const { assert!((I as usize) < N) };
+        // SAFETY: `I < N`, the buffer's length, which is alive and not resized (the
+        // invariant above); the slot is lent only while `self` is borrowed mutably.
+        unsafe { &mut *self.ptr.as_ptr().add(I as usize) }
+    }
 }
 
 /// An `Arc<dyn Action<C>>` with its data pointer computed once (see the module's
@@ -202,12 +261,33 @@ mod tests {
     }
 
     #[test]
+    #[cfg(debug_assertions)]
     #[should_panic(expected = "an agent's state has 2 node slots for a tree of")]
     fn a_state_of_another_tree_is_refused() {
         let tree = Arc::new(tree());
         let mut state = state(&tree, 2);
         let mut data = 0u32;
         Exec::new(&tree, &mut state, &mut data, &mut ());
+    }
+
+    #[test]
+    fn slots_of_another_count_are_refused_and_each_index_lends_its_own_slot() {
+        use super::super::Slot;
+        let mut slots = vec![Slot::default(); 3];
+        assert!(super::Slots::<4>::new(&mut slots).is_none());
+        assert!(super::Slots::<2>::new(&mut slots).is_none());
+        {
+            let mut held = super::Slots::<3>::new(&mut slots).expect("three slots");
+            held.at::<2>().cursor = 7;
+            held.at::<0>().running = true;
+        }
+        assert_eq!(
+            slots
+                .iter()
+                .map(|s| (s.running, s.cursor))
+                .collect::<Vec<_>>(),
+            [(true, 0), (false, 0), (false, 7)]
+        );
     }
 
     #[test]
