@@ -3,6 +3,8 @@
 //! `ARBOR_CODEGEN_TREES` (default 300) random trees (gen/random_tree.rs), each compiled to
 //! Rust with `arbor_runtime::codegen::generate`, as a program's build script would.
 
+#[path = "gen/json_files.rs"]
+mod json_files;
 #[path = "gen/random_tree.rs"]
 mod random_tree;
 
@@ -17,6 +19,7 @@ const DEFAULT_TREES: u64 = 300;
 fn main() {
     println!("cargo:rerun-if-env-changed=ARBOR_CODEGEN_TREES");
     println!("cargo:rerun-if-changed=gen/random_tree.rs");
+    println!("cargo:rerun-if-changed=gen/json_files.rs");
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let root = manifest_dir.join("../..");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
@@ -26,7 +29,7 @@ fn main() {
         .unwrap_or(DEFAULT_TREES);
 
     let mut types = NodeTypes::builtin();
-    let mut manifests: Vec<PathBuf> = files(&root.join("samples/manifests"));
+    let mut manifests: Vec<PathBuf> = json_files::json_files(&root.join("samples/manifests"));
     manifests.push(root.join("runtime/tests/data/cli/host_types.json"));
     for m in &manifests {
         println!("cargo:rerun-if-changed={}", m.display());
@@ -46,7 +49,7 @@ fn main() {
         "runtime/tests/data/cli",
     ] {
         project.extend(
-            files(&root.join(dir))
+            json_files::json_files(&root.join(dir))
                 .into_iter()
                 .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"arbor-tree\""))),
         );
@@ -170,18 +173,4 @@ impl Module<'_> {
             "    Tree {{ path: {include:?}, random: {random}, load: {name}::load::<crate::Host> }},"
         );
     }
-}
-
-/// The `.json` files directly in `dir`, sorted (tree files only, for tree folders that
-/// also hold stimuli or manifests: `tree_files`).
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "json") && p.is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }

@@ -4,8 +4,11 @@
 //! trees the generator refused (with why), and mutants (generated code with one loop
 //! deliberately wrong) for the test that shows the suite catches a wrong program.
 
+#[path = "../codegen-check/gen/json_files.rs"]
+mod json_files;
+
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use arbor_runtime::codegen::{generate, Options};
 use arbor_runtime::NodeTypes;
@@ -22,6 +25,7 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));
     let dir = manifest_dir.join("trees");
     println!("cargo:rerun-if-changed={}", dir.display());
+    println!("cargo:rerun-if-changed=../codegen-check/gen/json_files.rs");
 
     // The helpers' trees use the built-in node types only (`Registry::<()>::new()`).
     let types = NodeTypes::builtin();
@@ -29,7 +33,8 @@ fn main() {
     let mut trees = String::from("pub static TREES: &[Tree] = &[\n");
     let mut mutants = String::from("pub static MUTANTS: &[Tree] = &[\n");
     let mut refused = String::from("pub static REFUSED: &[(&str, &str)] = &[\n");
-    for path in tree_files(&dir) {
+    // Sorted by name, so by hash: the tables are searched by it.
+    for path in json_files::json_files(&dir) {
         let Some(hash) = path.file_stem().and_then(|s| s.to_str()).map(str::to_owned) else {
             continue;
         };
@@ -85,17 +90,4 @@ fn main() {
         format!("{modules}\n{trees}\n{mutants}\n{refused}"),
     )
     .expect("OUT_DIR writable");
-}
-
-/// The `.json` files of `dir`, sorted by name (so by hash: the tables are searched by it).
-fn tree_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "json") && p.is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    out.sort();
-    out
 }
