@@ -111,12 +111,9 @@ impl<C> Agent<C> {
         self.state.nodes.run += 1;
         let mut forward = Forward(observer);
         let observer: &mut dyn Observer = &mut forward;
-        program.tick_traced(&mut Run(Exec::new(
-            &self.tree,
-            &mut self.state,
-            data,
-            observer,
-        )))
+        let mut exec = Exec::new(&self.tree, &mut self.state, data, observer);
+        exec.gen = Some(program.loops_traced());
+        program.tick_traced(&mut Run(exec))
     }
 
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent

@@ -123,6 +123,7 @@ fn files_const(files: &[String], options: &Options<'_>) -> String {
 }
 
 fn program<C>(out: &mut String, tree: &CompiledTree<C>, plan: &Plan) {
+    let reentries = !plan.reentries.is_empty();
     let root = call(plan.root);
     let _ = write!(
         out,
@@ -140,12 +141,25 @@ impl<C> support::Program<C> for Generated<C> {{
         data: &mut C,
         dt: Option<f64>,
     ) -> Status {{
-        support::run(tree, state, data, dt, |run| self.root(run))
+        support::run({gen}, tree, state, data, dt, |run| self.root(run))
     }}
 
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {{
         self.root(run)
     }}
+
+    fn loops_traced<'o>(&self) -> &dyn support::Loops<C, dyn Observer + 'o> {{
+        self
+    }}
+}}
+
+impl<C, O: Observer + ?Sized> support::Loops<C, O> for Generated<C> {{
+    fn tick_loop(
+        &self,
+        {reentry}: &mut support::Reentry<'_, '_, C, O>,
+        {node}: u32,
+    ) -> Option<Status> {{
+{dispatch}    }}
 }}
 
 impl<C> Generated<C> {{
@@ -156,6 +170,12 @@ impl<C> Generated<C> {{
     }}
 ",
         leaf_count = plan.leaves.len(),
+        // Without loops to hand back, the program gives the interpreter none (`None`:
+        // no stores per tick) and `tick_loop` reads neither argument.
+        gen = if reentries { "Some(self)" } else { "None" },
+        reentry = if reentries { "x" } else { "_x" },
+        node = if reentries { "node" } else { "_node" },
+        dispatch = dispatch(plan),
         // No leaf is reached through generated code: the array is empty and unread.
         unread = if plan.leaves.is_empty() {
             "#[allow(dead_code)]\n    "
@@ -167,6 +187,20 @@ impl<C> Generated<C> {{
         loop_fn(out, tree, l);
     }
     out.push_str("}\n");
+}
+
+/// The body of `Loops::tick_loop`: a `match` from the index of a loop the interpreter
+/// reaches (`Plan::reentries`) to its function.
+fn dispatch(plan: &Plan) -> String {
+    if plan.reentries.is_empty() {
+        return "        None\n".to_owned();
+    }
+    let mut out = String::from("        let x = &mut x.fixed::<NODES>();\n        match node {\n");
+    for i in &plan.reentries {
+        let _ = writeln!(out, "            {i} => Some(self.n{i}(x)),");
+    }
+    out.push_str("            _ => None,\n        }\n");
+    out
 }
 
 fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {

@@ -8,7 +8,9 @@
 //! everything else (blackboard, clock, events, triggers, halt, reload, tracing) is the
 //! agent's as usual. Only the hot shapes are emitted as straight-line code: the root,
 //! plain Sequences and Selectors, decorator-free host leaves. Every other node is ticked
-//! by the interpreter's own code, so the semantics have one implementation.
+//! by the interpreter's own code, so the semantics have one implementation; the plain
+//! loops the interpreter reaches below such a node are handed back to the generated code
+//! (`support::Loops`).
 
 mod emit;
 pub(crate) mod fingerprint;

@@ -1,6 +1,7 @@
-//! What the generated code does, node by node: the root and every plain loop reached from
-//! it through plain loops become functions; their children are calls of three kinds, by
-//! `exec::Shape` (the interpreter's own choice of fast path).
+//! What the generated code does, node by node: the root and every plain loop become
+//! functions; their children are calls of three kinds, by `exec::Shape` (the
+//! interpreter's own choice of fast path). Loops below a node the interpreter ticks are
+//! reached from the interpreter (`support::Loops`).
 
 use crate::exec::{shape_of, Shape};
 use crate::tree::CompiledTree;
@@ -27,8 +28,13 @@ pub(super) struct Loop {
 #[derive(Debug)]
 pub(super) struct Plan {
     pub root: Call,
-    /// In pre-order.
+    /// Every plain loop of the tree, by node index.
     pub loops: Vec<Loop>,
+    /// The loops whose parent the interpreter ticks (not a plain loop): the only ones it
+    /// hands back to the generated code (`support::Loops`), in node order. The others are
+    /// called only from their parent loop's function, so each has one call site and is
+    /// inlined there.
+    pub reentries: Vec<u32>,
     /// The node of each generated leaf, in the order of `Call::Leaf::leaf`.
     pub leaves: Vec<u32>,
 }
@@ -38,9 +44,25 @@ impl Plan {
         let mut plan = Plan {
             root: Call::Node { node: 0 },
             loops: Vec::new(),
+            reentries: Vec::new(),
             leaves: Vec::new(),
         };
         plan.root = plan.call(tree, 0);
+        // The loops below nodes the interpreter ticks (a Repeat's Sequence): reached from
+        // the interpreter through `support::Loops`, each with the loops and leaves under it.
+        let mut planned = vec![false; tree.nodes.len()];
+        let mut marked = 0;
+        for i in 0..tree.nodes.len() {
+            for l in &plan.loops[marked..] {
+                planned[l.node as usize] = true;
+            }
+            marked = plan.loops.len();
+            if !planned[i] && matches!(shape_of(&tree.nodes[i]), Shape::Loop { .. }) {
+                plan.reentries.push(i as u32);
+                plan.call(tree, i as u32);
+            }
+        }
+        plan.loops.sort_by_key(|l| l.node);
         plan
     }
 
@@ -96,12 +118,14 @@ mod tests {
             .expect("loads");
         let plan = Plan::of(&tree);
         assert_eq!(plan.root, Call::Loop { node: 0 });
-        assert_eq!(plan.loops.len(), 2, "{plan:?}");
+        // Every plain loop, by node index: the Sequence under the Repeat too (the
+        // interpreter, ticking the Repeat, hands it back to the generated code).
+        let loops: Vec<u32> = plan.loops.iter().map(|l| l.node).collect();
+        assert_eq!(loops, vec![0, 1, 5], "{plan:?}");
         assert_eq!(
             plan.loops[1].children,
             vec![Call::Leaf { node: 2, leaf: 0 }, Call::Node { node: 3 }]
         );
-        // Below a general node, the interpreter ticks everything.
         assert_eq!(
             plan.loops[0].children,
             vec![
@@ -110,6 +134,11 @@ mod tests {
                 Call::Leaf { node: 7, leaf: 1 }
             ]
         );
-        assert_eq!(plan.leaves, vec![2, 7]);
+        assert_eq!(
+            plan.loops[2].children,
+            vec![Call::Leaf { node: 6, leaf: 2 }]
+        );
+        assert_eq!(plan.leaves, vec![2, 7, 6]);
+        assert_eq!(plan.reentries, vec![5]);
     }
 }

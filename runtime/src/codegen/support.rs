@@ -43,25 +43,51 @@ pub trait Program<C>: Send + Sync {
     ) -> Status;
     /// One root tick reporting every trace event.
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status;
+    /// The program's plain loops for a traced tick ([`Loops`]).
+    fn loops_traced<'o>(&self) -> &dyn Loops<C, dyn Observer + 'o>;
+}
+
+/// Every plain loop of a generated program, by node index: the interpreter hands a plain
+/// loop it reaches below a node it ticks itself (a Repeat's or a decorated node's child)
+/// back to the generated code through this, so the whole tree's loops run as code, not
+/// only those reached from the root through loops.
+pub trait Loops<C, O: ?Sized> {
+    /// Ticks node `node` if it is one of the program's loops; `None` if it is not.
+    fn tick_loop(&self, x: &mut Reentry<'_, '_, C, O>, node: u32) -> Option<Status>;
+}
+
+/// The interpreter's tick, lent to generated code for one of its loops.
+pub struct Reentry<'r, 'a, C, O: ?Sized>(pub(crate) &'r mut Exec<'a, C, O>);
+
+impl<'a, C, O: Observer + ?Sized> Reentry<'_, 'a, C, O> {
+    /// As [`Run::fixed`].
+    #[inline(always)]
+    pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
+        fixed(self.0)
+    }
 }
 
 /// `Agent::advance(dt)` if given, then one root tick through `root`, as `Agent::run`
-/// does: the run counted, the tick's one action context built. What a generated
-/// [`Program::tick`] calls.
+/// does: the run counted, the tick's one action context built, with `program`'s loops
+/// for the interpreter to hand back ([`Loops`]; `None` when the program has none, which
+/// spares the tick the stores). What a generated [`Program::tick`] calls.
 #[inline(always)]
-pub fn run<C>(
-    tree: &CompiledTree<C>,
-    state: &mut State,
-    data: &mut C,
+pub fn run<'a, C>(
+    program: Option<&'a dyn Loops<C, ()>>,
+    tree: &'a CompiledTree<C>,
+    state: &'a mut State,
+    data: &'a mut C,
     dt: Option<f64>,
-    root: impl FnOnce(&mut Run<'_, C, ()>) -> Status,
+    root: impl FnOnce(&mut Run<'a, C, ()>) -> Status,
 ) -> Status {
     if let Some(dt) = dt {
         let now = state.bb.now() + dt;
         state.bb.set_now(now);
     }
     state.nodes.run += 1;
-    root(&mut Run(Exec::new(tree, state, data, untraced())))
+    let mut exec = Exec::new(tree, state, data, untraced());
+    exec.gen = program;
+    root(&mut Run(exec))
 }
 
 /// One agent's state borrowed for one root tick.
@@ -76,12 +102,21 @@ impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
     /// count; [`check`] compared it with the tree at load).
     #[inline(always)]
     pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
-        let slots = self.0.st.slots.len();
-        let Some((exec, slots)) = Slots::of(&mut self.0) else {
-            wrong_size(slots, N)
-        };
-        Fixed(exec, slots)
+        fixed(&mut self.0)
     }
+}
+
+/// The slots of `exec` as `N` slots (`exec::Slots`); a tree of another size is a bug
+/// ([`check`] compared the counts at load).
+#[inline(always)]
+fn fixed<'r, 'a, C, O: ?Sized, const N: usize>(
+    exec: &'r mut Exec<'a, C, O>,
+) -> Fixed<'r, 'a, C, O, N> {
+    let slots = exec.st.slots.len();
+    let Some((exec, slots)) = Slots::of(exec) else {
+        wrong_size(slots, N)
+    };
+    Fixed(exec, slots)
 }
 
 #[cold]

@@ -51,6 +51,10 @@ pub(crate) struct Exec<'a, C, O: ?Sized> {
     /// blackboard (`cx.blackboard`) and draw from the RNG (`cx.rng`) through it too.
     pub cx: ActionCtx<'a, C>,
     pub obs: &'a mut O,
+    /// The plain loops of a tree compiled to Rust, when generated code runs this tick: a
+    /// plain loop the interpreter reaches below a node it ticks (a Repeat's Sequence) is
+    /// handed back to the generated code (`codegen::support::Loops`).
+    pub gen: Option<&'a dyn crate::codegen::support::Loops<C, O>>,
 }
 
 impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
@@ -80,6 +84,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 state: NO_STATE,
             },
             obs,
+            gen: None,
         }
     }
 
@@ -146,7 +151,19 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     /// resumes at the same child.
     #[inline(never)]
     fn tick_loop(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
+        if let Some(status) = self.generated_loop(i) {
+            return status;
+        }
         self.loop_body::<false>(i, seq, first, end)
+    }
+
+    /// Node `i` ticked by generated code, if this tick runs a tree compiled to Rust and
+    /// `i` is one of its plain loops (both engines share the loop's lifecycle code, so
+    /// this changes no semantics, only which code walks the children).
+    #[inline(always)]
+    fn generated_loop(&mut self, i: u32) -> Option<Status> {
+        let gen = self.gen?;
+        gen.tick_loop(&mut crate::codegen::support::Reentry(self), i)
     }
 
     /// Ticks the root, as [`Exec::tick_entry`] does, with a plain Sequence's or
@@ -200,6 +217,9 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     pub(crate) fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
         if !node.plain {
             return self.tick_full(i);
+        }
+        if let Some(status) = self.generated_loop(i) {
+            return status;
         }
         let slot = &mut self.st.slots[i as usize];
         if !slot.running {

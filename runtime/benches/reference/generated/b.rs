@@ -46,11 +46,25 @@ impl<C> support::Program<C> for Generated<C> {
         data: &mut C,
         dt: Option<f64>,
     ) -> Status {
-        support::run(tree, state, data, dt, |run| self.root(run))
+        support::run(None, tree, state, data, dt, |run| self.root(run))
     }
 
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {
         self.root(run)
+    }
+
+    fn loops_traced<'o>(&self) -> &dyn support::Loops<C, dyn Observer + 'o> {
+        self
+    }
+}
+
+impl<C, O: Observer + ?Sized> support::Loops<C, O> for Generated<C> {
+    fn tick_loop(
+        &self,
+        _x: &mut support::Reentry<'_, '_, C, O>,
+        _node: u32,
+    ) -> Option<Status> {
+        None
     }
 }
 
