@@ -7,7 +7,7 @@ use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use arbor_bevy::{ArborAgent, ArborDebugServer, ArborPlugin, CompiledTrees};
+use arbor_bevy::{ArborDebugServer, ArborPlugin, CompiledTrees};
 use arbor_runtime::debug::{is_timeout, DebugConfig, Framed, LineReader};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
@@ -86,14 +86,7 @@ fn the_editor_can_list_and_pause_the_agents_of_a_bevy_app() {
         .get(&tree)
         .is_some());
     let entities: Vec<_> = (0..3)
-        .map(|i| {
-            app.world_mut()
-                .spawn((
-                    ArborAgent::<Counter>::new(tree.clone(), i),
-                    Counter::default(),
-                ))
-                .id()
-        })
+        .map(|i| common::spawn::<Counter>(&mut app, &tree, i))
         .collect();
     app.update();
 

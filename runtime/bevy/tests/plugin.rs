@@ -48,14 +48,7 @@ fn agents_tick_in_parallel_and_reach_their_entity() {
     let mut app = app();
     let tree = common::load::<Counter>(&mut app, "steps.json");
     let entities: Vec<_> = (0..200)
-        .map(|i| {
-            app.world_mut()
-                .spawn((
-                    ArborAgent::<Counter>::new(tree.clone(), i),
-                    Counter::default(),
-                ))
-                .id()
-        })
+        .map(|i| common::spawn::<Counter>(&mut app, &tree, i))
         .collect();
     for _ in 0..6 {
         app.update();
@@ -82,13 +75,7 @@ fn agents_tick_in_parallel_and_reach_their_entity() {
 fn a_changed_tree_asset_reloads_its_agents() {
     let mut app = app();
     let tree = common::load::<Counter>(&mut app, "steps.json");
-    let e = app
-        .world_mut()
-        .spawn((
-            ArborAgent::<Counter>::new(tree.clone(), 1),
-            Counter::default(),
-        ))
-        .id();
+    let e = common::spawn::<Counter>(&mut app, &tree, 1);
     app.update();
     let first = app
         .world()
@@ -148,10 +135,7 @@ fn a_broken_tree_reports_every_problem_located() {
         .join("\n");
     assert!(lines.contains("$.nodes[1]"), "{lines}");
     assert!(lines.contains("did you mean `Step`?"), "{lines}");
-    let e = app
-        .world_mut()
-        .spawn((ArborAgent::<Counter>::new(tree, 1), Counter::default()))
-        .id();
+    let e = common::spawn::<Counter>(&mut app, &tree, 1);
     app.update();
     let mut entity = app.world_mut().entity_mut(e);
     let mut agent = entity.get_mut::<ArborAgent<Counter>>().unwrap();

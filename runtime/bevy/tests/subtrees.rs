@@ -102,13 +102,7 @@ fn a_changed_subtree_file_recompiles_the_tree_that_uses_it() {
         Some("parts/sub.json")
     );
 
-    let e = app
-        .world_mut()
-        .spawn((
-            ArborAgent::<Counter>::new(tree.clone(), 1),
-            Counter::default(),
-        ))
-        .id();
+    let e = common::spawn::<Counter>(&mut app, &tree, 1);
     app.update();
     let first = compiled(&app, &tree).expect("compiled");
     assert_eq!(

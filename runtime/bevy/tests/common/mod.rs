@@ -2,9 +2,11 @@
 
 use std::time::{Duration, Instant};
 
-use arbor_bevy::{ArborTree, CompiledTrees, TreeProblems};
+use arbor_bevy::{ArborAgent, ArborTree, CompiledTrees, TreeProblems};
 use bevy::app::App;
 use bevy::asset::{AssetServer, Handle};
+use bevy::ecs::component::Component;
+use bevy::ecs::entity::Entity;
 
 /// Loads `path` and updates the app until the tree compiled or reported problems (host
 /// data `C`); fails the test after 20 s.
@@ -32,4 +34,15 @@ pub fn load<C: Send + Sync + 'static>(app: &mut App, path: &str) -> Handle<Arbor
         );
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// Spawns an entity with an agent of `tree` (seed `seed`) and fresh host data `C`.
+pub fn spawn<C: Component + Default + Send + Sync + 'static>(
+    app: &mut App,
+    tree: &Handle<ArborTree>,
+    seed: u64,
+) -> Entity {
+    app.world_mut()
+        .spawn((ArborAgent::<C>::new(tree.clone(), seed), C::default()))
+        .id()
 }
