@@ -218,8 +218,11 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         if !node.plain {
             return self.tick_full(i);
         }
-        if let Some(status) = self.generated_loop(i) {
-            return status;
+        // Only a plain loop can be generated code's: other nodes skip the program's call.
+        if self.gen.is_some() && matches!(shape_of(node), Shape::Loop { .. }) {
+            if let Some(status) = self.generated_loop(i) {
+                return status;
+            }
         }
         let slot = &mut self.st.slots[i as usize];
         if !slot.running {
