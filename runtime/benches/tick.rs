@@ -21,6 +21,20 @@ use reference::{
 
 const AGENTS: usize = 10_000;
 
+/// Runs `body` with the reference tree's generated `Direct` (variant B's module if
+/// `running`, else A's): each module has a `Direct` type of its own.
+macro_rules! direct {
+    ($running:expr, |$direct:ident| $body:block) => {
+        if $running {
+            let $direct = load(reference::generated_b::load_direct(&registry()));
+            $body
+        } else {
+            let $direct = load(reference::generated_a::load_direct(&registry()));
+            $body
+        }
+    };
+}
+
 fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
     let tree = compile(running);
     let mut group = c.benchmark_group(format!("tick/{label}"));
@@ -61,6 +75,13 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
     group.bench_function("generated/1 agent", |b| {
         b.iter(|| generated_agent.tick(&mut data, black_box(0.1)))
     });
+    // The same code called through the module's `Direct::tick` (no dynamic call; inlined).
+    direct!(running, |direct| {
+        let mut agent = direct.agent(1);
+        group.bench_function("generated, direct/1 agent", |b| {
+            b.iter(|| direct.tick(&mut agent, &mut data, black_box(0.1)))
+        });
+    });
 
     let mut bt = bonsai::tree(running);
     let e = bonsai::event(0.1);
@@ -100,6 +121,18 @@ fn bench_variant(c: &mut Criterion, label: &str, running: bool) {
             }
         })
     });
+    direct!(running, |direct| {
+        let mut population: Vec<(Agent<Counter>, Counter)> = (0..AGENTS)
+            .map(|i| (direct.agent(i as u64), Counter::default()))
+            .collect();
+        group.bench_function("generated, direct/10,000 agents", |b| {
+            b.iter(|| {
+                for (agent, data) in &mut population {
+                    direct.tick(agent, data, black_box(0.1));
+                }
+            })
+        });
+    });
     group.bench_function("bonsai/10,000 agents", |b| {
         b.iter(|| {
             for (bt, data) in &mut bonsai_population {
@@ -128,6 +161,10 @@ fn generated(running: bool) -> Arc<CompiledTree<Counter>> {
     } else {
         reference::generated_a::load(&registry)
     };
+    load(loaded)
+}
+
+fn load<T>(loaded: Result<T, arbor_runtime::LoadError>) -> T {
     match loaded {
         Ok(tree) => tree,
         Err(e) => panic!("{e}"),

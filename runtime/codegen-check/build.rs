@@ -165,12 +165,12 @@ impl Module<'_> {
         std::fs::write(&file, code).expect("OUT_DIR writable");
         let _ = writeln!(
             modules,
-            "{attributes}pub mod {name} {{ include!({:?}); }}",
+            "{attributes}pub mod {name} {{ include!({:?}); crate::direct!(); }}",
             file.display().to_string()
         );
         let _ = writeln!(
             table,
-            "    Tree {{ path: {include:?}, random: {random}, load: {name}::load::<crate::Host> }},"
+            "    Tree {{ path: {include:?}, random: {random}, load: {name}::load::<crate::Host>, direct: {name}::direct }},"
         );
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
 use crate::codegen::support::{Forward, Run};
-use crate::exec::{untraced, EventSlot, Exec, Nodes, Slot, State};
+use crate::exec::{untraced, EventSlot, Exec, Host, Nodes, Slot, State};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer};
 use crate::tree::CompiledTree;
@@ -33,10 +33,18 @@ impl<C> Agent<C> {
                 run: 0,
             },
             bb: Blackboard::new(tree.keys.clone()),
-            rng: crate::rng::Rng::with_seed(seed),
-            host: tree.states.iter().map(|m| (m.make)()).collect(),
+            host: Host {
+                rng: crate::rng::Rng::with_seed(seed),
+                states: tree.states.iter().map(|m| (m.make)()).collect(),
+            },
         };
         Agent { tree, state }
+    }
+
+    /// The tree and the state, borrowed apart (generated code's `support::tick_direct`).
+    #[inline(always)]
+    pub(crate) fn parts_mut(&mut self) -> (&CompiledTree<C>, &mut State) {
+        (&self.tree, &mut self.state)
     }
 
     /// The compiled tree this agent runs.
@@ -132,7 +140,7 @@ impl<C> Agent<C> {
     pub fn reload(&mut self, data: &mut C, tree: Arc<CompiledTree<C>>) -> Vec<String> {
         self.halt(data, &mut ());
         let mut fresh = Agent::new(tree, 0);
-        fresh.state.rng = self.state.rng.clone();
+        fresh.state.host.rng = self.state.host.rng.clone();
         fresh.state.nodes.run = self.state.nodes.run;
         let dropped = fresh.state.bb.adopt(&self.state.bb);
         for (i, name) in fresh.tree.triggers.iter().enumerate() {

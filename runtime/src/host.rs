@@ -9,6 +9,7 @@
 use std::any::Any;
 
 use crate::blackboard::{Blackboard, BlackboardError};
+use crate::exec::Host;
 use crate::port::{InPort, OutPort, PortType, ScalarPort};
 use crate::rng::Rng;
 use crate::status::Status;
@@ -21,12 +22,20 @@ pub struct ActionCtx<'a, C> {
     pub agent: &'a mut C,
     /// This agent's blackboard.
     pub blackboard: &'a mut Blackboard,
-    pub(crate) node: NodeId,
-    pub(crate) rng: &'a mut Rng,
-    /// The agent's host states, for [`StatefulAction`]s ...
-    pub(crate) states: &'a mut [Box<dyn HostState>],
-    /// ... and this node's index among them (`exec::NO_STATE` for a stateless action).
-    pub(crate) state: u32,
+    /// The node being run and its host state.
+    pub(crate) site: Site,
+    /// The agent's RNG and host states (for [`StatefulAction`]s).
+    pub(crate) host: &'a mut Host,
+}
+
+/// The node an action context is lent for and that node's index among the agent's host
+/// states (`exec::NO_STATE` for a stateless action): one 8-byte value, so that generated
+/// code sets both with one store.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(8))]
+pub(crate) struct Site {
+    pub node: NodeId,
+    pub state: u32,
 }
 
 impl<C> ActionCtx<'_, C> {
@@ -38,12 +47,12 @@ impl<C> ActionCtx<'_, C> {
     /// The node being run (for a host condition attached as a decorator: the node it is
     /// attached to).
     pub fn node(&self) -> NodeId {
-        self.node
+        self.site.node
     }
 
     /// The agent's seeded random generator: use it, not a global one, to stay reproducible.
     pub fn rng(&mut self) -> &mut Rng {
-        self.rng
+        &mut self.host.rng
     }
 
     /// Reads an input port: its literal, or the bound key's valid value. `None` when the
@@ -166,17 +175,17 @@ fn with_state<'a, C, S: 'static, R>(
     cx: &mut ActionCtx<'a, C>,
     f: impl FnOnce(&mut ActionCtx<'a, C>, &mut S) -> R,
 ) -> R {
-    let states = std::mem::take(&mut cx.states);
+    let mut states = std::mem::take(&mut cx.host.states);
     // `&mut **`: the boxed state itself, not the `Box` (which is a `HostState` too).
     let state: &mut dyn HostState = &mut **states
-        .get_mut(cx.state as usize)
+        .get_mut(cx.site.state as usize)
         .expect("the loader gives every stateful host node a state");
     let typed = state
         .as_any_mut()
         .downcast_mut::<S>()
         .expect("a node's state is made by its own factory's type");
     let result = f(cx, typed);
-    cx.states = states;
+    cx.host.states = states;
     result
 }
 

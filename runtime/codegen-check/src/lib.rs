@@ -11,7 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arbor_runtime::{Action, ActionCtx, CompiledTree, LoadError, Registry, StatefulAction, Status};
+use arbor_runtime::{
+    Action, ActionCtx, Agent, CompiledTree, LoadError, Registry, StatefulAction, Status,
+};
 
 /// The generated modules, `TREES` and `SKIPPED` (files that did not load, with why).
 #[allow(missing_docs)]
@@ -49,6 +51,44 @@ pub fn types() -> arbor_runtime::NodeTypes {
 /// A generated module's `load`, for [`Host`].
 pub type Load = fn(&Registry<Host>) -> Result<Arc<CompiledTree<Host>>, LoadError>;
 
+/// A generated module's `Direct` (`load_direct`), one type for every module.
+pub trait DirectTick {
+    /// `Direct::tree`.
+    fn tree(&self) -> &Arc<CompiledTree<Host>>;
+    /// `Direct::tick`.
+    fn tick(&self, agent: &mut Agent<Host>, host: &mut Host, dt: f64) -> Status;
+}
+
+/// A generated module's `load_direct`, boxed.
+pub type LoadDirect = fn(&Registry<Host>) -> Result<Box<dyn DirectTick>, LoadError>;
+
+/// Inside a generated module: its `Direct` as a [`DirectTick`], and `direct`, its
+/// [`LoadDirect`].
+#[macro_export]
+macro_rules! direct {
+    () => {
+        impl $crate::DirectTick for Direct<$crate::Host> {
+            fn tree(&self) -> &::std::sync::Arc<CompiledTree<$crate::Host>> {
+                Direct::tree(self)
+            }
+            fn tick(
+                &self,
+                agent: &mut Agent<$crate::Host>,
+                host: &mut $crate::Host,
+                dt: f64,
+            ) -> Status {
+                Direct::tick(self, agent, host, dt)
+            }
+        }
+
+        pub fn direct(
+            registry: &Registry<$crate::Host>,
+        ) -> Result<Box<dyn $crate::DirectTick>, LoadError> {
+            Ok(Box::new(load_direct(registry)?))
+        }
+    };
+}
+
 /// One generated tree.
 pub struct Tree {
     /// The tree file.
@@ -57,6 +97,8 @@ pub struct Tree {
     pub random: bool,
     /// The generated module's `load`.
     pub load: Load,
+    /// The generated module's `load_direct`.
+    pub direct: LoadDirect,
 }
 
 /// The program's data: host leaves draw their statuses from `rng` and log every call, so

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use arbor_codegen_check::generated::{MUTANTS, SKIPPED, TREES};
-use arbor_codegen_check::{registry, types, Host, Load};
+use arbor_codegen_check::{registry, types, DirectTick, Host, Load, LoadDirect};
 use arbor_runtime::{Agent, CompiledTree, NodeId, Recorder, Registry, Status, ValueType};
 use serde_json::{json, Value};
 
@@ -73,15 +73,18 @@ macro_rules! same {
     }};
 }
 
-/// One stimulus run; the first difference, with the tree, seed and tick.
+/// One stimulus run; the first difference, with the tree, seed and tick. Ticks cycle
+/// through three ways of ticking: `advance` then inputs then a traced `run`; the same with
+/// an untraced `run`; inputs then `tick` (`Direct::tick` for the generated agent, the call
+/// of generated code that can be inlined).
 fn run(
     path: &str,
-    generated: &Arc<CompiledTree<Host>>,
+    generated: &dyn DirectTick,
     interpreted: &Arc<CompiledTree<Host>>,
     seed: u64,
 ) -> Result<(), String> {
     let mut r = Rng(0x9e37_79b9 ^ seed.wrapping_mul(0x2545_f491) | 1);
-    let mut g = Agent::new(generated.clone(), seed);
+    let mut g = Agent::new(generated.tree().clone(), seed);
     let mut i = Agent::new(interpreted.clone(), seed);
     let (mut hg, mut hi) = (Host::new(seed + 1), Host::new(seed + 1));
     let keys = interpreted.keys().to_vec();
@@ -90,8 +93,11 @@ fn run(
     for tick in 0..TICKS {
         let at = |what: &str| format!("{path}, seed {seed}, tick {tick}: {what} differ");
         let dt = [0.0, 0.05, 0.1, 0.3][r.below(4) as usize];
-        g.advance(dt);
-        i.advance(dt);
+        let mode = tick % 3;
+        if mode != 2 {
+            g.advance(dt);
+            i.advance(dt);
+        }
         for e in &events {
             if r.chance(15) {
                 same!(g.raise_event(e), i.raise_event(e), at("raising events"));
@@ -117,16 +123,18 @@ fn run(
             i.halt(&mut hi, &mut ri);
             same!(rg.events, ri.events, at("halt traces"));
         }
-        let (sg, si) = if tick % 2 == 0 {
-            let (mut rg, mut ri) = (Recorder::default(), Recorder::default());
-            let s = (
-                g.run_traced(&mut hg, &mut rg),
-                i.run_traced(&mut hi, &mut ri),
-            );
-            same!(&rg.events, &ri.events, at("traces"));
-            s
-        } else {
-            (g.run(&mut hg), i.run(&mut hi))
+        let (sg, si) = match mode {
+            0 => {
+                let (mut rg, mut ri) = (Recorder::default(), Recorder::default());
+                let s = (
+                    g.run_traced(&mut hg, &mut rg),
+                    i.run_traced(&mut hi, &mut ri),
+                );
+                same!(&rg.events, &ri.events, at("traces"));
+                s
+            }
+            1 => (g.run(&mut hg), i.run(&mut hi)),
+            _ => (generated.tick(&mut g, &mut hg, dt), i.tick(&mut hi, dt)),
         };
         same!(sg, si, at("statuses"));
         same!(observed(&g, &hg), observed(&i, &hi), at("states"));
@@ -134,14 +142,17 @@ fn run(
     Ok(())
 }
 
-/// Both engines of `path`: the generated module's tree and the file loaded as usual.
+/// Both engines of `path`: the generated module's tree with its code at hand
+/// (`load_direct`; `load` gives the same tree) and the file loaded as usual.
 fn engines(
-    load: Load,
+    (load, direct): (Load, LoadDirect),
     path: &str,
     registry: &Registry<Host>,
-) -> (Arc<CompiledTree<Host>>, Arc<CompiledTree<Host>>) {
-    let generated = load(registry).unwrap_or_else(|e| panic!("{path}: {e}"));
-    assert!(generated.is_generated());
+) -> (Box<dyn DirectTick>, Arc<CompiledTree<Host>>) {
+    let loaded = load(registry).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(loaded.is_generated());
+    let generated = direct(registry).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(generated.tree().is_generated());
     let interpreted = Arc::new(
         registry
             .loader()
@@ -158,9 +169,9 @@ fn generated_code_ticks_as_the_interpreter() {
     let registry = registry(&types);
     let (mut cases, mut random, mut statuses) = (0, 0, [0u32; 3]);
     for tree in TREES {
-        let (generated, interpreted) = engines(tree.load, tree.path, &registry);
+        let (generated, interpreted) = engines((tree.load, tree.direct), tree.path, &registry);
         for seed in 0..RUNS {
-            if let Err(e) = run(tree.path, &generated, &interpreted, seed) {
+            if let Err(e) = run(tree.path, &*generated, &interpreted, seed) {
                 panic!("{e}");
             }
             cases += 1;
@@ -197,9 +208,9 @@ fn a_wrong_generated_loop_is_caught() {
     assert!(MUTANTS.len() >= 10, "{} mutants", MUTANTS.len());
     let mut caught = Vec::new();
     for tree in MUTANTS {
-        let (generated, interpreted) = engines(tree.load, tree.path, &registry);
+        let (generated, interpreted) = engines((tree.load, tree.direct), tree.path, &registry);
         if let Some(e) =
-            (0..RUNS).find_map(|seed| run(tree.path, &generated, &interpreted, seed).err())
+            (0..RUNS).find_map(|seed| run(tree.path, &*generated, &interpreted, seed).err())
         {
             caught.push(e);
         }

@@ -41,7 +41,7 @@ fn header<C>(
 // version of arbor-runtime may use.
 
 use ::arbor_runtime::codegen::support::{{self, Run}};
-use ::arbor_runtime::{{CompiledTree, LoadError, Observer, Registry, Status}};
+use ::arbor_runtime::{{Agent, CompiledTree, LoadError, Observer, Registry, Status}};
 
 /// The tree file, embedded.
 pub const SOURCE: &str = include_str!({path:?});
@@ -59,6 +59,12 @@ const LEAVES: [u32; {leaf_count}] = [{leaves}];
 pub fn load<C: 'static>(
     registry: &Registry<C>,
 ) -> Result<::std::sync::Arc<CompiledTree<C>>, LoadError> {{
+    Ok(load_direct(registry)?.tree.into_tree())
+}}
+
+/// As [`load`], keeping the generated code at hand: [`Direct::tick`] calls it without
+/// the dynamic call of `Agent::tick`, so that it can be inlined into the caller's loop.
+pub fn load_direct<C: 'static>(registry: &Registry<C>) -> Result<Direct<C>, LoadError> {{
     let tree = registry
         .loader(){with_files}
         .load_str(SOURCE, Some(::std::path::Path::new(PATH)))?;
@@ -66,7 +72,42 @@ pub fn load<C: 'static>(
     let program = Generated {{
         leaves: support::leaves(&tree, LEAVES)?,
     }};
-    Ok(::std::sync::Arc::new(support::install(tree, program)))
+    let direct = Generated {{
+        leaves: support::leaves(&tree, LEAVES)?,
+    }};
+    let tree = ::std::sync::Arc::new(support::install(tree, program));
+    Ok(Direct {{
+        tree: support::Checked::new(tree)?,
+        program: direct,
+    }})
+}}
+
+/// The loaded tree with its generated code at hand ([`load_direct`]).
+pub struct Direct<C> {{
+    tree: support::Checked<C, NODES>,
+    program: Generated<C>,
+}}
+
+impl<C> Direct<C> {{
+    /// The tree, with the generated code installed (as [`load`] returns it).
+    pub fn tree(&self) -> &::std::sync::Arc<CompiledTree<C>> {{
+        self.tree.tree()
+    }}
+
+    /// A fresh agent of the tree (`Agent::new`).
+    pub fn agent(&self, seed: u64) -> Agent<C> {{
+        Agent::new(self.tree.tree().clone(), seed)
+    }}
+
+    /// `agent.tick(data, dt)`, with the generated code called directly when `agent`
+    /// runs this tree (for an agent of another tree it is `agent.tick`).
+    #[inline(always)]
+    pub fn tick(&self, agent: &mut Agent<C>, data: &mut C, dt: f64) -> Status {{
+        match support::direct({direct_gen}, &self.tree, agent, data, dt) {{
+            Ok(mut ready) => self.program.root(&mut ready.fixed()),
+            Err((agent, data)) => agent.tick(data, dt),
+        }}
+    }}
 }}
 ",
         generator = options.generator,
@@ -77,6 +118,11 @@ pub fn load<C: 'static>(
         leaf_count = plan.leaves.len(),
         leaves = leaves.join(", "),
         files_const = files_const(files, options),
+        direct_gen = if plan.reentries.is_empty() {
+            "None"
+        } else {
+            "Some(&self.program)"
+        },
         with_files = if files.is_empty() {
             ""
         } else {
@@ -141,11 +187,13 @@ impl<C> support::Program<C> for Generated<C> {{
         data: &mut C,
         dt: Option<f64>,
     ) -> Status {{
-        support::run({gen}, tree, state, data, dt, |run| self.root(run))
+        support::run({gen}, tree, state, data, dt, |run| {{
+            self.root(&mut run.fixed::<NODES>())
+        }})
     }}
 
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {{
-        self.root(run)
+        self.root(&mut run.fixed::<NODES>())
     }}
 
     fn loops_traced<'o>(&self) -> &dyn support::Loops<C, dyn Observer + 'o> {{
@@ -164,8 +212,7 @@ impl<C, O: Observer + ?Sized> support::Loops<C, O> for Generated<C> {{
 
 impl<C> Generated<C> {{
     #[inline(always)]
-    fn root<O: Observer + ?Sized>(&self, run: &mut Run<'_, C, O>) -> Status {{
-        let x = &mut run.fixed::<NODES>();
+    fn root<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {{
         {root}
     }}
 ",
@@ -210,23 +257,33 @@ fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {
         out,
         "
     /// {kind} {name:?} (node {i}).
-    #[inline]
+    #[{inline}]
     fn n{i}<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {{
-        let (running, current) = x.loop_start::<{i}>();
 ",
         kind = if l.seq { "Sequence" } else { "Selector" },
         name = info.name,
+        inline = if tree.len() <= INLINE_NODES {
+            "inline(always)"
+        } else {
+            "inline"
+        },
     );
     if l.children.is_empty() {
         // Rule 12: no children is success.
         let _ = writeln!(
             out,
-            "        x.loop_finish::<{i}>(running, current, 0, Status::Success)\n    }}"
+            "        x.loop_start::<{i}>();\n        x.loop_finish::<{i}>(0, Status::Success)\n    }}"
         );
         return;
     }
     let next = if l.seq { "Success" } else { "Failure" };
     let n = l.children.len();
+    if n == 1 {
+        // One child: nothing to resume at but the start.
+        let _ = writeln!(out, "        x.loop_start::<{i}>();");
+    } else {
+        let _ = writeln!(out, "        let current = x.loop_start::<{i}>();");
+    }
     out.push_str("        let (k, status) = 'run: {\n");
     if n <= MAX_NESTED {
         resume_nested(out, l, next);
@@ -237,11 +294,18 @@ fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {
         out,
         "            ({n}, Status::{next})
         }};
-        x.loop_finish::<{i}>(running, current, k, status)
+        x.loop_finish::<{i}>(k, status)
     }}
 "
     );
 }
+
+/// Trees of up to this many nodes have every loop function inlined, so that the whole
+/// tick is straight-line code in the function that calls it: the program's own `tick`,
+/// and each call of `Direct::tick` in the program's loops, with no call or register saves
+/// of its own (docs/performance.md, "Generated code"). Each loop function has one caller,
+/// so the code is the tree's size at each site; larger trees leave it to the compiler.
+const INLINE_NODES: usize = 256;
 
 /// Loops with more children than this resume through a chain of comparisons instead of
 /// nested blocks (which indent one level per child).

@@ -42,7 +42,10 @@ pub struct Options<'a> {
 /// manifests). Errors are the loader's, located as usual.
 ///
 /// The module defines `pub fn load<C: 'static>(registry: &Registry<C>) ->
-/// Result<Arc<CompiledTree<C>>, LoadError>`, `SOURCE` (the embedded file) and `PATH`.
+/// Result<Arc<CompiledTree<C>>, LoadError>`; `pub fn load_direct` (same arguments), which
+/// returns a `Direct<C>` whose `tick(&mut agent, &mut data, dt)` is `agent.tick(&mut
+/// data, dt)` with the code called directly, to be inlined into the caller's loop; and
+/// `SOURCE` (the embedded file) and `PATH`.
 pub fn generate(
     path: &Path,
     types: &NodeTypes,

@@ -21,10 +21,12 @@ pub use crate::exec::State;
 use crate::exec::{
     host_at, loop_finish_at, loop_start_at, shape_of, untraced, Exec, HeldAction, Shape, Slots,
 };
+use crate::host::Site;
 use crate::nodes::Kind;
 use crate::status::Status;
-use crate::trace::{Observer, TraceEvent};
+use crate::trace::{NodeId, Observer, TraceEvent};
 use crate::tree::CompiledTree;
+use crate::Agent;
 
 /// A tree compiled to Rust, run by an [`crate::Agent`] in place of the interpreter when its
 /// tree carries one (see [`install`]). Two entry points, so that `Agent::tick` pays no
@@ -80,6 +82,18 @@ pub fn run<'a, C>(
     dt: Option<f64>,
     root: impl FnOnce(&mut Run<'a, C, ()>) -> Status,
 ) -> Status {
+    root(&mut start(program, tree, state, data, dt))
+}
+
+/// [`run`] up to the call of the root.
+#[inline(always)]
+fn start<'a, C>(
+    program: Option<&'a dyn Loops<C, ()>>,
+    tree: &'a CompiledTree<C>,
+    state: &'a mut State,
+    data: &'a mut C,
+    dt: Option<f64>,
+) -> Run<'a, C, ()> {
     if let Some(dt) = dt {
         let now = state.bb.now() + dt;
         state.bb.set_now(now);
@@ -87,7 +101,64 @@ pub fn run<'a, C>(
     state.nodes.run += 1;
     let mut exec = Exec::new(tree, state, data, untraced());
     exec.gen = program;
-    root(&mut Run(exec))
+    Run(exec)
+}
+
+/// A tree with generated code installed, checked to have `N` nodes: an agent that runs
+/// it has `N` node slots (invariant 1 of `exec::unchecked`), which [`direct`] relies on.
+pub struct Checked<C, const N: usize>(Arc<CompiledTree<C>>);
+
+impl<C, const N: usize> Checked<C, N> {
+    /// `tree`, if it has `N` nodes.
+    pub fn new(tree: Arc<CompiledTree<C>>) -> Result<Self, LoadError> {
+        if tree.len() != N {
+            let why = format!("the code is for {N} nodes, the tree has {}", tree.len());
+            return Err(stale(&tree, why));
+        }
+        Ok(Checked(tree))
+    }
+
+    /// The tree.
+    pub fn tree(&self) -> &Arc<CompiledTree<C>> {
+        &self.0
+    }
+
+    /// The tree, unwrapped.
+    pub fn into_tree(self) -> Arc<CompiledTree<C>> {
+        self.0
+    }
+}
+
+/// One root tick of an agent that runs a [`Checked`] tree of `N` nodes, started
+/// ([`direct`]); [`Ready::fixed`] lends its slots without checking their count.
+pub struct Ready<'a, C, const N: usize>(Exec<'a, C, ()>);
+
+impl<'a, C, const N: usize> Ready<'a, C, N> {
+    /// As [`Run::fixed`], without the check: the agent runs a tree of `N` nodes.
+    #[inline(always)]
+    pub fn fixed(&mut self) -> Fixed<'_, 'a, C, (), N> {
+        let (exec, slots) = Slots::of_checked(&mut self.0);
+        Fixed(exec, slots)
+    }
+}
+
+/// One root tick of `agent` for a generated `Direct::tick`, started as `Agent::tick`
+/// starts it ([`run`]) when `agent` runs `tree`, the tree of the code that takes the
+/// [`Ready`]; for an agent of another tree, the agent and data back, for `agent.tick`.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+pub fn direct<'a, C, const N: usize>(
+    program: Option<&'a dyn Loops<C, ()>>,
+    tree: &Checked<C, N>,
+    agent: &'a mut Agent<C>,
+    data: &'a mut C,
+    dt: f64,
+) -> Result<Ready<'a, C, N>, (&'a mut Agent<C>, &'a mut C)> {
+    if !Arc::ptr_eq(agent.tree(), &tree.0) {
+        return Err((agent, data));
+    }
+    let (tree, state) = agent.parts_mut();
+    Ok(Ready(start(program, tree, state, data, Some(dt)).0))
 }
 
 /// One agent's state borrowed for one root tick.
@@ -131,13 +202,13 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     pub fn leaf<const I: u32>(&mut self, leaf: &Leaf<C>) -> Status {
         let Fixed(exec, slots) = self;
         let slot = slots.at::<I>();
+        debug_assert_eq!(leaf.site.node, NodeId(I));
         host_at(
             &mut exec.cx,
             &mut *exec.obs,
             slot,
-            I,
+            leaf.site,
             leaf.action.get(),
-            leaf.state,
             leaf.hooks,
         )
     }
@@ -151,10 +222,10 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
         self.0.tick_node(I, &tree.nodes[I as usize])
     }
 
-    /// Starts a tick of node `I`, a plain loop: whether it was running and the child it
-    /// resumes at (`exec::loop_start_at`).
+    /// Starts a tick of node `I`, a plain loop: the child it resumes at
+    /// (`exec::loop_start_at`).
     #[inline(always)]
-    pub fn loop_start<const I: u32>(&mut self) -> (bool, u32) {
+    pub fn loop_start<const I: u32>(&mut self) -> u32 {
         let Fixed(exec, slots) = self;
         loop_start_at(&mut *exec.obs, slots.at::<I>(), I)
     }
@@ -162,31 +233,17 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
     /// Ends a tick of node `I`, a plain loop, after child `k` gave `status`
     /// (`exec::loop_finish_at`).
     #[inline(always)]
-    pub fn loop_finish<const I: u32>(
-        &mut self,
-        running: bool,
-        current: u32,
-        k: usize,
-        status: Status,
-    ) -> Status {
+    pub fn loop_finish<const I: u32>(&mut self, k: usize, status: Status) -> Status {
         let Fixed(exec, slots) = self;
-        loop_finish_at(
-            &mut *exec.obs,
-            slots.at::<I>(),
-            I,
-            running,
-            current,
-            k,
-            status,
-        )
+        loop_finish_at(&mut *exec.obs, slots.at::<I>(), I, k, status)
     }
 }
 
 /// A decorator-free host leaf's action as the loaded tree built it (with its parameters
-/// and bindings), its host state index and whether it has hooks.
+/// and bindings), its node and host state index, and whether it has hooks.
 pub struct Leaf<C> {
     action: HeldAction<C>,
-    state: u32,
+    site: Site,
     hooks: bool,
 }
 
@@ -204,7 +261,10 @@ pub fn leaves<C, const K: usize>(
                 match tree.actions.get(action as usize) {
                     Some(action) => out.push(Leaf {
                         action: HeldAction::new(action.clone()),
-                        state,
+                        site: Site {
+                            node: NodeId(i),
+                            state,
+                        },
                         hooks,
                     }),
                     None => return Err(stale(tree, format!("node {i} has no action"))),

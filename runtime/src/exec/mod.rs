@@ -12,10 +12,10 @@ mod unchecked;
 use entry::Step;
 pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
 pub use state::State;
-pub(crate) use state::{EventSlot, Nodes, Slot};
+pub(crate) use state::{EventSlot, Host, Nodes, Slot};
 pub(crate) use unchecked::{HeldAction, Slots};
 
-use crate::host::{Action, ActionCtx};
+use crate::host::{Action, ActionCtx, Site};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
 use crate::status::Status;
@@ -77,11 +77,12 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
                 agent: data,
                 blackboard: &mut st.bb,
                 // Set before every call that lends the context (`host_at`, `action_ctx`),
-                // so these are never read; all ones, they are one store.
-                node: NodeId(u32::MAX),
-                rng: &mut st.rng,
-                states: &mut st.host,
-                state: NO_STATE,
+                // so it is never read; all ones, it is one store.
+                site: Site {
+                    node: NodeId(u32::MAX),
+                    state: NO_STATE,
+                },
+                host: &mut st.host,
             },
             obs,
             gen: None,
@@ -141,7 +142,11 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
         hooks: bool,
     ) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
-        host_at(&mut self.cx, &mut *self.obs, slot, i, action, state, hooks)
+        let site = Site {
+            node: NodeId(i),
+            state,
+        };
+        host_at(&mut self.cx, &mut *self.obs, slot, site, action, hooks)
     }
 
     /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]): the lifecycle of
@@ -182,7 +187,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     #[inline(always)]
     fn loop_body<const INLINE: bool>(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
         let slot = unchecked::slot(&mut self.st.slots, i);
-        let (running, current) = loop_start_at(&mut *self.obs, slot, i);
+        let current = loop_start_at(&mut *self.obs, slot, i);
         let next = loop_next(seq);
         let entries = unchecked::children(&self.tree.entries, first, end);
         // All children giving `next` gives `next`; no children at all is success (rule 12).
@@ -207,7 +212,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             k += 1;
         };
         let slot = unchecked::slot(&mut self.st.slots, i);
-        loop_finish_at(&mut *self.obs, slot, i, running, current, k, status)
+        loop_finish_at(&mut *self.obs, slot, i, k, status)
     }
 
     /// A node that is not a decorator-free host leaf. Without attached decorators there is
@@ -530,8 +535,10 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
     #[inline(always)]
     fn action_ctx(&mut self, i: u32, state: u32) -> &mut ActionCtx<'a, C> {
         let cx = &mut self.cx;
-        cx.node = NodeId(i);
-        cx.state = state;
+        cx.site = Site {
+            node: NodeId(i),
+            state,
+        };
         cx
     }
 }
@@ -540,18 +547,16 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
 /// the tick's action context and observer, so generated code (`codegen::support::Fixed`)
 /// can hand it a slot it reached without going through the `Exec`.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn host_at<C, O: Observer + ?Sized>(
     cx: &mut ActionCtx<'_, C>,
     obs: &mut O,
     slot: &mut Slot,
-    i: u32,
+    site: Site,
     action: &dyn Action<C>,
-    state: u32,
     hooks: bool,
 ) -> Status {
-    cx.node = NodeId(i);
-    cx.state = state;
+    let i = site.node.0;
+    cx.site = site;
     // `hooks` first: for a hook-free leaf ticked without an observer (the commonest
     // case) the running flag is then never read before the call.
     if hooks {
@@ -575,45 +580,42 @@ pub(crate) fn host_at<C, O: Observer + ?Sized>(
     status
 }
 
-/// The start of a plain loop's tick (rules 3, 10, 11): whether node `i`, whose slot the
-/// caller holds, was running and the child it resumes at (0, after its Enter event, when
-/// it was idle). Shared by [`Exec::loop_body`] and generated code (`codegen::support`).
+/// The start of a plain loop's tick (rules 3, 10, 11): the child node `i`, whose slot the
+/// caller holds, resumes at, after its Enter event when it was idle. An idle loop's
+/// cursor is 0 (both ends of an execution, [`loop_finish_at`] and `Exec::clear`, reset
+/// it), so the cursor is the answer either way and the running flag is read only for the
+/// Enter event: not at all in an untraced tick. Shared by [`Exec::loop_body`] and
+/// generated code (`codegen::support`).
 #[inline(always)]
-pub(crate) fn loop_start_at<O: Observer + ?Sized>(obs: &mut O, slot: &Slot, i: u32) -> (bool, u32) {
-    let running = slot.running;
-    let current = if running {
-        slot.cursor
-    } else {
+pub(crate) fn loop_start_at<O: Observer + ?Sized>(obs: &mut O, slot: &Slot, i: u32) -> u32 {
+    debug_assert!(
+        slot.running || slot.cursor == 0,
+        "idle loop {i} has a cursor"
+    );
+    if !slot.running {
         obs.event(TraceEvent::Enter(NodeId(i)));
-        0
-    };
-    (running, current)
+    }
+    slot.cursor
 }
 
 /// The end of a plain loop's tick, after child `k` gave `status` (or all children ran):
-/// Tick event, the slot written once (not at all while it resumes at the same child),
-/// Exit event when done (rule 12 for the empty loop is the caller's). As
-/// [`loop_start_at`].
+/// Tick event, the slot written (running at `k`, or idle at 0), Exit event when done
+/// (rule 12 for the empty loop is the caller's). Two stores whatever the slot held: cheaper
+/// than the tests that would skip them. As [`loop_start_at`].
 #[inline(always)]
 pub(crate) fn loop_finish_at<O: Observer + ?Sized>(
     obs: &mut O,
     slot: &mut Slot,
     i: u32,
-    running: bool,
-    current: u32,
     k: usize,
     status: Status,
 ) -> Status {
     obs.event(TraceEvent::Tick(NodeId(i), status));
-    if status.is_done() {
-        if running {
-            slot.running = false;
-            slot.cursor = 0;
-        }
+    let done = status.is_done();
+    slot.running = !done;
+    slot.cursor = if done { 0 } else { k as u32 };
+    if done {
         obs.event(TraceEvent::Exit(NodeId(i), Some(status)));
-    } else if !running || k != current as usize {
-        slot.running = true;
-        slot.cursor = k as u32;
     }
     status
 }

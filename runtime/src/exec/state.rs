@@ -31,9 +31,17 @@ pub(crate) struct EventSlot {
 pub struct State {
     pub(crate) nodes: Nodes,
     pub(crate) bb: Blackboard,
-    pub(crate) rng: crate::rng::Rng,
+    pub(crate) host: Host,
+}
+
+/// What host actions reach through their context besides the blackboard, behind one
+/// pointer (`ActionCtx::host`), so that building a tick's context takes one store for
+/// both.
+#[derive(Clone, Debug)]
+pub(crate) struct Host {
+    pub rng: crate::rng::Rng,
     /// Host state of the stateful host nodes, by the index in their `Kind::Host`.
-    pub(crate) host: Vec<Box<dyn crate::host::HostState>>,
+    pub states: Vec<Box<dyn crate::host::HostState>>,
 }
 
 /// What ticking borrows of a [`State`] besides the blackboard, RNG and host states (which

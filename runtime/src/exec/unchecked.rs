@@ -90,6 +90,29 @@ impl<'r, const N: usize> Slots<'r, N> {
         Some((exec, slots))
     }
 
+    /// The tick's `Exec` and its slots' address, for an `Exec` whose tree is known to
+    /// have `N` nodes: by invariant 1 its agent has `N` slots, so only debug builds
+    /// check. The caller's proof is a `codegen::support::Checked` tree the agent runs
+    /// (`codegen::support::direct`).
+    #[inline(always)]
+    pub fn of_checked<'a, C, O: ?Sized>(
+        exec: &'r mut Exec<'a, C, O>,
+    ) -> (&'r mut Exec<'a, C, O>, Slots<'r, N>) {
+        debug_assert_eq!(exec.tree.nodes.len(), N);
+        let slots = &mut exec.st.slots;
+        if cfg!(debug_assertions) && slots.len() != N {
+            mismatch(slots.len(), N);
+        }
+        let ptr = NonNull::from(&mut slots[..]).cast::<Slot>();
+        (
+            exec,
+            Slots {
+                ptr,
+                _exec: PhantomData,
+            },
+        )
+    }
+
     #[inline(always)]
     fn new(slots: &mut Vec<Slot>) -> Option<Slots<'r, N>> {
         if slots.len() != N {
@@ -200,8 +223,10 @@ mod tests {
                 run: 0,
             },
             bb: Blackboard::new(tree.keys.clone()),
-            rng: crate::rng::Rng::with_seed(1),
-            host: Vec::new(),
+            host: super::super::Host {
+                rng: crate::rng::Rng::with_seed(1),
+                states: Vec::new(),
+            },
         }
     }
 

@@ -107,6 +107,48 @@ fn generated_reference_trees_tick_as_the_interpreter() {
     }
 }
 
+/// `Direct::tick` (the generated code called without `Agent::tick`'s dynamic call) ticks
+/// as `Agent::tick`, and an agent of another tree is ticked as `agent.tick` would.
+#[test]
+fn direct_ticks_as_agent_tick_and_falls_back_for_another_tree() {
+    macro_rules! check {
+        ($module:ident, $running:expr) => {{
+            let registry = reference::registry();
+            let direct = reference::$module::load_direct(&registry).expect("loads");
+            assert!(direct.tree().is_generated());
+            let mut d = direct.agent(1);
+            let mut i = Agent::new(reference::compile($running), 1);
+            // Its own tree, loaded again: not this `Direct`'s, so `agent.tick`.
+            let mut other = Agent::new(reference::$module::load(&registry).expect("loads"), 1);
+            let (mut cd, mut ci, mut co) =
+                (Counter::default(), Counter::default(), Counter::default());
+            for tick in 0..6 {
+                let si = i.tick(&mut ci, 0.1);
+                assert_eq!(direct.tick(&mut d, &mut cd, 0.1), si, "tick {tick}");
+                assert_eq!(direct.tick(&mut other, &mut co, 0.1), si, "tick {tick}");
+                assert_eq!((cd.n, co.n), (ci.n, ci.n), "tick {tick}");
+                assert_eq!((d.ticks(), other.ticks()), (i.ticks(), i.ticks()));
+                assert_eq!((d.now(), other.now()), (i.now(), i.now()));
+            }
+            // Traced ticks and halts on the same agent see what `Direct::tick` left.
+            let (mut rd, mut ri) = (Recorder::default(), Recorder::default());
+            assert_eq!(
+                d.tick_traced(&mut cd, 0.1, &mut rd),
+                i.tick_traced(&mut ci, 0.1, &mut ri)
+            );
+            assert_eq!(rd.events, ri.events);
+            let (mut rd, mut ri) = (Recorder::default(), Recorder::default());
+            d.halt(&mut cd, &mut rd);
+            i.halt(&mut ci, &mut ri);
+            assert_eq!(rd.events, ri.events);
+            assert_eq!(direct.tick(&mut d, &mut cd, 0.1), i.tick(&mut ci, 0.1));
+            assert_eq!(cd.n, ci.n);
+        }};
+    }
+    check!(generated_a, false);
+    check!(generated_b, true);
+}
+
 #[test]
 fn a_module_whose_tree_changed_shape_is_refused() {
     // Module A loaded with variant B's tree: same node count, another leaf kind only, so it

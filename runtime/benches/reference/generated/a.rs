@@ -5,7 +5,7 @@
 // version of arbor-runtime may use.
 
 use ::arbor_runtime::codegen::support::{self, Run};
-use ::arbor_runtime::{CompiledTree, LoadError, Observer, Registry, Status};
+use ::arbor_runtime::{Agent, CompiledTree, LoadError, Observer, Registry, Status};
 
 /// The tree file, embedded.
 pub const SOURCE: &str = include_str!("a.json");
@@ -23,6 +23,12 @@ const LEAVES: [u32; 16] = [2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 14, 15, 17, 18, 19, 
 pub fn load<C: 'static>(
     registry: &Registry<C>,
 ) -> Result<::std::sync::Arc<CompiledTree<C>>, LoadError> {
+    Ok(load_direct(registry)?.tree.into_tree())
+}
+
+/// As [`load`], keeping the generated code at hand: [`Direct::tick`] calls it without
+/// the dynamic call of `Agent::tick`, so that it can be inlined into the caller's loop.
+pub fn load_direct<C: 'static>(registry: &Registry<C>) -> Result<Direct<C>, LoadError> {
     let tree = registry
         .loader()
         .load_str(SOURCE, Some(::std::path::Path::new(PATH)))?;
@@ -30,7 +36,42 @@ pub fn load<C: 'static>(
     let program = Generated {
         leaves: support::leaves(&tree, LEAVES)?,
     };
-    Ok(::std::sync::Arc::new(support::install(tree, program)))
+    let direct = Generated {
+        leaves: support::leaves(&tree, LEAVES)?,
+    };
+    let tree = ::std::sync::Arc::new(support::install(tree, program));
+    Ok(Direct {
+        tree: support::Checked::new(tree)?,
+        program: direct,
+    })
+}
+
+/// The loaded tree with its generated code at hand ([`load_direct`]).
+pub struct Direct<C> {
+    tree: support::Checked<C, NODES>,
+    program: Generated<C>,
+}
+
+impl<C> Direct<C> {
+    /// The tree, with the generated code installed (as [`load`] returns it).
+    pub fn tree(&self) -> &::std::sync::Arc<CompiledTree<C>> {
+        self.tree.tree()
+    }
+
+    /// A fresh agent of the tree (`Agent::new`).
+    pub fn agent(&self, seed: u64) -> Agent<C> {
+        Agent::new(self.tree.tree().clone(), seed)
+    }
+
+    /// `agent.tick(data, dt)`, with the generated code called directly when `agent`
+    /// runs this tree (for an agent of another tree it is `agent.tick`).
+    #[inline(always)]
+    pub fn tick(&self, agent: &mut Agent<C>, data: &mut C, dt: f64) -> Status {
+        match support::direct(None, &self.tree, agent, data, dt) {
+            Ok(mut ready) => self.program.root(&mut ready.fixed()),
+            Err((agent, data)) => agent.tick(data, dt),
+        }
+    }
 }
 
 /// The tree's hot shapes as code; every other node is ticked by the interpreter.
@@ -46,11 +87,13 @@ impl<C> support::Program<C> for Generated<C> {
         data: &mut C,
         dt: Option<f64>,
     ) -> Status {
-        support::run(None, tree, state, data, dt, |run| self.root(run))
+        support::run(None, tree, state, data, dt, |run| {
+            self.root(&mut run.fixed::<NODES>())
+        })
     }
 
     fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {
-        self.root(run)
+        self.root(&mut run.fixed::<NODES>())
     }
 
     fn loops_traced<'o>(&self) -> &dyn support::Loops<C, dyn Observer + 'o> {
@@ -70,15 +113,14 @@ impl<C, O: Observer + ?Sized> support::Loops<C, O> for Generated<C> {
 
 impl<C> Generated<C> {
     #[inline(always)]
-    fn root<O: Observer + ?Sized>(&self, run: &mut Run<'_, C, O>) -> Status {
-        let x = &mut run.fixed::<NODES>();
+    fn root<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
         self.n0(x)
     }
 
     /// Selector "root" (node 0).
-    #[inline]
+    #[inline(always)]
     fn n0<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
-        let (running, current) = x.loop_start::<0>();
+        let current = x.loop_start::<0>();
         let (k, status) = 'run: {
             'c3: {
                 'c2: {
@@ -110,13 +152,13 @@ impl<C> Generated<C> {
             }
             (4, Status::Failure)
         };
-        x.loop_finish::<0>(running, current, k, status)
+        x.loop_finish::<0>(k, status)
     }
 
     /// Sequence "seq0" (node 1).
-    #[inline]
+    #[inline(always)]
     fn n1<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
-        let (running, current) = x.loop_start::<1>();
+        let current = x.loop_start::<1>();
         let (k, status) = 'run: {
             'c3: {
                 'c2: {
@@ -148,13 +190,13 @@ impl<C> Generated<C> {
             }
             (4, Status::Success)
         };
-        x.loop_finish::<1>(running, current, k, status)
+        x.loop_finish::<1>(k, status)
     }
 
     /// Sequence "seq1" (node 6).
-    #[inline]
+    #[inline(always)]
     fn n6<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
-        let (running, current) = x.loop_start::<6>();
+        let current = x.loop_start::<6>();
         let (k, status) = 'run: {
             'c3: {
                 'c2: {
@@ -186,13 +228,13 @@ impl<C> Generated<C> {
             }
             (4, Status::Success)
         };
-        x.loop_finish::<6>(running, current, k, status)
+        x.loop_finish::<6>(k, status)
     }
 
     /// Sequence "seq2" (node 11).
-    #[inline]
+    #[inline(always)]
     fn n11<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
-        let (running, current) = x.loop_start::<11>();
+        let current = x.loop_start::<11>();
         let (k, status) = 'run: {
             'c3: {
                 'c2: {
@@ -224,13 +266,13 @@ impl<C> Generated<C> {
             }
             (4, Status::Success)
         };
-        x.loop_finish::<11>(running, current, k, status)
+        x.loop_finish::<11>(k, status)
     }
 
     /// Sequence "seq3" (node 16).
-    #[inline]
+    #[inline(always)]
     fn n16<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
-        let (running, current) = x.loop_start::<16>();
+        let current = x.loop_start::<16>();
         let (k, status) = 'run: {
             'c3: {
                 'c2: {
@@ -262,6 +304,6 @@ impl<C> Generated<C> {
             }
             (4, Status::Success)
         };
-        x.loop_finish::<16>(running, current, k, status)
+        x.loop_finish::<16>(k, status)
     }
 }

@@ -52,7 +52,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     probability: &InPort<f64>,
 ) -> Status {
     match probability.read(x.cx.blackboard).filter(|p| valid(*p)) {
-        Some(p) => Status::from_bool(x.cx.rng.f64() < p),
+        Some(p) => Status::from_bool(x.cx.host.rng.f64() < p),
         None => Status::Failure,
     }
 }
