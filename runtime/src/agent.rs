@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
 use crate::codegen::support::{Forward, Run};
-use crate::exec::{untraced, EventSlot, Exec, Host, Nodes, Slot, State};
+use crate::exec::{split, untraced, EventSlot, Exec, Host, Nodes, Slot, State};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer};
 use crate::tree::CompiledTree;
@@ -108,7 +108,8 @@ impl<C> Agent<C> {
     fn interpret<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
         self.state.nodes.run += 1;
         let tree = &*self.tree;
-        Exec::new(tree, &mut self.state, data, observer).tick_root(&tree.root)
+        let (nodes, mut cx) = split(&mut self.state, data);
+        Exec::new(tree, nodes, &mut cx, observer).tick_root(&tree.root)
     }
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
@@ -119,7 +120,8 @@ impl<C> Agent<C> {
         self.state.nodes.run += 1;
         let mut forward = Forward(observer);
         let observer: &mut dyn Observer = &mut forward;
-        let mut exec = Exec::new(&self.tree, &mut self.state, data, observer);
+        let (nodes, mut cx) = split(&mut self.state, data);
+        let mut exec = Exec::new(&self.tree, nodes, &mut cx, observer);
         exec.gen = Some(program.loops_traced());
         program.tick_traced(&mut Run(exec))
     }
@@ -127,7 +129,8 @@ impl<C> Agent<C> {
     /// Aborts whatever is running (rule 28), leaving the blackboard, clock and persistent
     /// counters as they are.
     pub fn halt<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) {
-        Exec::new(&self.tree, &mut self.state, data, observer).abort(0);
+        let (nodes, mut cx) = split(&mut self.state, data);
+        Exec::new(&self.tree, nodes, &mut cx, observer).abort(0);
     }
 
     /// Switches to another compiled tree (hot reload). First whatever runs in the old

@@ -103,10 +103,7 @@ impl<C> Direct<C> {{
     /// runs this tree (for an agent of another tree it is `agent.tick`).
     #[inline(always)]
     pub fn tick(&self, agent: &mut Agent<C>, data: &mut C, dt: f64) -> Status {{
-        match support::direct({direct_gen}, &self.tree, agent, data, dt) {{
-            Ok(mut ready) => self.program.root(&mut ready.fixed()),
-            Err((agent, data)) => agent.tick(data, dt),
-        }}
+        support::direct(&self.program, {direct_gen}, &self.tree, agent, data, dt)
     }}
 }}
 ",
@@ -187,13 +184,11 @@ impl<C> support::Program<C> for Generated<C> {{
         data: &mut C,
         dt: Option<f64>,
     ) -> Status {{
-        support::run({gen}, tree, state, data, dt, |run| {{
-            self.root(&mut run.fixed::<NODES>())
-        }})
+        support::run(self, {gen}, tree, state, data, dt)
     }}
 
-    fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {{
-        self.root(&mut run.fixed::<NODES>())
+    fn tick_traced<'a>(&self, run: &mut Run<'a, '_, C, dyn Observer + 'a>) -> Status {{
+        support::Root::root(self, &mut run.fixed::<NODES>())
     }}
 
     fn loops_traced<'o>(&self) -> &dyn support::Loops<C, dyn Observer + 'o> {{
@@ -204,18 +199,23 @@ impl<C> support::Program<C> for Generated<C> {{
 impl<C, O: Observer + ?Sized> support::Loops<C, O> for Generated<C> {{
     fn tick_loop(
         &self,
-        {reentry}: &mut support::Reentry<'_, '_, C, O>,
+        {reentry}: &mut support::Reentry<'_, '_, '_, C, O>,
         {node}: u32,
     ) -> Option<Status> {{
 {dispatch}    }}
 }}
 
-impl<C> Generated<C> {{
+impl<C> support::Root<C, NODES> for Generated<C> {{
     #[inline(always)]
-    fn root<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {{
+    fn root<O: Observer + ?Sized>(
+        &self,
+        x: &mut support::Fixed<'_, '_, '_, C, O, NODES>,
+    ) -> Status {{
         {root}
     }}
-",
+}}
+
+impl<C> Generated<C> {{",
         leaf_count = plan.leaves.len(),
         // Without loops to hand back, the program gives the interpreter none (`None`:
         // no stores per tick) and `tick_loop` reads neither argument.
@@ -258,7 +258,7 @@ fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {
         "
     /// {kind} {name:?} (node {i}).
     #[{inline}]
-    fn n{i}<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {{
+    fn n{i}<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {{
 ",
         kind = if l.seq { "Sequence" } else { "Selector" },
         name = info.name,

@@ -19,7 +19,8 @@ use crate::compile::{LoadError, Problem, ProblemKind};
 #[doc(hidden)]
 pub use crate::exec::State;
 use crate::exec::{
-    host_at, loop_finish_at, loop_start_at, shape_of, untraced, Exec, HeldAction, Shape, Slots,
+    host_at, loop_finish_at, loop_start_at, shape_of, split, untraced, Exec, HeldAction, Shape,
+    Slots,
 };
 use crate::host::Site;
 use crate::nodes::Kind;
@@ -44,9 +45,16 @@ pub trait Program<C>: Send + Sync {
         dt: Option<f64>,
     ) -> Status;
     /// One root tick reporting every trace event.
-    fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status;
+    fn tick_traced<'a>(&self, run: &mut Run<'a, '_, C, dyn Observer + 'a>) -> Status;
     /// The program's plain loops for a traced tick ([`Loops`]).
     fn loops_traced<'o>(&self) -> &dyn Loops<C, dyn Observer + 'o>;
+}
+
+/// A generated program's root: what [`run`] and [`direct`] call, statically, so that
+/// the whole tick is one function.
+pub trait Root<C, const N: usize> {
+    /// One root tick, the slots of the agent at hand.
+    fn root<O: Observer + ?Sized>(&self, x: &mut Fixed<'_, '_, '_, C, O, N>) -> Status;
 }
 
 /// Every plain loop of a generated program, by node index: the interpreter hands a plain
@@ -55,53 +63,53 @@ pub trait Program<C>: Send + Sync {
 /// only those reached from the root through loops.
 pub trait Loops<C, O: ?Sized> {
     /// Ticks node `node` if it is one of the program's loops; `None` if it is not.
-    fn tick_loop(&self, x: &mut Reentry<'_, '_, C, O>, node: u32) -> Option<Status>;
+    fn tick_loop(&self, x: &mut Reentry<'_, '_, '_, C, O>, node: u32) -> Option<Status>;
 }
 
 /// The interpreter's tick, lent to generated code for one of its loops.
-pub struct Reentry<'r, 'a, C, O: ?Sized>(pub(crate) &'r mut Exec<'a, C, O>);
+pub struct Reentry<'r, 'a, 'c, C, O: ?Sized>(pub(crate) &'r mut Exec<'a, 'c, C, O>);
 
-impl<'a, C, O: Observer + ?Sized> Reentry<'_, 'a, C, O> {
+impl<'a, 'c, C, O: Observer + ?Sized> Reentry<'_, 'a, 'c, C, O> {
     /// As [`Run::fixed`].
     #[inline(always)]
-    pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
+    pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, 'c, C, O, N> {
         fixed(self.0)
     }
 }
 
-/// `Agent::advance(dt)` if given, then one root tick through `root`, as `Agent::run`
-/// does: the run counted, the tick's one action context built, with `program`'s loops
-/// for the interpreter to hand back ([`Loops`]; `None` when the program has none, which
-/// spares the tick the stores). What a generated [`Program::tick`] calls.
+/// `Agent::advance(dt)` if given, then one root tick through `program`, as `Agent::run`
+/// does: the run counted, the tick's one action context built, with `loops` for the
+/// interpreter to hand back ([`Loops`]; `None` when the program has none, which spares
+/// the tick the stores). What a generated [`Program::tick`] calls.
 #[inline(always)]
-pub fn run<'a, C>(
-    program: Option<&'a dyn Loops<C, ()>>,
-    tree: &'a CompiledTree<C>,
-    state: &'a mut State,
-    data: &'a mut C,
+pub fn run<C, P: Root<C, N>, const N: usize>(
+    program: &P,
+    loops: Option<&dyn Loops<C, ()>>,
+    tree: &CompiledTree<C>,
+    state: &mut State,
+    data: &mut C,
     dt: Option<f64>,
-    root: impl FnOnce(&mut Run<'a, C, ()>) -> Status,
 ) -> Status {
-    root(&mut start(program, tree, state, data, dt))
+    let (nodes, mut cx) = start(state, data, dt);
+    let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
+    exec.gen = loops;
+    program.root(&mut fixed(&mut exec))
 }
 
-/// [`run`] up to the call of the root.
+/// The clock moved and the run counted, as a root tick starts (`Agent::tick`), and the
+/// tick's action context (`exec::split`).
 #[inline(always)]
-fn start<'a, C>(
-    program: Option<&'a dyn Loops<C, ()>>,
-    tree: &'a CompiledTree<C>,
-    state: &'a mut State,
-    data: &'a mut C,
+fn start<'s, C>(
+    state: &'s mut State,
+    data: &'s mut C,
     dt: Option<f64>,
-) -> Run<'a, C, ()> {
+) -> (&'s mut crate::exec::Nodes, crate::ActionCtx<'s, C>) {
     if let Some(dt) = dt {
         let now = state.bb.now() + dt;
         state.bb.set_now(now);
     }
     state.nodes.run += 1;
-    let mut exec = Exec::new(tree, state, data, untraced());
-    exec.gen = program;
-    Run(exec)
+    split(state, data)
 }
 
 /// A tree with generated code installed, checked to have `N` nodes: an agent that runs
@@ -129,50 +137,45 @@ impl<C, const N: usize> Checked<C, N> {
     }
 }
 
-/// One root tick of an agent that runs a [`Checked`] tree of `N` nodes, started
-/// ([`direct`]); [`Ready::fixed`] lends its slots without checking their count.
-pub struct Ready<'a, C, const N: usize>(Exec<'a, C, ()>);
-
-impl<'a, C, const N: usize> Ready<'a, C, N> {
-    /// As [`Run::fixed`], without the check: the agent runs a tree of `N` nodes.
-    #[inline(always)]
-    pub fn fixed(&mut self) -> Fixed<'_, 'a, C, (), N> {
-        let (exec, slots) = Slots::of_checked(&mut self.0);
-        Fixed(exec, slots)
-    }
-}
-
-/// One root tick of `agent` for a generated `Direct::tick`, started as `Agent::tick`
-/// starts it ([`run`]) when `agent` runs `tree`, the tree of the code that takes the
-/// [`Ready`]; for an agent of another tree, the agent and data back, for `agent.tick`.
+/// `agent.tick(data, dt)` for a generated `Direct::tick`: when `agent` runs `tree`, the
+/// tree `program` was generated for, a root tick through `program` called directly, its
+/// slots lent without a count check (the tree has `N` nodes: [`Checked`]); for an agent
+/// of another tree, `agent.tick` itself.
 #[inline(always)]
-#[allow(clippy::type_complexity)]
-pub fn direct<'a, C, const N: usize>(
-    program: Option<&'a dyn Loops<C, ()>>,
+pub fn direct<C, P: Root<C, N>, const N: usize>(
+    program: &P,
+    loops: Option<&dyn Loops<C, ()>>,
     tree: &Checked<C, N>,
-    agent: &'a mut Agent<C>,
-    data: &'a mut C,
+    agent: &mut Agent<C>,
+    data: &mut C,
     dt: f64,
-) -> Result<Ready<'a, C, N>, (&'a mut Agent<C>, &'a mut C)> {
+) -> Status {
     if !Arc::ptr_eq(agent.tree(), &tree.0) {
-        return Err((agent, data));
+        return agent.tick(data, dt);
     }
     let (tree, state) = agent.parts_mut();
-    Ok(Ready(start(program, tree, state, data, Some(dt)).0))
+    let (nodes, mut cx) = start(state, data, Some(dt));
+    let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
+    exec.gen = loops;
+    let (exec, slots) = Slots::of_checked(&mut exec);
+    program.root(&mut Fixed(exec, slots))
 }
 
-/// One agent's state borrowed for one root tick.
-pub struct Run<'a, C, O: ?Sized>(pub(crate) Exec<'a, C, O>);
+/// One agent's state borrowed for one traced root tick (`Program::tick_traced`).
+pub struct Run<'a, 'c, C, O: ?Sized>(pub(crate) Exec<'a, 'c, C, O>);
 
-/// A [`Run`] whose tree is known to have `N` nodes, with the address of its `N` slots
+/// A tick whose tree is known to have `N` nodes, with the address of its `N` slots
 /// (`exec::Slots`).
-pub struct Fixed<'r, 'a, C, O: ?Sized, const N: usize>(&'r mut Exec<'a, C, O>, Slots<'r, N>);
+pub struct Fixed<'r, 'a, 'c, C, O: ?Sized, const N: usize>(
+    &'r mut Exec<'a, 'c, C, O>,
+    Slots<'r, N>,
+);
 
-impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
+impl<'a, 'c, C, O: Observer + ?Sized> Run<'a, 'c, C, O> {
     /// Checks that the agent has `N` node slots (generated code passes its tree's node
     /// count; [`check`] compared it with the tree at load).
     #[inline(always)]
-    pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, C, O, N> {
+    pub fn fixed<const N: usize>(&mut self) -> Fixed<'_, 'a, 'c, C, O, N> {
         fixed(&mut self.0)
     }
 }
@@ -180,9 +183,9 @@ impl<'a, C, O: Observer + ?Sized> Run<'a, C, O> {
 /// The slots of `exec` as `N` slots (`exec::Slots`); a tree of another size is a bug
 /// ([`check`] compared the counts at load).
 #[inline(always)]
-fn fixed<'r, 'a, C, O: ?Sized, const N: usize>(
-    exec: &'r mut Exec<'a, C, O>,
-) -> Fixed<'r, 'a, C, O, N> {
+fn fixed<'r, 'a, 'c, C, O: ?Sized, const N: usize>(
+    exec: &'r mut Exec<'a, 'c, C, O>,
+) -> Fixed<'r, 'a, 'c, C, O, N> {
     let slots = exec.st.slots.len();
     let Some((exec, slots)) = Slots::of(exec) else {
         wrong_size(slots, N)
@@ -196,7 +199,7 @@ fn wrong_size(slots: usize, n: usize) -> ! {
     panic!("generated code for a tree of {n} nodes run on an agent with {slots} node slots")
 }
 
-impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
+impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, '_, C, O, N> {
     /// Ticks node `I`, a decorator-free host leaf, as the interpreter's `Exec::tick_host`.
     #[inline(always)]
     pub fn leaf<const I: u32>(&mut self, leaf: &Leaf<C>) -> Status {
@@ -204,7 +207,7 @@ impl<C, O: Observer + ?Sized, const N: usize> Fixed<'_, '_, C, O, N> {
         let slot = slots.at::<I>();
         debug_assert_eq!(leaf.site.node, NodeId(I));
         host_at(
-            &mut exec.cx,
+            &mut *exec.cx,
             &mut *exec.obs,
             slot,
             leaf.site,

@@ -42,14 +42,17 @@ enum Phase {
     LowerPriority,
 }
 
-pub(crate) struct Exec<'a, C, O: ?Sized> {
+pub(crate) struct Exec<'a, 'c, C, O: ?Sized> {
     pub tree: &'a CompiledTree<C>,
     /// Slots, events, triggers, timers and the run number.
     pub st: &'a mut Nodes,
     /// The one context every host action of this tick is called with: built once per
-    /// tick, with only `node` and `state` set per call. Built-in nodes read and write the
-    /// blackboard (`cx.blackboard`) and draw from the RNG (`cx.rng`) through it too.
-    pub cx: ActionCtx<'a, C>,
+    /// tick ([`split`]), with only its site set per call. Built-in nodes read and write the
+    /// blackboard (`cx.blackboard`) and draw from the RNG (`cx.host.rng`) through it too.
+    /// Borrowed, not held: it is the only part of a tick whose address a host action
+    /// sees, and kept apart, the rest of the `Exec` can live in registers when nothing
+    /// else takes its address (a generated tick of plain loops and leaves).
+    pub cx: &'a mut ActionCtx<'c, C>,
     pub obs: &'a mut O,
     /// The plain loops of a tree compiled to Rust, when generated code runs this tick: a
     /// plain loop the interpreter reaches below a node it ticks (a Repeat's Sequence) is
@@ -57,33 +60,45 @@ pub(crate) struct Exec<'a, C, O: ?Sized> {
     pub gen: Option<&'a dyn crate::codegen::support::Loops<C, O>>,
 }
 
-impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
-    /// Borrows one agent's state and program data for one tick (or one halt).
+/// One agent's state for one tick (or one halt): the tick's action context over the
+/// program's `data`, and the rest, for [`Exec::new`].
+#[inline(always)]
+pub(crate) fn split<'c, C>(
+    st: &'c mut State,
+    data: &'c mut C,
+) -> (&'c mut Nodes, ActionCtx<'c, C>) {
+    let cx = ActionCtx {
+        agent: data,
+        blackboard: &mut st.bb,
+        // Set before every call that lends the context (`host_at`, `action_ctx`), so it
+        // is never read; all ones, it is one store.
+        site: Site {
+            node: NodeId(u32::MAX),
+            state: NO_STATE,
+        },
+        host: &mut st.host,
+    };
+    (&mut st.nodes, cx)
+}
+
+impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
+    /// One tick (or halt) over an agent's node state and action context ([`split`]).
+    #[inline(always)]
     pub fn new(
         tree: &'a CompiledTree<C>,
-        st: &'a mut State,
-        data: &'a mut C,
+        st: &'a mut Nodes,
+        cx: &'a mut ActionCtx<'c, C>,
         obs: &'a mut O,
     ) -> Self {
         // Invariant 1 of `unchecked`, which `Agent` guarantees by construction: checked in
         // debug builds only (the whole test suite), so that a tick does not pay for it.
-        if cfg!(debug_assertions) && st.nodes.slots.len() != tree.nodes.len() {
-            unchecked::mismatch(st.nodes.slots.len(), tree.nodes.len());
+        if cfg!(debug_assertions) && st.slots.len() != tree.nodes.len() {
+            unchecked::mismatch(st.slots.len(), tree.nodes.len());
         }
         Exec {
             tree,
-            st: &mut st.nodes,
-            cx: ActionCtx {
-                agent: data,
-                blackboard: &mut st.bb,
-                // Set before every call that lends the context (`host_at`, `action_ctx`),
-                // so it is never read; all ones, it is one store.
-                site: Site {
-                    node: NodeId(u32::MAX),
-                    state: NO_STATE,
-                },
-                host: &mut st.host,
-            },
+            st,
+            cx,
             obs,
             gen: None,
         }
@@ -146,7 +161,7 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
             node: NodeId(i),
             state,
         };
-        host_at(&mut self.cx, &mut *self.obs, slot, site, action, hooks)
+        host_at(self.cx, &mut *self.obs, slot, site, action, hooks)
     }
 
     /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]): the lifecycle of
@@ -533,8 +548,8 @@ impl<'a, C, O: Observer + ?Sized> Exec<'a, C, O> {
 
     /// The tick's action context, set for node `i` with host state `state`.
     #[inline(always)]
-    fn action_ctx(&mut self, i: u32, state: u32) -> &mut ActionCtx<'a, C> {
-        let cx = &mut self.cx;
+    fn action_ctx(&mut self, i: u32, state: u32) -> &mut ActionCtx<'c, C> {
+        let cx = &mut *self.cx;
         cx.site = Site {
             node: NodeId(i),
             state,

@@ -8,8 +8,10 @@
 //!    `Agent::new` makes one slot per node, an agent only ever changes tree by being
 //!    replaced whole (`Agent::reload`), nothing resizes the slots, and every `Exec` is
 //!    built from one agent's own tree and state (`Agent`'s methods and the generated
-//!    program they call, `codegen::support::run`). `Exec::new` checks it again in debug
-//!    builds; release ticks do not pay for it (docs/performance.md, "Generated code").
+//!    program they call, `codegen::support::run`; `codegen::support::direct` after
+//!    checking that the agent's tree is the generated code's own, whose node count
+//!    `support::Checked` holds). `Exec::new` checks it again in debug builds; release
+//!    ticks do not pay for it (docs/performance.md, "Generated code").
 //! 2. every `Entry::node` is `< t.nodes.len()`, and every `Step::Loop` has
 //!    `first <= end <= t.entries.len()`: entries are built once, from the finished node and
 //!    child arrays of the same tree (`entry::entries`), which asserts both as it builds them;
@@ -83,9 +85,9 @@ pub(crate) struct Slots<'r, const N: usize> {
 impl<'r, const N: usize> Slots<'r, N> {
     /// The tick's `Exec` and its slots' address, if it has `N` slots.
     #[inline(always)]
-    pub fn of<'a, C, O: ?Sized>(
-        exec: &'r mut Exec<'a, C, O>,
-    ) -> Option<(&'r mut Exec<'a, C, O>, Slots<'r, N>)> {
+    pub fn of<'a, 'c, C, O: ?Sized>(
+        exec: &'r mut Exec<'a, 'c, C, O>,
+    ) -> Option<(&'r mut Exec<'a, 'c, C, O>, Slots<'r, N>)> {
         let slots = Slots::new(&mut exec.st.slots)?;
         Some((exec, slots))
     }
@@ -95,9 +97,9 @@ impl<'r, const N: usize> Slots<'r, N> {
     /// check. The caller's proof is a `codegen::support::Checked` tree the agent runs
     /// (`codegen::support::direct`).
     #[inline(always)]
-    pub fn of_checked<'a, C, O: ?Sized>(
-        exec: &'r mut Exec<'a, C, O>,
-    ) -> (&'r mut Exec<'a, C, O>, Slots<'r, N>) {
+    pub fn of_checked<'a, 'c, C, O: ?Sized>(
+        exec: &'r mut Exec<'a, 'c, C, O>,
+    ) -> (&'r mut Exec<'a, 'c, C, O>, Slots<'r, N>) {
         debug_assert_eq!(exec.tree.nodes.len(), N);
         let slots = &mut exec.st.slots;
         if cfg!(debug_assertions) && slots.len() != N {
@@ -292,7 +294,8 @@ mod tests {
         let tree = Arc::new(tree());
         let mut state = state(&tree, 2);
         let mut data = 0u32;
-        Exec::new(&tree, &mut state, &mut data, &mut ());
+        let (nodes, mut cx) = super::super::split(&mut state, &mut data);
+        Exec::new(&tree, nodes, &mut cx, &mut ());
     }
 
     #[test]
@@ -335,7 +338,8 @@ mod tests {
         let tree = Arc::new(tree());
         let mut state = state(&tree, tree.nodes.len());
         let (mut data, mut none) = (0u32, ());
-        let mut exec = Exec::new(&tree, &mut state, &mut data, &mut none);
+        let (nodes, mut cx) = super::super::split(&mut state, &mut data);
+        let mut exec = Exec::new(&tree, nodes, &mut cx, &mut none);
         let status = exec.tick_host(1, held.get(), super::super::NO_STATE, false);
         assert_eq!(status, Status::Running);
         assert_eq!(data, 1);

@@ -341,7 +341,7 @@ fn valid_seconds(s: f64) -> bool {
 /// `None` when a bound duration has no valid value or is not a finite number, 0 or more:
 /// the node then fails (docs/nodes.md, "Bound parameters").
 pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
-    x: &mut crate::exec::Exec<'_, C, O>,
+    x: &mut crate::exec::Exec<'_, '_, C, O>,
     i: u32,
     seconds: &Duration,
 ) -> Option<f64> {

@@ -67,10 +67,7 @@ impl<C> Direct<C> {
     /// runs this tree (for an agent of another tree it is `agent.tick`).
     #[inline(always)]
     pub fn tick(&self, agent: &mut Agent<C>, data: &mut C, dt: f64) -> Status {
-        match support::direct(None, &self.tree, agent, data, dt) {
-            Ok(mut ready) => self.program.root(&mut ready.fixed()),
-            Err((agent, data)) => agent.tick(data, dt),
-        }
+        support::direct(&self.program, None, &self.tree, agent, data, dt)
     }
 }
 
@@ -87,13 +84,11 @@ impl<C> support::Program<C> for Generated<C> {
         data: &mut C,
         dt: Option<f64>,
     ) -> Status {
-        support::run(None, tree, state, data, dt, |run| {
-            self.root(&mut run.fixed::<NODES>())
-        })
+        support::run(self, None, tree, state, data, dt)
     }
 
-    fn tick_traced<'a>(&self, run: &mut Run<'a, C, dyn Observer + 'a>) -> Status {
-        self.root(&mut run.fixed::<NODES>())
+    fn tick_traced<'a>(&self, run: &mut Run<'a, '_, C, dyn Observer + 'a>) -> Status {
+        support::Root::root(self, &mut run.fixed::<NODES>())
     }
 
     fn loops_traced<'o>(&self) -> &dyn support::Loops<C, dyn Observer + 'o> {
@@ -104,22 +99,27 @@ impl<C> support::Program<C> for Generated<C> {
 impl<C, O: Observer + ?Sized> support::Loops<C, O> for Generated<C> {
     fn tick_loop(
         &self,
-        _x: &mut support::Reentry<'_, '_, C, O>,
+        _x: &mut support::Reentry<'_, '_, '_, C, O>,
         _node: u32,
     ) -> Option<Status> {
         None
     }
 }
 
-impl<C> Generated<C> {
+impl<C> support::Root<C, NODES> for Generated<C> {
     #[inline(always)]
-    fn root<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
+    fn root<O: Observer + ?Sized>(
+        &self,
+        x: &mut support::Fixed<'_, '_, '_, C, O, NODES>,
+    ) -> Status {
         self.n0(x)
     }
+}
 
+impl<C> Generated<C> {
     /// Selector "root" (node 0).
     #[inline(always)]
-    fn n0<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
+    fn n0<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {
         let current = x.loop_start::<0>();
         let (k, status) = 'run: {
             'c3: {
@@ -157,7 +157,7 @@ impl<C> Generated<C> {
 
     /// Sequence "seq0" (node 1).
     #[inline(always)]
-    fn n1<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
+    fn n1<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {
         let current = x.loop_start::<1>();
         let (k, status) = 'run: {
             'c3: {
@@ -195,7 +195,7 @@ impl<C> Generated<C> {
 
     /// Sequence "seq1" (node 6).
     #[inline(always)]
-    fn n6<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
+    fn n6<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {
         let current = x.loop_start::<6>();
         let (k, status) = 'run: {
             'c3: {
@@ -233,7 +233,7 @@ impl<C> Generated<C> {
 
     /// Sequence "seq2" (node 11).
     #[inline(always)]
-    fn n11<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
+    fn n11<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {
         let current = x.loop_start::<11>();
         let (k, status) = 'run: {
             'c3: {
@@ -271,7 +271,7 @@ impl<C> Generated<C> {
 
     /// Sequence "seq3" (node 16).
     #[inline(always)]
-    fn n16<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, C, O, NODES>) -> Status {
+    fn n16<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {
         let current = x.loop_start::<16>();
         let (k, status) = 'run: {
             'c3: {

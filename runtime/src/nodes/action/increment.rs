@@ -42,7 +42,7 @@ pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamErro
 
 /// A bound `by` without a valid value fails and leaves the key as it is.
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     key: Key,
     by: &InPort<Value>,
 ) -> Status {

@@ -48,7 +48,7 @@ fn valid(p: f64) -> bool {
 
 /// A bound probability without a valid value, or outside 0..=1, fails without drawing.
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     probability: &InPort<f64>,
 ) -> Status {
     match probability.read(x.cx.blackboard).filter(|p| valid(*p)) {

@@ -96,7 +96,7 @@ impl Names for FileNames<'_> {
 /// Runs the program: Script succeeds, ScriptCondition succeeds when the value is true;
 /// both fail when the script reads a key without a valid value.
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     program: &Program,
     condition: bool,
 ) -> Status {

@@ -30,7 +30,11 @@ pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamErro
     })
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, event: u32) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, '_, C, O>,
+    i: u32,
+    event: u32,
+) -> Status {
     let run = x.st.run;
     x.st.events[event as usize].sent = Some((run, i));
     Status::Success

@@ -27,7 +27,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::UnsetBlackboard { key })
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, key: Key) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, '_, C, O>, key: Key) -> Status {
     x.cx.blackboard.unset(key);
     Status::Success
 }

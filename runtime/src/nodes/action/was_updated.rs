@@ -33,6 +33,10 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::WasUpdated { key })
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, key: Key) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, '_, C, O>,
+    i: u32,
+    key: Key,
+) -> Status {
     Status::from_bool(updated_since_last_look(x, i, key))
 }

@@ -167,7 +167,7 @@ pub(crate) fn lower(
 /// evaluated script is traced as a check that passed when it let the node run. A script
 /// that reads a key without a valid value counts as false.
 pub(crate) fn before_start<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
 ) -> Option<Status> {
     let tree = x.tree;
@@ -201,7 +201,7 @@ pub(crate) fn before_start<C, O: Observer + ?Sized>(
 }
 
 /// The post-scripts of a node that a pre-script completed without running it.
-fn finish<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, status: Status) -> Status {
+fn finish<C, O: Observer + ?Sized>(x: &mut Exec<'_, '_, C, O>, i: u32, status: Status) -> Status {
     for d in x.tree.decorators_of(i).iter().rev() {
         if let DecoratorKind::Script { role, program } = &d.kind {
             after(&mut *x.cx.blackboard, *role, program, status);
@@ -213,7 +213,7 @@ fn finish<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, status: Statu
 /// Rule 57: a running node's While scripts, top to bottom; the first that is false aborts
 /// the node (its OnHalted scripts run) and gives the skipped status.
 pub(crate) fn while_running<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
 ) -> Option<Status> {
     let tree = x.tree;

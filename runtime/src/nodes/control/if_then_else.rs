@@ -34,7 +34,7 @@ pub(crate) fn lower(_: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     Ok(Kind::IfThenElse)
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, '_, C, O>, i: u32) -> Status {
     let tree = x.tree;
     let children = tree.child_indices(i);
     let Some(&condition) = children.first() else {

@@ -35,7 +35,7 @@ pub(crate) fn yield_param(async_id: &str, completed: &str) -> ParamSpec {
 /// `remember`, `persist` keeps 1 + that child (rule 50: the next execution resumes there).
 #[inline(never)]
 pub(crate) fn tick_one_per_tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     children: &[u32],
     current: u32,

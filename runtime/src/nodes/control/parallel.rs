@@ -74,7 +74,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 /// Rule 62: BT.CPP's Parallel. Each child completes once per execution; `cursor` counts
 /// the failures, the finished flags mark successes and failures alike.
 pub(crate) fn tick_counting<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     need: u32,
     failures: u32,
@@ -120,7 +120,11 @@ pub(crate) fn tick_counting<C, O: Observer + ?Sized>(
     Status::Running
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, need: u32) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, '_, C, O>,
+    i: u32,
+    need: u32,
+) -> Status {
     let tree = x.tree;
     let children = tree.child_indices(i);
     let n = children.len() as u32;
@@ -156,7 +160,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, need
 
 /// Rule 14: a completing Parallel aborts its running children in child order.
 fn complete<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     children: &[u32],
     outcome: Status,
 ) -> Status {

@@ -57,7 +57,7 @@ pub(crate) fn threshold(max_failures: i64, n: usize) -> u64 {
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     max_failures: i64,
 ) -> Status {

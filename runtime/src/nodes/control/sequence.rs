@@ -82,7 +82,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 /// Inlined into `Exec::tick_node`, so resuming through a composite costs one call, not two.
 #[inline(always)]
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     node: &Node,
     current: u32,
@@ -127,7 +127,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
 /// child is aborted first.
 #[inline(never)]
 fn preempt<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     children: &[u32],
     current: usize,

@@ -59,7 +59,7 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
 /// Rules 67 and 68: whether `key` was written since node `i` last looked; remembers what
 /// it saw. A key without a value was not written (BT.CPP: the entry does not exist).
 pub(crate) fn updated_since_last_look<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     key: Key,
 ) -> bool {
@@ -74,7 +74,7 @@ pub(crate) fn updated_since_last_look<C, O: Observer + ?Sized>(
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     key: Key,
     otherwise: Status,

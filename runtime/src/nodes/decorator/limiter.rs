@@ -41,7 +41,11 @@ pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError
     Ok(Kind::Limiter { max })
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32, max: u32) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, '_, C, O>,
+    i: u32,
+    max: u32,
+) -> Status {
     let child = only_child(x, i);
     if !x.is_running(child) {
         let slot = x.slot(i);

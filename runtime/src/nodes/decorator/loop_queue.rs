@@ -137,7 +137,7 @@ enum Taken {
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     queue: &Queue,
     value: Key,

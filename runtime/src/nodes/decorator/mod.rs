@@ -18,6 +18,6 @@ use crate::exec::Exec;
 use crate::trace::Observer;
 
 /// The single child of decorator node `i` (the loader guarantees there is exactly one).
-pub(crate) fn only_child<C, O: Observer + ?Sized>(x: &Exec<'_, C, O>, i: u32) -> u32 {
+pub(crate) fn only_child<C, O: Observer + ?Sized>(x: &Exec<'_, '_, C, O>, i: u32) -> u32 {
     x.tree.child_indices(i)[0]
 }

@@ -67,7 +67,7 @@ fn valid_attempts(n: i64) -> bool {
 }
 
 pub(crate) fn tick<C, O: Observer + ?Sized>(
-    x: &mut Exec<'_, C, O>,
+    x: &mut Exec<'_, '_, C, O>,
     i: u32,
     attempts: &InPort<i64>,
     yields: bool,

@@ -39,7 +39,7 @@ pub(crate) fn lower(_: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
     Ok(Kind::Subtree)
 }
 
-pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, C, O>, i: u32) -> Status {
+pub(crate) fn tick<C, O: Observer + ?Sized>(x: &mut Exec<'_, '_, C, O>, i: u32) -> Status {
     let child = only_child(x, i);
     x.tick(child)
 }
