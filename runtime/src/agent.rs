@@ -41,7 +41,7 @@ impl<C> Agent<C> {
         Agent { tree, state }
     }
 
-    /// The tree and the state, borrowed apart (generated code's `support::tick_direct`).
+    /// The tree and the state, borrowed apart (generated code's `support::direct`).
     #[inline(always)]
     pub(crate) fn parts_mut(&mut self) -> (&CompiledTree<C>, &mut State) {
         (&self.tree, &mut self.state)

@@ -90,26 +90,36 @@ pub fn run<C, P: Root<C, N>, const N: usize>(
     data: &mut C,
     dt: Option<f64>,
 ) -> Status {
-    let (nodes, mut cx) = start(state, data, dt);
-    let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
-    exec.gen = loops;
-    program.root(&mut fixed(&mut exec))
+    root_tick::<C, P, N, true>(program, loops, tree, state, data, dt)
 }
 
-/// The clock moved and the run counted, as a root tick starts (`Agent::tick`), and the
-/// tick's action context (`exec::split`).
+/// [`run`] and [`direct`]: the clock moved if `dt` is given, the run counted, the tick's
+/// action context built (`exec::split`), and `program`'s root called with the agent's
+/// slots: counted against `N` if `COUNT_SLOTS`, else taken as `N` (the caller knows the
+/// agent runs a [`Checked`] tree).
 #[inline(always)]
-fn start<'s, C>(
-    state: &'s mut State,
-    data: &'s mut C,
+fn root_tick<C, P: Root<C, N>, const N: usize, const COUNT_SLOTS: bool>(
+    program: &P,
+    loops: Option<&dyn Loops<C, ()>>,
+    tree: &CompiledTree<C>,
+    state: &mut State,
+    data: &mut C,
     dt: Option<f64>,
-) -> (&'s mut crate::exec::Nodes, crate::ActionCtx<'s, C>) {
+) -> Status {
     if let Some(dt) = dt {
         let now = state.bb.now() + dt;
         state.bb.set_now(now);
     }
     state.nodes.run += 1;
-    split(state, data)
+    let (nodes, mut cx) = split(state, data);
+    let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
+    exec.gen = loops;
+    if COUNT_SLOTS {
+        program.root(&mut fixed(&mut exec))
+    } else {
+        let (exec, slots) = Slots::of_checked(&mut exec);
+        program.root(&mut Fixed(exec, slots))
+    }
 }
 
 /// A tree with generated code installed, checked to have `N` nodes: an agent that runs
@@ -154,11 +164,7 @@ pub fn direct<C, P: Root<C, N>, const N: usize>(
         return agent.tick(data, dt);
     }
     let (tree, state) = agent.parts_mut();
-    let (nodes, mut cx) = start(state, data, Some(dt));
-    let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
-    exec.gen = loops;
-    let (exec, slots) = Slots::of_checked(&mut exec);
-    program.root(&mut Fixed(exec, slots))
+    root_tick::<C, P, N, false>(program, loops, tree, state, data, Some(dt))
 }
 
 /// One agent's state borrowed for one traced root tick (`Program::tick_traced`).

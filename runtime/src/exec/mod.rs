@@ -166,9 +166,9 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
 
     /// A plain Sequence (`seq`) or Selector ([`Step::Loop`]): the lifecycle of
     /// [`Exec::tick_node`] and the loop of `control::sequence::tick` /
-    /// `control::selector::tick` in one function. Its slot is written once, after the loop
-    /// (its children cannot read it: only an ancestor aborts it), and not at all while it
-    /// resumes at the same child.
+    /// `control::selector::tick` in one function. Its slot is read once, before the loop,
+    /// and written once, after it (its children cannot read it: only an ancestor aborts
+    /// it): `loop_start_at`, `loop_finish_at`.
     #[inline(never)]
     fn tick_loop(&mut self, i: u32, seq: bool, first: u32, end: u32) -> Status {
         if let Some(status) = self.generated_loop(i) {

@@ -105,14 +105,11 @@ impl<'r, const N: usize> Slots<'r, N> {
         if cfg!(debug_assertions) && slots.len() != N {
             mismatch(slots.len(), N);
         }
-        let ptr = NonNull::from(&mut slots[..]).cast::<Slot>();
-        (
-            exec,
-            Slots {
-                ptr,
-                _exec: PhantomData,
-            },
-        )
+        let count = slots.len();
+        let Some(slots) = Slots::address(slots) else {
+            mismatch(count, N)
+        };
+        (exec, slots)
     }
 
     #[inline(always)]
@@ -120,6 +117,13 @@ impl<'r, const N: usize> Slots<'r, N> {
         if slots.len() != N {
             return None;
         }
+        Slots::address(slots)
+    }
+
+    /// The address of `slots`, which holds `N` slots (the callers' checks); `None` only
+    /// for a null buffer, which a `Vec` never has.
+    #[inline(always)]
+    fn address(slots: &mut Vec<Slot>) -> Option<Slots<'r, N>> {
         // `as_mut_ptr` creates no reference to the buffer, so the `Vec`'s own accesses
         // (`Exec` code run between two `at`s) leave this pointer valid.
         NonNull::new(slots.as_mut_ptr()).map(|ptr| Slots {
