@@ -67,14 +67,14 @@ fn expr() -> impl Strategy<Value = String> {
 
 /// A long chain of one operator (the parser refuses it past its depth limit, located).
 fn chain() -> impl Strategy<Value = String> {
-    (pick(OPERATORS), pick(OPERANDS), 1usize..400).prop_map(|(op, operand, n)| {
+    (pick(OPERATORS), pick(OPERANDS), 1usize..3_000).prop_map(|(op, operand, n)| {
         format!("n := {operand}{}", format!(" {op} {operand}").repeat(n))
     })
 }
 
 /// Deep nesting of parentheses and prefixes.
 fn nesting() -> impl Strategy<Value = String> {
-    (1usize..200, pick(PREFIXES), pick(OPERANDS))
+    (1usize..1_000, pick(PREFIXES), pick(OPERANDS))
         .prop_map(|(d, p, o)| format!("x := {}{o}{}", format!("{p}(").repeat(d), ")".repeat(d)))
 }
 
