@@ -49,7 +49,7 @@ pub enum TraceEvent<'a> {
     /// message of `script::Program::stop_message`.
     Log {
         /// The `Log` node, or the node whose script (its own or a script decorator's)
-        /// stopped.
+        /// stopped; a pre-script (rule 54) stops before its node enters.
         node: NodeId,
         /// The message, with its placeholders filled in.
         message: &'a str,
