@@ -22,6 +22,7 @@ mod recovery;
 mod remote;
 mod sample_files;
 mod save_failures;
+mod subtree_equivalence;
 mod subtrees;
 mod tabs;
 mod viewer;

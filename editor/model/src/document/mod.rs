@@ -43,7 +43,7 @@ pub use placement::{
 };
 pub use selection::Selection;
 pub use stamp::{fnv1a, DiskChange, DiskStamp};
-pub use subtree::extract_subtree;
+pub use subtree::{branch_keys, extract_subtree};
 
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
