@@ -7,6 +7,7 @@
 mod common;
 
 mod annotations_ui;
+mod bounded_reads;
 mod canvas_ui;
 mod context_menus;
 mod disk_changes;

@@ -155,7 +155,8 @@ struct LoadedTree {
 }
 
 fn load(path: &PathBuf) -> Result<LoadedTree, Failure> {
-    let text = std::fs::read_to_string(path)
+    let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
+    let text = arbor_runtime::files::read_text(path, limit)
         .map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?;
     let file = parse_str(&text, Some(path)).map_err(|e| Failure::Run(e.to_string()))?;
     let tree = registry()
