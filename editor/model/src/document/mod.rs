@@ -24,6 +24,7 @@ pub mod io;
 mod json_path;
 mod layout;
 mod model;
+mod node_index;
 mod placement;
 mod selection;
 mod stamp;
