@@ -26,12 +26,15 @@ pub fn reads_here() -> u64 {
     READS.with(Cell::get)
 }
 
+/// The line to the worker: paths to check one way, summaries back.
+type Worker = (Sender<PathBuf>, Receiver<(PathBuf, String)>);
+
 /// The canvas's side: known summaries and the line to the worker.
 #[derive(Default)]
 pub struct SubtreeFiles {
     known: HashMap<PathBuf, String>,
     asked: HashSet<PathBuf>,
-    worker: Option<(Sender<PathBuf>, Receiver<(PathBuf, String)>)>,
+    worker: Option<Worker>,
     repaint: Option<egui::Context>,
 }
 
@@ -77,7 +80,7 @@ impl SubtreeFiles {
 }
 
 /// The worker: one thread per canvas, ending when the canvas drops its side.
-fn spawn(repaint: Option<egui::Context>) -> (Sender<PathBuf>, Receiver<(PathBuf, String)>) {
+fn spawn(repaint: Option<egui::Context>) -> Worker {
     let (ask, asked) = mpsc::channel::<PathBuf>();
     let (reply, replies) = mpsc::channel();
     let spawned = std::thread::Builder::new()
