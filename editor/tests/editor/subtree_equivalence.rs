@@ -267,8 +267,8 @@ fn rule43_export_and_inline_keep_behaviour_tick_by_tick() {
     );
 }
 
-/// The case that was reported: a condition with a LowerPriority abort on an exported
-/// branch must still interrupt the lower-priority branch it guards.
+/// A guard condition with a LowerPriority abort on an exported branch still interrupts the
+/// lower-priority branch (Patrol) as soon as it holds.
 #[test]
 fn rule24_lower_priority_abort_survives_export() {
     let dir = tempfile::tempdir().expect("a temporary folder");

@@ -1,6 +1,6 @@
 //! A GUID → position index over the document's node list, so that looking a node up is
 //! O(1): loading, laying out and checking a document look up every node at least once,
-//! and a scan per lookup made opening a 20,000-node file quadratic.
+//! and a scan per lookup would make opening a 20,000-node file quadratic.
 //!
 //! The index is a cache beside the list, not part of it: commands change the list
 //! directly, so the index checks itself on every use. A hit is verified against the list;
