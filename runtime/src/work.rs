@@ -15,9 +15,14 @@ pub enum Counter {
     SuggestCells,
     /// Bytes scanned to turn XML byte offsets into lines and columns.
     XmlPositionBytes,
+    /// Nodes looked at to find a node by its GUID (export).
+    GuidSteps,
+    /// Key declarations looked at to find a key by its name (the import's typing and
+    /// checking of scripts).
+    KeySteps,
 }
 
-const COUNTERS: usize = 3;
+const COUNTERS: usize = 5;
 
 thread_local! {
     static COUNTS: [Cell<u64>; COUNTERS] = const { [const { Cell::new(0) }; COUNTERS] };
