@@ -13,8 +13,6 @@
 //!   `/dev/zero` is refused before it is opened, and no read goes past the loader's file
 //!   size limit.
 
-use std::fs::{self, File};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -121,44 +119,9 @@ pub fn save(doc: &Document, path: &Path) -> Result<(), SaveError> {
     })
 }
 
-/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // Write through a symlink rather than replacing the link with a file.
-    let target = match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path)?,
-        _ => path.to_owned(),
-    };
-    let name = target.file_name().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
-    })?;
-    let mut temp_name = name.to_os_string();
-    temp_name.push(format!(".tmp-{}", std::process::id()));
-    let temp = target.with_file_name(temp_name);
-
-    let result = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        // Keep the permissions of the file being replaced.
-        if let Ok(meta) = fs::metadata(&target) {
-            file.set_permissions(meta.permissions())?;
-        }
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, &target)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-        return result;
-    }
-    // Make the rename itself durable. Not every platform can open a directory; the file's
-    // contents are already safe, so a failure here is not worth reporting.
-    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Ok(dir) = File::open(dir) {
-            let _ = dir.sync_all();
-        }
-    }
-    Ok(())
-}
+/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`:
+/// the runtime's writer, which the CLI's `-o` files use too.
+pub use arbor_runtime::files::write_atomic;
 
 /// The built-in node types plus those of every manifest the document names (relative to
 /// `base`, the tree file's folder). A manifest that cannot be read or merged is reported
@@ -186,6 +149,7 @@ mod tests {
     use super::*;
     use crate::document::model::fixtures::sample;
     use arbor_runtime::NodeType;
+    use std::fs;
 
     #[test]
     fn save_load_save_is_byte_for_byte() {
