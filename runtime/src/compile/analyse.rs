@@ -48,7 +48,8 @@ pub(crate) struct Analysed {
 
 pub(crate) struct Analyser<'a> {
     pub types: &'a NodeTypes,
-    pub lowers: &'a HashMap<String, Lower>,
+    /// `None` for a built-in kind made as a control (lowered as a host node is).
+    pub lowers: &'a HashMap<String, Option<Lower>>,
     pub names: &'a mut Names,
     pub opts: &'a LoadOptions,
     pub suggestions: &'a Suggestions,
@@ -217,7 +218,7 @@ impl<'a> Analyser<'a> {
         if problems.len() > before {
             return lowered;
         }
-        if ty.host {
+        if ty.host || matches!(self.lowers.get(&ty.name), Some(None)) {
             lowered.host = Some(args);
             return lowered;
         }
@@ -229,7 +230,7 @@ impl<'a> Analyser<'a> {
             };
             lowered.subtree = Some((path, remap));
         }
-        match self.lowers.get(&ty.name) {
+        match self.lowers.get(&ty.name).copied().flatten() {
             Some(lower) => {
                 let mut cx = LowerCx {
                     key_types: &keys.types,

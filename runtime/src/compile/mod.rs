@@ -247,6 +247,7 @@ fn build<C: 'static>(
         events: emitter.names.events,
         triggers: emitter.names.triggers,
         actions,
+        controls: emitter.controls,
         timers: emitter.timers,
         states: emitter.states,
         name,
