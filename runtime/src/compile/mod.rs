@@ -11,6 +11,7 @@ mod analyse;
 mod embedded;
 mod emit;
 mod graph;
+mod key_use;
 mod params;
 mod problem;
 mod source;
