@@ -36,13 +36,7 @@ fn workspace() -> PathBuf {
 }
 
 fn python() -> Option<PathBuf> {
-    match venv::btcpp_python(&workspace()) {
-        Ok(py) => Some(py),
-        Err(why) => {
-            eprintln!("SKIPPED: the BT.CPP program needs Python with pip: {why}");
-            None
-        }
-    }
+    venv::btcpp_python_or_skip(&workspace(), "the Groot2 test against a BT.CPP program")
 }
 
 /// A loopback port whose next port is free too (the publisher takes it).
