@@ -88,7 +88,7 @@ impl<'a> Analyser<'a> {
             nodes.push(lowered);
         }
         // A subtree file's keys may be written by the tree that uses it (key_use.rs).
-        if self.root.is_none() {
+        if self.opts.lint_keys && self.root.is_none() {
             problems.extend(key_use.warnings(&file, &origin));
         }
         let ok = problems[start..].iter().all(|p| !p.is_error());

@@ -51,6 +51,11 @@ pub struct LoadOptions {
     /// Subtree files to take from memory instead of the disk (generated code embeds
     /// them); when any is given, no subtree is read from disk.
     pub embedded: Embedded,
+    /// Also warn about every key some node reads that nothing in the file writes and that
+    /// has no default (`ProblemKind::KeyNeverWritten`). `arbor check` turns it on; it is
+    /// off by default because the loader cannot see the program's own writes, so a key
+    /// only the program sets would be reported too.
+    pub lint_keys: bool,
 }
 
 impl Default for LoadOptions {
@@ -64,6 +69,7 @@ impl Default for LoadOptions {
             project_root: None,
             allow_outside_root: false,
             embedded: Embedded::new(),
+            lint_keys: false,
         }
     }
 }

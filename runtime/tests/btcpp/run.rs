@@ -369,7 +369,7 @@ fn a_custom_control_the_import_does_not_know_stays_a_scripted_leaf() {
 /// `Registry::composite` and `Registry::decorator`, they tick the imported children.
 #[test]
 fn registered_custom_controls_of_an_imported_tree_tick_their_children() {
-    use arbor_runtime::{Control, ControlCtx, NodeType, Recorder, Registry};
+    use arbor_runtime::{Control, ControlCtx, Recorder, Registry};
 
     /// Ticks its children from the last to the first, until one succeeds.
     struct Backwards;

@@ -1,4 +1,5 @@
-//! Warnings `check` gives about trees that load: a key read but never written, and a
+//! Warnings `check` gives about trees that load: a key read but never written (with
+//! `LoadOptions::lint_keys`, which `arbor check` sets), and a
 //! custom node type used in the wrong position (rule 73: a decorator with other than one
 //! child and a leaf with children are errors, a composite without children a warning).
 
@@ -10,7 +11,11 @@ use crate::common::tree_json;
 fn check(root: Value, blackboard: Value, types: &NodeTypes) -> Vec<(Severity, String)> {
     let mut file = tree_json(root, blackboard);
     file["version"] = json!(2);
-    check_str(&file.to_string(), None, types, &LoadOptions::default())
+    let options = LoadOptions {
+        lint_keys: true,
+        ..LoadOptions::default()
+    };
+    check_str(&file.to_string(), None, types, &options)
         .problems
         .iter()
         .map(|p| (p.severity, p.to_string()))
@@ -43,6 +48,22 @@ fn a_key_read_and_never_written_is_warned_at_its_declaration() {
         ),
         "{found:?}"
     );
+}
+
+#[test]
+fn the_key_lint_is_off_unless_asked_for() {
+    let mut file = tree_json(
+        json!({"type": "Sequence", "children": [condition("alarm")]}),
+        json!([{"key": "alarm", "type": "bool"}]),
+    );
+    file["version"] = json!(2);
+    let report = check_str(
+        &file.to_string(),
+        None,
+        &NodeTypes::builtin(),
+        &LoadOptions::default(),
+    );
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
 }
 
 #[test]
