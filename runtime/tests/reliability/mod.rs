@@ -1,13 +1,16 @@
 //! Reliability (docs/reliability.md): work that stays linear in every input,
 //! files read with a cap and only when regular, messages that escape what they quote,
-//! located errors, the CLI's usage codes, and bounded fuzzing on the stable toolchain.
+//! located errors, the CLI's usage codes, scripts within their limits, and bounded
+//! fuzzing on the stable toolchain.
 #![allow(dead_code)]
 
 mod cli_usage;
 mod escaping;
 mod fuzz;
+mod fuzz_scripts;
 mod linear;
 mod located;
+mod scripts;
 mod special_files;
 
 use std::path::{Path, PathBuf};
