@@ -640,17 +640,13 @@ fn a_client_that_stops_reading_never_stalls_the_host() {
     let mut client = Client::connect(server.local_addr());
     client.ok(json!({"type": "subscribe", "instances": [host.id()]}), 1);
 
-    // The client reads nothing while the host ticks flat out.
-    let started = Instant::now();
+    // The client reads nothing while the host ticks flat out: every tick returns (a host
+    // that waited for the client would block here), and the frames that did not fit the
+    // client's queue are dropped, which the client is told below.
     for _ in 0..200_000 {
         host.tick();
     }
-    let elapsed = started.elapsed();
     assert_eq!(host.agent.ticks(), 200_000);
-    assert!(
-        elapsed < Duration::from_secs(30),
-        "200k ticks took {elapsed:?}"
-    );
 
     // Reading again, the client learns what it missed while the host keeps ticking.
     let deadline = Instant::now() + TIMEOUT;
@@ -697,9 +693,8 @@ fn dropping_the_server_closes_every_connection() {
     let server = server();
     let host = Host::new(&server, "worker");
     let mut client = Client::connect(server.local_addr());
-    let started = Instant::now();
+    // Dropping returns once the server's threads have ended; the client sees the close.
     drop(server);
-    assert!(started.elapsed() < TIMEOUT, "shutdown joins promptly");
     assert!(client.closed());
     drop(host);
 }
