@@ -84,6 +84,7 @@ pub mod codegen;
 mod compile;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;
+mod entity;
 mod exec;
 pub mod files;
 pub mod format;
@@ -102,6 +103,7 @@ pub mod text;
 mod trace;
 mod tree;
 mod value;
+mod vector;
 #[doc(hidden)]
 pub mod work;
 
@@ -112,6 +114,7 @@ pub use compile::{
     check_file, check_str, check_tree, parse_str, Embedded, LoadError, LoadOptions, Loader,
     Problem, ProblemKind, Report, Severity,
 };
+pub use entity::Entity;
 pub use exec::MAX_LOOPS_PER_TICK;
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
@@ -126,3 +129,4 @@ pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
+pub use vector::{Vec2, Vec3};

@@ -58,7 +58,11 @@ impl Shape<'static> {
             ValueType::Float => Shape::Float,
             ValueType::String => Shape::Text,
             ValueType::Json => Shape::Json,
-            ValueType::List(_) | ValueType::Map(_) => Shape::Typed(ty),
+            ValueType::List(_)
+            | ValueType::Map(_)
+            | ValueType::Vec2
+            | ValueType::Vec3
+            | ValueType::Entity => Shape::Typed(ty),
         }
     }
 }
