@@ -18,9 +18,14 @@ pub enum Counter {
     /// Bytes a script wrote or moved while building strings (`..`, `+=` on a string key)
     /// and copied into the strings it stored.
     ScriptTextBytes,
+    /// Nodes looked at to find a node by its GUID (export).
+    GuidSteps,
+    /// Key declarations looked at to find a key by its name (the import's typing and
+    /// checking of scripts).
+    KeySteps,
 }
 
-const COUNTERS: usize = 4;
+const COUNTERS: usize = 6;
 
 thread_local! {
     static COUNTS: [Cell<u64>; COUNTERS] = const { [const { Cell::new(0) }; COUNTERS] };

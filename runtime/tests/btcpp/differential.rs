@@ -480,7 +480,9 @@ fn own_trees_run_as_in_btcpp() {
         return;
     };
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/btcpp/diff");
-    let verdicts = differential(&python, &cases(&dir), "diff-own");
+    let cases = cases(&dir);
+    assert!(!cases.is_empty(), "no .xml tree in {}", dir.display());
+    let verdicts = differential(&python, &cases, "diff-own");
     total("own trees", &verdicts);
     let unexpected: Vec<String> = verdicts
         .iter()
