@@ -108,8 +108,9 @@ pub struct Blackboard {
     expiring: Vec<u32>,
     listed: Vec<bool>,
     /// Writes so far per key, wrapping (rules 66 to 68); 0 for a key never written (its
-    /// default is not a write). Kept beside the entries, not in them: an entry stays 32
-    /// bytes, which is what a read's address arithmetic and a write's move cost.
+    /// default is not a write). Kept beside the entries, not in them: an entry stays a
+    /// value and a deadline (40 bytes, a `vec3` being the largest value), which is what a
+    /// read's address arithmetic and a write's move cost.
     updates: Vec<u32>,
 }
 
