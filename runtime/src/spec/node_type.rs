@@ -524,6 +524,24 @@ impl NodeType {
         }
     }
 
+    /// A host composite type (a node with any number of children whose behaviour the
+    /// program implements: [`crate::Registry::composite`]).
+    pub fn composite(name: &str, description: &str) -> NodeType {
+        NodeType {
+            host: true,
+            ..NodeType::new(name, Category::Composite, description)
+        }
+    }
+
+    /// A host decorator type (a node with exactly one child whose behaviour the program
+    /// implements: [`crate::Registry::decorator`]).
+    pub fn decorator(name: &str, description: &str) -> NodeType {
+        NodeType {
+            host: true,
+            ..NodeType::new(name, Category::Decorator, description)
+        }
+    }
+
     /// Declares how this host control or decorator runs where no program provides it
     /// (rule 61).
     pub fn stand_in(mut self, stand_in: super::StandIn) -> NodeType {

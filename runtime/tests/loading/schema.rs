@@ -260,6 +260,9 @@ fn example_params(name: &str) -> Option<Value> {
         "IfUpdated" => json!({"key": "counter", "otherwise": "success"}),
         "WasUpdated" => json!({"key": "counter"}),
         "UnsetBlackboard" => json!({"key": "label"}),
+        "Cooldown" => json!({"seconds": 2}),
+        "RandomSelector" => json!({"weights": [3, 1]}),
+        "UtilitySelector" => json!({"scores": [0.5, 0.25], "dynamic": true}),
         _ => return None,
     };
     Some(params)
