@@ -86,6 +86,7 @@ mod compile;
 mod control;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;
+mod entity;
 mod exec;
 pub mod files;
 pub mod format;
@@ -104,6 +105,7 @@ pub mod text;
 mod trace;
 mod tree;
 mod value;
+mod vector;
 #[doc(hidden)]
 pub mod work;
 
@@ -115,6 +117,7 @@ pub use compile::{
     Problem, ProblemKind, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
+pub use entity::Entity;
 pub use exec::MAX_LOOPS_PER_TICK;
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
@@ -130,3 +133,4 @@ pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
+pub use vector::{Vec2, Vec3};

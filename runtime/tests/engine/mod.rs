@@ -1,4 +1,4 @@
-//! The engine as a host sees it: no allocation per tick, bytes per agent, `LastVisits`, hot
+//! The engine as a host sees it: no allocation per tick (the soldier tree's too), bytes per agent, `LastVisits`, hot
 //! reload.
 
 mod controls;
@@ -14,4 +14,8 @@ mod last_visits;
 mod no_alloc;
 mod parallel;
 mod reload;
+mod soldier;
 mod state_size;
+// The soldier tree, shared with benches/soldier.rs.
+#[path = "../../benches/soldier_tree/mod.rs"]
+pub(crate) mod soldier_tree;
