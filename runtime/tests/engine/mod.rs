@@ -14,6 +14,7 @@ mod last_visits;
 mod no_alloc;
 mod parallel;
 mod reload;
+mod snapshot;
 mod soldier;
 mod state_size;
 // The soldier tree, shared with benches/soldier.rs.
