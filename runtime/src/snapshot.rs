@@ -67,6 +67,11 @@ pub struct Snapshot {
     pub events: Vec<SavedEvent>,
     /// Host nodes' states, one per stateful node; `null` for a state that did not opt in.
     pub host: Vec<serde_json::Value>,
+    /// What the program keeps beside the agent's state (its own data for the agent, which
+    /// the runtime does not know): `null` in a new snapshot, kept as is, never read by a
+    /// restore. `arbor run` keeps its stubs' counts here.
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    pub program: serde_json::Value,
 }
 
 /// One blackboard key's entry.
@@ -352,6 +357,7 @@ pub(crate) fn capture<C>(tree: &CompiledTree<C>, state: &crate::exec::State) -> 
             .collect(),
         events,
         host,
+        program: serde_json::Value::Null,
     }
 }
 

@@ -47,7 +47,10 @@ fn rule90_a_restored_agent_keeps_time_left_timers_and_cursor() {
     let mut b = restore_text(busy(), &text).expect("restores");
     assert_eq!((b.now(), b.ticks()), (a.now(), a.ticks()));
     let seen = a.blackboard().key("seen").expect("declared");
-    assert_eq!(b.blackboard().remaining(seen), a.blackboard().remaining(seen));
+    assert_eq!(
+        b.blackboard().remaining(seen),
+        a.blackboard().remaining(seen)
+    );
     for _ in 0..8 {
         assert_eq!(common::step_dt(&mut b, 0.25), common::step_dt(&mut a, 0.25));
         assert_eq!(bb(&b, "seen"), bb(&a, "seen"));
@@ -70,7 +73,10 @@ fn rule91_a_snapshot_of_another_tree_is_refused() {
     text["tree"] = json!("00000000-0000-4000-8000-999999999999");
     let err = restore_text(busy(), &text.to_string()).err();
     let message = err.map(|e| e.to_string()).unwrap_or_default();
-    assert!(message.starts_with("the snapshot is of tree 00000000-0000-4000-8000-999999999999"), "{message}");
+    assert!(
+        message.starts_with("the snapshot is of tree 00000000-0000-4000-8000-999999999999"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -97,7 +103,9 @@ fn rule93_a_future_version_corrupt_or_truncated_snapshot_is_refused() {
     let err = restore_text(busy(), &future).err().map(|e| e.to_string());
     assert_eq!(
         err.as_deref(),
-        Some("`arbor-agent-snapshot` version 2: this runtime reads `arbor-agent-snapshot` version 1")
+        Some(
+            "`arbor-agent-snapshot` version 2: this runtime reads `arbor-agent-snapshot` version 1"
+        )
     );
     let truncated = &text[..text.len() / 2];
     assert!(matches!(
@@ -122,19 +130,31 @@ fn rule93_a_future_version_corrupt_or_truncated_snapshot_is_refused() {
 fn rule93_a_snapshot_that_does_not_fit_its_tree_is_refused() {
     let good: Value = serde_json::from_str(&busy_agent().snapshot().to_json()).expect("json");
     let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
-        ("nodes", Box::new(|s| {
-            let node = s["nodes"][0].clone();
-            s["nodes"] = json!(vec![node; 100]);
-        })),
+        (
+            "nodes",
+            Box::new(|s| {
+                let node = s["nodes"][0].clone();
+                s["nodes"] = json!(vec![node; 100]);
+            }),
+        ),
         ("timers", Box::new(|s| s["timers"] = json!([1.0, 2.0, 3.0]))),
         ("blackboard", Box::new(|s| s["blackboard"] = json!([]))),
         ("host", Box::new(|s| s["host"] = json!([null]))),
-        ("nodes[0]", Box::new(|s| s["nodes"][0]["index"] = json!(4_000_000_000u32))),
+        (
+            "nodes[0]",
+            Box::new(|s| s["nodes"][0]["index"] = json!(4_000_000_000u32)),
+        ),
         ("nodes[0]", Box::new(|s| s["nodes"][0]["guid"] = json!("x"))),
         ("nodes[", Box::new(|s| s["nodes"][0]["cursor"] = json!(9))),
-        ("blackboard.hp", Box::new(|s| s["blackboard"][1]["value"] = json!("many"))),
+        (
+            "blackboard.hp",
+            Box::new(|s| s["blackboard"][1]["value"] = json!("many")),
+        ),
         ("triggers.t", Box::new(|s| s["triggers"] = json!(["t"]))),
-        ("events.e", Box::new(|s| s["events"] = json!([{"name": "e", "external": 1}]))),
+        (
+            "events.e",
+            Box::new(|s| s["events"] = json!([{"name": "e", "external": 1}])),
+        ),
     ];
     for (what, break_it) in cases {
         let mut bad = good.clone();
@@ -207,7 +227,10 @@ fn three_tree(saved: bool) -> Arc<CompiledTree<Vec<String>>> {
         registry.register_stateful(ty, |_| Ok(Three));
     }
     let text = tree_json(
-        seq("S", vec![scripted("A", &["success"]), json!({"type": "Three"})]),
+        seq(
+            "S",
+            vec![scripted("A", &["success"]), json!({"type": "Three"})],
+        ),
         json!([]),
     );
     Arc::new(
@@ -225,8 +248,8 @@ fn rule92_an_opted_in_host_state_goes_on() {
     a.tick(&mut log, 0.1);
     a.tick(&mut log, 0.1);
     let mut restored_log = Vec::new();
-    let mut b = Agent::restore(three_tree(true), &a.snapshot(), &mut restored_log)
-        .expect("restores");
+    let mut b =
+        Agent::restore(three_tree(true), &a.snapshot(), &mut restored_log).expect("restores");
     assert!(restored_log.is_empty(), "nothing restarted");
     assert_eq!(b.tick(&mut restored_log, 0.1), Status::Success);
     assert_eq!(restored_log, ["tick 3", "exit success"]);
@@ -240,9 +263,13 @@ fn rule92_a_host_state_that_did_not_opt_in_restarts_its_node() {
     a.tick(&mut log, 0.1);
     assert_eq!(a.snapshot().host, [Value::Null], "not saved");
     let mut restored_log = Vec::new();
-    let mut b = Agent::restore(three_tree(false), &a.snapshot(), &mut restored_log)
-        .expect("restores");
-    assert_eq!(restored_log, ["abort at 0", "exit failure"], "a fresh state");
+    let mut b =
+        Agent::restore(three_tree(false), &a.snapshot(), &mut restored_log).expect("restores");
+    assert_eq!(
+        restored_log,
+        ["abort at 0", "exit failure"],
+        "a fresh state"
+    );
     restored_log.clear();
     assert_eq!(b.tick(&mut restored_log, 0.1), Status::Running);
     assert_eq!(restored_log, ["enter", "tick 1"], "started anew, in place");
