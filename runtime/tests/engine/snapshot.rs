@@ -124,37 +124,34 @@ fn rule93_a_future_version_corrupt_or_truncated_snapshot_is_refused() {
     ));
 }
 
+/// Breaks one part of a good snapshot's JSON.
+type Break = fn(&mut Value);
+
 /// Every list is checked against the tree before anything is built from it, and the
 /// engine's own invariants (a cursor names a child) are checked too.
 #[test]
 fn rule93_a_snapshot_that_does_not_fit_its_tree_is_refused() {
     let good: Value = serde_json::from_str(&busy_agent().snapshot().to_json()).expect("json");
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
-        (
-            "nodes",
-            Box::new(|s| {
-                let node = s["nodes"][0].clone();
-                s["nodes"] = json!(vec![node; 100]);
-            }),
-        ),
-        ("timers", Box::new(|s| s["timers"] = json!([1.0, 2.0, 3.0]))),
-        ("blackboard", Box::new(|s| s["blackboard"] = json!([]))),
-        ("host", Box::new(|s| s["host"] = json!([null]))),
-        (
-            "nodes[0]",
-            Box::new(|s| s["nodes"][0]["index"] = json!(4_000_000_000u32)),
-        ),
-        ("nodes[0]", Box::new(|s| s["nodes"][0]["guid"] = json!("x"))),
-        ("nodes[", Box::new(|s| s["nodes"][0]["cursor"] = json!(9))),
-        (
-            "blackboard.hp",
-            Box::new(|s| s["blackboard"][1]["value"] = json!("many")),
-        ),
-        ("triggers.t", Box::new(|s| s["triggers"] = json!(["t"]))),
-        (
-            "events.e",
-            Box::new(|s| s["events"] = json!([{"name": "e", "external": 1}])),
-        ),
+    let cases: Vec<(&str, Break)> = vec![
+        ("nodes", |s| {
+            let node = s["nodes"][0].clone();
+            s["nodes"] = json!(vec![node; 100]);
+        }),
+        ("timers", |s| s["timers"] = json!([1.0, 2.0, 3.0])),
+        ("blackboard", |s| s["blackboard"] = json!([])),
+        ("host", |s| s["host"] = json!([null])),
+        ("nodes[0]", |s| {
+            s["nodes"][0]["index"] = json!(4_000_000_000u32)
+        }),
+        ("nodes[0]", |s| s["nodes"][0]["guid"] = json!("x")),
+        ("nodes[", |s| s["nodes"][0]["cursor"] = json!(9)),
+        ("blackboard.hp", |s| {
+            s["blackboard"][1]["value"] = json!("many")
+        }),
+        ("triggers.t", |s| s["triggers"] = json!(["t"])),
+        ("events.e", |s| {
+            s["events"] = json!([{"name": "e", "external": 1}]);
+        }),
     ];
     for (what, break_it) in cases {
         let mut bad = good.clone();
