@@ -166,7 +166,7 @@ impl<C> Agent<C> {
         dropped
     }
 
-    /// The agent's whole state, to save and later [`Agent::restore`] (rules 90 to 94).
+    /// The agent's whole state, to save and later [`Agent::restore`] (rules 90 to 93).
     /// Take it between ticks.
     pub fn snapshot(&self) -> Snapshot {
         crate::snapshot::capture(&self.tree, &self.state)

@@ -1,5 +1,5 @@
 //! Snapshot: an agent's whole state as a versioned, self-describing serde value, and the
-//! restore that gives an agent which goes on exactly as the one saved (rules 90 to 94).
+//! restore that gives an agent which goes on exactly as the one saved (rules 90 to 93).
 //!
 //! What an agent owns is its tree (shared, not saved) and its `exec::State`: node slots,
 //! events, triggers, timers, the tick count, the blackboard (values, deadlines, update
@@ -12,10 +12,12 @@
 //! sizes before the agent is built, so nothing is sized from a count the snapshot gives.
 //! A restore either succeeds or returns an error and no agent.
 //!
-//! Limitations: host nodes' and custom controls' states are saved only when they opt in
-//! ([`crate::Registry::register_stateful_saved`]); any other running stateful node is
-//! restarted on restore (rule 92). A non-finite float in the blackboard saves as no value.
-//! A restore into an edited tree (GUID matching) is not offered: the structure must match.
+//! Limitations: a host node's state is saved only when it opts in
+//! ([`crate::Registry::register_stateful_saved`]), a host composite's or decorator's never
+//! (the built-in controls' always); a running node whose state is not saved is restarted
+//! on restore (rule 92), and a stateful host condition attached as a decorator starts from
+//! a fresh state. A non-finite float in the blackboard saves as no value. A restore into
+//! an edited tree (GUID matching) is not offered: the structure must match.
 
 use std::path::Path;
 

@@ -1,4 +1,4 @@
-//! `Agent::snapshot` and `Agent::restore` (rules 90 to 94): what a snapshot keeps, what a
+//! `Agent::snapshot` and `Agent::restore` (rules 90 to 93): what a snapshot keeps, what a
 //! restore refuses (another tree, a future version, corrupt, truncated or inconsistent
 //! text, a file too large), and the restart of stateful nodes that did not opt in. The
 //! differential over random trees is in runtime/codegen-check (tests/differential/).
