@@ -36,6 +36,9 @@ impl<C> Agent<C> {
             host: Host {
                 rng: crate::rng::Rng::with_seed(seed),
                 states: tree.states.iter().map(|m| (m.make)()).collect(),
+                info: tree.info.clone(),
+                ticked_at: 0.0,
+                ticked_before: 0.0,
             },
         };
         Agent { tree, state }
@@ -106,7 +109,7 @@ impl<C> Agent<C> {
     /// One root tick through the interpreter.
     #[inline(always)]
     fn interpret<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
-        self.state.nodes.run += 1;
+        self.state.begin_run();
         let tree = &*self.tree;
         let (nodes, mut cx) = split(&mut self.state, data);
         Exec::new(tree, nodes, &mut cx, observer).tick_root(&tree.root)
@@ -117,7 +120,7 @@ impl<C> Agent<C> {
         let Some(program) = &self.tree.program else {
             return self.interpret(data, observer);
         };
-        self.state.nodes.run += 1;
+        self.state.begin_run();
         let mut forward = Forward(observer);
         let observer: &mut dyn Observer = &mut forward;
         let (nodes, mut cx) = split(&mut self.state, data);
@@ -145,6 +148,8 @@ impl<C> Agent<C> {
         let mut fresh = Agent::new(tree, 0);
         fresh.state.host.rng = self.state.host.rng.clone();
         fresh.state.nodes.run = self.state.nodes.run;
+        fresh.state.host.ticked_at = self.state.host.ticked_at;
+        fresh.state.host.ticked_before = self.state.host.ticked_before;
         let dropped = fresh.state.bb.adopt(&self.state.bb);
         for (i, name) in fresh.tree.triggers.iter().enumerate() {
             if let Some(j) = self.tree.triggers.iter().position(|t| t == name) {

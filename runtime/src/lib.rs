@@ -86,6 +86,7 @@ mod compile;
 mod control;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;
+mod declare;
 mod entity;
 mod exec;
 pub mod files;
@@ -117,6 +118,9 @@ pub use compile::{
     Problem, ProblemKind, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
+pub use declare::{
+    HostNode, InOut, Input, NodeCtx, NodeDecl, Output, PortDecl, Readable, Writable,
+};
 pub use entity::Entity;
 pub use exec::MAX_LOOPS_PER_TICK;
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
