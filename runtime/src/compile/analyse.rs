@@ -10,6 +10,7 @@ use super::graph::{self, Graph};
 use super::key_use::KeyUse;
 use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
+use super::running_condition;
 use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
@@ -87,6 +88,9 @@ impl<'a> Analyser<'a> {
             let lowered = self.node(&file, i, cx, problems);
             nodes.push(lowered);
         }
+        problems.extend(running_condition::warnings(
+            &file, &graph, self.types, &origin,
+        ));
         // A subtree file's keys may be written by the tree that uses it (key_use.rs).
         if self.opts.lint_keys && self.root.is_none() {
             problems.extend(key_use.warnings(&file, &origin));
@@ -144,6 +148,16 @@ impl<'a> Analyser<'a> {
                 node: (&node.guid, &node.name, &node.kind),
             };
             let Some(ty) = self.types.decorator(&d.kind) else {
+                if let Some(node_ty) = self.types.node(&d.kind) {
+                    problems.push(dsite.problem(
+                        ".type",
+                        ProblemKind::NodeAsDecorator {
+                            kind: d.kind.clone(),
+                            category: node_ty.category.as_str(),
+                        },
+                    ));
+                    continue;
+                }
                 problems.push(
                     dsite.problem(
                         ".type",

@@ -14,6 +14,7 @@ mod graph;
 mod key_use;
 mod params;
 mod problem;
+mod running_condition;
 mod source;
 mod suggest;
 pub(crate) use suggest::closest;

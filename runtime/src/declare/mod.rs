@@ -163,6 +163,13 @@ impl<C, S: Default + Clone + Send + 'static> NodeDecl<C, S> {
         self
     }
 
+    /// Its nodes may return running by themselves: for a condition that waits for an
+    /// answer, `check` then warns where it is used as a condition ([`NodeType::may_run`]).
+    pub fn may_run(mut self) -> Self {
+        self.ty.may_run = true;
+        self
+    }
+
     /// The declaration so far, as the editor and the loader see it.
     pub fn node_type(&self) -> &NodeType {
         &self.ty

@@ -447,6 +447,11 @@ pub struct NodeType {
     /// program provides it (preview, `arbor run`; rule 61).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in: Option<super::StandIn>,
+    /// Its nodes may return running by themselves (a `Wait`, a `Delay`, a condition that
+    /// waits for an answer). `check` warns where such a node can make a condition run:
+    /// a Condition type declared so, or one in a condition's place (rule 37, rule 38).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub may_run: bool,
 }
 
 /// A place in a source file: `file` as the program's build named it (absolute, or
@@ -472,6 +477,7 @@ impl NodeType {
             child_range: None,
             source: None,
             stand_in: None,
+            may_run: false,
         }
     }
 
@@ -546,6 +552,12 @@ impl NodeType {
     /// (rule 61).
     pub fn stand_in(mut self, stand_in: super::StandIn) -> NodeType {
         self.stand_in = Some(stand_in);
+        self
+    }
+
+    /// Declares that its nodes may return running by themselves ([`NodeType::may_run`]).
+    pub fn may_run(mut self) -> NodeType {
+        self.may_run = true;
         self
     }
 
