@@ -114,8 +114,8 @@ pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
 pub use compile::{
-    check_file, check_str, check_tree, parse_str, Embedded, LoadError, LoadOptions, Loader,
-    Problem, ProblemKind, Report, Severity,
+    check_file, check_str, check_tree, migrate, parse_str, Embedded, LoadError, LoadOptions,
+    Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
 pub use declare::{

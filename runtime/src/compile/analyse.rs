@@ -10,6 +10,7 @@ use super::graph::{self, Graph};
 use super::key_use::KeyUse;
 use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
+use super::renames;
 use super::running_condition;
 use super::suggest::Suggestions;
 use super::LoadOptions;
@@ -68,6 +69,8 @@ impl<'a> Analyser<'a> {
         problems: &mut Vec<Problem>,
     ) -> Analysed {
         let start = problems.len();
+        let mut file = file;
+        problems.extend(renames::apply(&mut file, self.types, &origin));
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
         // Only a file that writes `@` somewhere can name a root key; the others skip

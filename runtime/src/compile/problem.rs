@@ -108,6 +108,12 @@ pub enum ProblemKind {
         kind: String,
         category: &'static str,
     },
+    /// A node or decorator type called by an old name.
+    #[error("node type `{old}` is now called `{new}`; `arbor migrate` rewrites the file")]
+    RenamedType { old: String, new: String },
+    /// A parameter called by an old name.
+    #[error("parameter `{old}` is now called `{new}`; `arbor migrate` rewrites the file")]
+    RenamedParam { old: String, new: String },
     /// A node in a condition's place that can return running.
     #[error(
         "the condition {condition} can return running ({because}): a condition should answer \

@@ -163,6 +163,13 @@ impl<C, S: Default + Clone + Send + 'static> NodeDecl<C, S> {
         self
     }
 
+    /// Also accepts `old`, the type's name before a rename: old files load with a
+    /// warning and `arbor migrate` rewrites them ([`NodeType::alias`]).
+    pub fn alias(mut self, old: &str) -> Self {
+        self.ty.aliases.push(old.to_owned());
+        self
+    }
+
     /// Its nodes may return running by themselves: for a condition that waits for an
     /// answer, `check` then warns where it is used as a condition ([`NodeType::may_run`]).
     pub fn may_run(mut self) -> Self {

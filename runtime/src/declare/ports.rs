@@ -199,6 +199,12 @@ impl<H> PortDecl<'_, H> {
         self
     }
 
+    /// Also accepts `old`, the port's name before a rename ([`ParamSpec::alias`]).
+    pub fn alias(self, old: &str) -> Self {
+        self.spec.aliases.push(old.to_owned());
+        self
+    }
+
     /// Must be a literal in the file, never bound to a key.
     pub fn literal(self) -> Self {
         self.spec.literal = true;
