@@ -104,6 +104,8 @@ mod spec;
 mod status;
 pub mod text;
 mod trace;
+#[cfg(feature = "tracing")]
+mod tracing_events;
 mod tree;
 mod value;
 mod vector;
@@ -135,6 +137,8 @@ pub use spec::{
 };
 pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
+#[cfg(feature = "tracing")]
+pub use tracing_events::TracingObserver;
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
 pub use vector::{Vec2, Vec3};

@@ -17,6 +17,8 @@ mod parallel;
 mod reload;
 mod soldier;
 mod state_size;
+#[cfg(feature = "tracing")]
+mod tracing_events;
 // The soldier tree, shared with benches/soldier.rs.
 #[path = "../../benches/soldier_tree/mod.rs"]
 pub(crate) mod soldier_tree;
