@@ -118,7 +118,7 @@ pub use compile::{
 };
 pub use control::{Control, ControlCtx};
 pub use entity::Entity;
-pub use exec::MAX_LOOPS_PER_TICK;
+pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
 pub use nodes::{Scorer, UtilitySelector};
