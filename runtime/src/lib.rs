@@ -105,6 +105,7 @@ pub mod text;
 mod trace;
 mod tree;
 mod value;
+mod value_text;
 mod vector;
 #[doc(hidden)]
 pub mod work;
@@ -133,4 +134,5 @@ pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
+pub use value_text::Text;
 pub use vector::{Vec2, Vec3};
