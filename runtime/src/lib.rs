@@ -108,6 +108,7 @@ mod trace;
 mod tracing_events;
 mod tree;
 mod value;
+mod value_text;
 mod vector;
 #[doc(hidden)]
 pub mod work;
@@ -124,7 +125,7 @@ pub use declare::{
     HostNode, InOut, Input, NodeCtx, NodeDecl, Output, PortDecl, Readable, Writable,
 };
 pub use entity::Entity;
-pub use exec::MAX_LOOPS_PER_TICK;
+pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
 pub use nodes::{Scorer, UtilitySelector};
@@ -141,4 +142,5 @@ pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tracing_events::TracingObserver;
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
+pub use value_text::Text;
 pub use vector::{Vec2, Vec3};

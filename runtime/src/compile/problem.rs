@@ -42,6 +42,13 @@ pub enum ProblemKind {
     /// Message: "unsupported file format version …; this build reads versions 1 to …".
     #[error("unsupported file format version {found}; this build reads versions 1 to {supported}")]
     BadVersion { found: String, supported: u64 },
+    /// Message: "`…` needs file format version … or later; this file is version …".
+    #[error("`{field}` needs file format version {needs} or later; this file is version {found}")]
+    NeedsVersion {
+        field: String,
+        needs: u64,
+        found: u64,
+    },
     /// Message: "…".
     #[error("{0}")]
     Shape(String),
