@@ -55,6 +55,9 @@ pub struct Snapshot {
     pub ticks: u64,
     /// The agent's clock, in seconds.
     pub now: f64,
+    /// The clock at the last root tick and at the one before (`ActionCtx::dt`).
+    #[serde(default)]
+    pub ticked: [f64; 2],
     /// The RNG's state.
     pub rng: u64,
     /// Every blackboard key, in declaration order.
@@ -346,6 +349,7 @@ pub(crate) fn capture<C>(tree: &CompiledTree<C>, state: &crate::exec::State) -> 
         structure: structure_hash(tree),
         ticks: state.nodes.run,
         now: bb.now(),
+        ticked: [state.host.ticked_at, state.host.ticked_before],
         rng: state.host.rng.state(),
         blackboard,
         nodes,
@@ -427,7 +431,10 @@ pub(crate) fn apply<C>(
             ),
         ));
     }
-    if !snapshot.now.is_finite() || snapshot.timers.iter().any(|t| !t.is_finite()) {
+    if !snapshot.now.is_finite()
+        || snapshot.ticked.iter().any(|t| !t.is_finite())
+        || snapshot.timers.iter().any(|t| !t.is_finite())
+    {
         return Err(invalid("now", "times must be finite numbers"));
     }
 
@@ -503,6 +510,7 @@ pub(crate) fn apply<C>(
         };
     }
     state.nodes.run = snapshot.ticks;
+    [state.host.ticked_at, state.host.ticked_before] = snapshot.ticked;
     state.host.rng = crate::rng::Rng::with_seed(snapshot.rng);
 
     let mut restart = Vec::new();
