@@ -200,7 +200,8 @@ impl StatefulAction<Vec<String>> for Three {
     }
     fn tick(&self, cx: &mut ActionCtx<'_, Vec<String>>, ticks: &mut u32) -> Status {
         *ticks += 1;
-        cx.agent.push(format!("tick {ticks}"));
+        let dt = cx.dt();
+        cx.agent.push(format!("tick {ticks} after {dt:.1}"));
         if *ticks == 3 {
             Status::Success
         } else {
@@ -248,8 +249,12 @@ fn rule92_an_opted_in_host_state_goes_on() {
     let mut b =
         Agent::restore(three_tree(true), &a.snapshot(), &mut restored_log).expect("restores");
     assert!(restored_log.is_empty(), "nothing restarted");
-    assert_eq!(b.tick(&mut restored_log, 0.1), Status::Success);
-    assert_eq!(restored_log, ["tick 3", "exit success"]);
+    assert_eq!(b.tick(&mut restored_log, 0.3), Status::Success);
+    assert_eq!(
+        restored_log,
+        ["tick 3 after 0.3", "exit success"],
+        "the state and the time since the last tick go on"
+    );
 }
 
 #[test]
@@ -269,5 +274,9 @@ fn rule92_a_host_state_that_did_not_opt_in_restarts_its_node() {
     );
     restored_log.clear();
     assert_eq!(b.tick(&mut restored_log, 0.1), Status::Running);
-    assert_eq!(restored_log, ["enter", "tick 1"], "started anew, in place");
+    assert_eq!(
+        restored_log,
+        ["enter", "tick 1 after 0.1"],
+        "started anew, in place"
+    );
 }
