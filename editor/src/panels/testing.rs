@@ -51,9 +51,9 @@ fn collect(shape: &Shape, clip: Rect, out: &mut Vec<Painted>) {
 /// Draws one panel in a central panel, for [`Harness::frame`] and friends.
 pub(crate) fn central<'p>(
     mut panel: impl FnMut(&mut egui::Ui, &mut UiCx<'_>) + 'p,
-) -> impl FnMut(&egui::Context, &mut UiCx<'_>) + 'p {
-    move |ctx, cx| {
-        egui::CentralPanel::default().show(ctx, |ui| panel(ui, cx));
+) -> impl FnMut(&mut egui::Ui, &mut UiCx<'_>) + 'p {
+    move |ui, cx| {
+        egui::CentralPanel::default().show(ui, |ui| panel(ui, cx));
     }
 }
 
@@ -76,7 +76,7 @@ impl Harness {
     pub fn frame_with(
         &mut self,
         events: Vec<Event>,
-        draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>),
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
         let raw = RawInput {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 1024.0))),
@@ -87,7 +87,7 @@ impl Harness {
         self.time += 1.0 / 60.0;
         let report = self.session.validate();
         let checked = Some(self.session.generation());
-        let output = self.ctx.run(raw, |ctx| {
+        let mut output = self.ctx.run_ui(raw, |ui| {
             let mut cx = UiCx {
                 session: &mut self.session,
                 selection: &mut self.selection,
@@ -97,22 +97,24 @@ impl Harness {
                 report: &report,
                 checked,
             };
-            draw(ctx, &mut cx);
+            draw(ui, &mut cx);
         });
+        // No renderer: the font atlas's uploads are dropped, as egui asks.
+        output.textures_delta.clear();
         self.painted.clear();
         for ClippedShape { clip_rect, shape } in &output.shapes {
             collect(shape, *clip_rect, &mut self.painted);
         }
     }
 
-    pub fn frame(&mut self, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn frame(&mut self, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         self.frame_with(Vec::new(), draw);
     }
 
     /// Runs frames without input, so that grids and new areas (laid out from the previous
     /// frame's sizes, a grid column growing a little each frame) have settled before the
     /// test measures where things are.
-    pub fn settle(&mut self, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn settle(&mut self, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         for _ in 0..10 {
             self.frame(draw);
         }
@@ -167,7 +169,7 @@ impl Harness {
 
     /// Clicks at `pos`: a move, a press and a release, each in its own frame, then a frame
     /// without input.
-    pub fn click_at(&mut self, pos: Pos2, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn click_at(&mut self, pos: Pos2, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         let button = |pressed| Event::PointerButton {
             pos,
             button: PointerButton::Primary,
@@ -188,7 +190,7 @@ impl Harness {
         from: Pos2,
         delta: egui::Vec2,
         steps: usize,
-        draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>),
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
         let button = |pos, pressed| Event::PointerButton {
             pos,
@@ -207,13 +209,13 @@ impl Harness {
     }
 
     /// Clicks the topmost text exactly `text`, as painted in the last frame.
-    pub fn click_text(&mut self, text: &str, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn click_text(&mut self, text: &str, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         let pos = self.text_rect(text).center();
         self.click_at(pos, draw);
     }
 
     /// Clicks the widget with this id, where it was in the last frame.
-    pub fn click_id(&mut self, id: Id, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn click_id(&mut self, id: Id, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         let Some(r) = self.ctx.read_response(id) else {
             panic!("no widget {id:?} in the last frame");
         };
@@ -221,7 +223,7 @@ impl Harness {
     }
 
     /// Types `text` (into the focused widget) in one frame.
-    pub fn type_text(&mut self, text: &str, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn type_text(&mut self, text: &str, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         self.frame_with(vec![Event::Text(text.to_owned())], draw);
     }
 
@@ -230,7 +232,7 @@ impl Harness {
         &mut self,
         key: Key,
         modifiers: Modifiers,
-        draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>),
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
         let event = |pressed| Event::Key {
             key,

@@ -518,14 +518,4 @@ mod tests {
         assert!(Shape::Statuses.mismatch(&json!(["ok"])).is_some());
         assert!(Shape::KeyMap(&[]).mismatch(&json!({"a": 1})).is_some());
     }
-
-    #[test]
-    fn the_panels_icons_have_glyphs_in_the_default_fonts() {
-        let ctx = egui::Context::default();
-        let _ = ctx.run(egui::RawInput::default(), |_| {});
-        let font = egui::FontId::proportional(14.0);
-        for icon in ["↺", "⏶", "⏷", "×", "⛔", "⚠", "🗑", "▶", "…", "›", "➡"] {
-            assert!(ctx.fonts(|f| f.has_glyphs(&font, icon)), "{icon}");
-        }
-    }
 }
