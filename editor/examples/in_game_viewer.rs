@@ -45,7 +45,8 @@ impl eframe::App for Game {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = arbor_samples::trees_dir().join("villager.json");
-    let text = std::fs::read_to_string(&path)?;
+    let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
+    let text = arbor_runtime::files::read_text(&path, limit).map_err(|e| e.to_string())?;
     let file = parse_str(&text, Some(&path))?;
     let registry = registry();
     let tree = Arc::new(registry.loader().load_tree(&file, Some(&path))?);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use arbor_editor::app::{is_log, ArborApp, Recovery, APP_ID};
+use arbor_editor::app::{ArborApp, Recovery, APP_ID};
 use arbor_editor::Session;
 
 fn main() -> eframe::Result<()> {
@@ -15,19 +15,9 @@ fn main() -> eframe::Result<()> {
         .to_str()
         .filter(|p| p.starts_with(arbor_editor::remote::groot2::SCHEME))
         .map(str::to_owned);
-    let later = attach.is_some() || is_log(&path);
-    let opened = if later {
-        Ok(Session::default())
-    } else {
-        Session::open(&path)
-    };
-    let session = match opened {
-        Ok(session) => session,
-        Err(e) => {
-            eprintln!("arbor-editor: {e}");
-            Session::default()
-        }
-    };
+    // The file is opened by the app, as File > Open would: a file that cannot be opened
+    // gets the error window (with Retry) instead of a silent empty "untitled" tree.
+    let session = Session::default();
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1500.0, 950.0])
@@ -44,8 +34,7 @@ fn main() -> eframe::Result<()> {
             app.show_notes("Imported");
             match &attach {
                 Some(addr) => app.attach_to(addr, ""),
-                None if later => app.open(&path),
-                None => {}
+                None => app.open(&path),
             }
             Ok(Box::new(app))
         }),

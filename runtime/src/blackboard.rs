@@ -424,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn rules67_68_every_write_counts_and_nothing_else_does() {
+    fn rule66_every_write_counts_and_nothing_else_does() {
         let mut bb = board();
         let (hp, seen) = (bb.key("hp").unwrap(), bb.key("seen").unwrap());
         assert_eq!(bb.updates(hp), 0, "a default is not a write");
@@ -441,5 +441,17 @@ mod tests {
         assert_eq!(bb.updates(hp), 3, "an unset is a write");
         assert!(bb.set(hp, "x").is_err());
         assert_eq!(bb.updates(hp), 3, "a refused write is not a write");
+    }
+
+    #[test]
+    fn rule66_update_numbers_wrap_and_reads_leave_them_alone() {
+        let mut bb = board();
+        let hp = bb.key("hp").unwrap();
+        bb.updates[hp.index()] = u32::MAX;
+        bb.set(hp, 1.0).unwrap();
+        assert_eq!(bb.updates(hp), 0, "the 2^32-th write wraps to 0");
+        bb.set(hp, 2.0).unwrap();
+        assert_eq!(bb.get_f64(hp), Some(2.0));
+        assert_eq!(bb.updates(hp), 1, "a read is not a write");
     }
 }

@@ -1,17 +1,19 @@
-//! Reading files that users name (tree files, subtree paths, `<include>`s, XML imports):
-//! regular files only, never more than a byte cap, text decoded with a located message.
+//! Files that users name: reading them (tree files, subtree paths, `<include>`s, XML
+//! imports: regular files only, never more than a byte cap, text decoded with a located
+//! message), writing them atomically ([`write_atomic`]), and naming them by path alone
+//! ([`normalise`]).
 //!
 //! Why not `metadata().len()` then `read_to_string`: `/dev/zero` reports size 0 and never
 //! ends, and a FIFO blocks `open` until a writer comes. So the kind of file is checked from
-//! its metadata *before* opening (a FIFO is refused without blocking), and the read itself
+//! its metadata *before* opening (a device is never opened), the open itself does not wait
+//! (`O_NONBLOCK` on unix), the opened file's own metadata is checked again (a file swapped
+//! for a FIFO between the check and the open is refused, not waited on), and the read
 //! stops one byte past the cap whatever the metadata said.
-//!
-//! Limitations: the check and the open are two steps; a file swapped for a FIFO between
-//! them can still block the open.
 
 use std::fmt;
-use std::io::Read as _;
-use std::path::Path;
+use std::fs::File;
+use std::io::{Read as _, Write as _};
+use std::path::{Component, Path, PathBuf};
 
 /// Why a file could not be read as text.
 #[derive(Debug)]
@@ -84,13 +86,40 @@ fn describe(ty: &std::fs::FileType) -> &'static str {
     "not a regular file"
 }
 
+/// Opens `path` for reading without waiting for a writer (a FIFO's `open` would block),
+/// and refuses it unless the opened file is a regular one: this check is made on the file
+/// actually opened, so swapping the path for a FIFO after [`check_regular`] gains nothing.
+/// Returns the file and its size.
+pub fn open_regular(path: &Path) -> Result<(File, u64), ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // Reads of a regular file ignore the flag, so it can stay set.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    let ty = meta.file_type();
+    if !ty.is_file() {
+        return Err(ReadError::NotRegular(describe(&ty)));
+    }
+    Ok((file, meta.len()))
+}
+
 /// Reads a regular file of at most `limit` bytes as UTF-8 text.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    // Checked by path first so that a device is never opened at all (opening some has
+    // effects); then again on the opened file by `open_regular`.
     let size = check_regular(path)?;
     if size > limit {
         return Err(ReadError::TooLarge { size, limit });
     }
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let (file, size) = open_regular(path)?;
+    if size > limit {
+        return Err(ReadError::TooLarge { size, limit });
+    }
     let mut bytes = Vec::new();
     // One byte past the cap tells "exactly at the limit" from "over it".
     file.take(limit.saturating_add(1))
@@ -124,6 +153,69 @@ pub fn line_column(text: &str, at: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Writes `bytes` to `path` atomically: to a temporary file beside it
+/// (`<name>.tmp-<pid>`), synced to disk, then renamed over `path`. A crash, a kill or a full
+/// disk leaves either the old file or the new one, never a mix; on failure the temporary
+/// file is removed and `path` is untouched. The replaced file's permissions are kept, and
+/// a symbolic link is written through (its target is replaced, the link stays).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        _ => path.to_owned(),
+    };
+    let name = target.file_name().ok_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
+    })?;
+    let mut temp_name = name.to_os_string();
+    temp_name.push(format!(".tmp-{}", std::process::id()));
+    let temp = target.with_file_name(temp_name);
+
+    let result = (|| {
+        let mut file = File::create(&temp)?;
+        file.write_all(bytes)?;
+        if let Ok(meta) = std::fs::metadata(&target) {
+            file.set_permissions(meta.permissions())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&temp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+        return result;
+    }
+    // Make the rename itself durable. Not every platform can open a directory; the file's
+    // contents are already safe, so a failure here is not worth reporting.
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(dir) = File::open(dir) {
+            let _ = dir.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// Resolves `.` and `..` by name, without touching the file system: `a/./b/../c` is
+/// `a/c`. A `..` takes back the folder before it; one with no folder to take back stays
+/// (`../../x` is itself, `a/../../x` is `../x`), except right after the root, where it
+/// means the root (`/../x` is `/x`).
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => match parts.last() {
+                Some(Component::Normal(_)) => {
+                    parts.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(Component::ParentDir | Component::CurDir) | None => parts.push(part),
+            },
+            other => parts.push(other),
+        }
+    }
+    parts.into_iter().map(Component::as_os_str).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,6 +233,19 @@ mod tests {
     fn directories_are_refused_before_reading() {
         let err = read_text(Path::new("."), 10).unwrap_err();
         assert_eq!(err.to_string(), "not a regular file: it is a directory");
+    }
+
+    #[test]
+    fn normalise_keeps_the_parent_folders_it_cannot_take_back() {
+        let n = |p: &str| normalise(Path::new(p));
+        assert_eq!(n("a/./b/../c.json"), PathBuf::from("a/c.json"));
+        assert_eq!(n("../../x.json"), PathBuf::from("../../x.json"));
+        assert_eq!(n("./../../x.json"), PathBuf::from("../../x.json"));
+        assert_eq!(n("a/../../x.json"), PathBuf::from("../x.json"));
+        assert_eq!(n("a/b/../../../x.json"), PathBuf::from("../x.json"));
+        assert_eq!(n("/../x.json"), PathBuf::from("/x.json"));
+        assert_eq!(n("/a/../x.json"), PathBuf::from("/x.json"));
+        assert_eq!(n("."), PathBuf::new());
     }
 
     #[cfg(unix)]

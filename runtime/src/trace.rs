@@ -44,9 +44,12 @@ pub enum TraceEvent<'a> {
         /// Its result, after `invert`.
         passed: bool,
     },
-    /// A `Log` leaf ran.
+    /// A `Log` leaf ran, or a script of the node stopped on a limit (a string longer than
+    /// `script::MAX_STRING_LEN`, a non-finite number stored: rule 51), with the located
+    /// message of `script::Program::stop_message`.
     Log {
-        /// The `Log` node.
+        /// The `Log` node, or the node whose script (its own or a script decorator's)
+        /// stopped; a pre-script (rule 54) stops before its node enters.
         node: NodeId,
         /// The message, with its placeholders filled in.
         message: &'a str,

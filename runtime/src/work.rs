@@ -1,5 +1,5 @@
-//! Work counters: how many elementary steps the loader's and importer's potentially
-//! expensive loops took, on this thread. Regression tests read them to prove that work
+//! Work counters: how many elementary steps the loader's, the importer's and the script
+//! machine's potentially expensive loops took, on this thread. Regression tests read them to prove that work
 //! grows linearly with the input (run n and 4n, compare the counts) without timing anything.
 //!
 //! Counting is a thread-local add, far below the cost of the step it counts.
@@ -15,9 +15,17 @@ pub enum Counter {
     SuggestCells,
     /// Bytes scanned to turn XML byte offsets into lines and columns.
     XmlPositionBytes,
+    /// Bytes a script wrote or moved while building strings (`..`, `+=` on a string key)
+    /// and copied into the strings it stored.
+    ScriptTextBytes,
+    /// Nodes looked at to find a node by its GUID (export).
+    GuidSteps,
+    /// Key declarations looked at to find a key by its name (the import's typing and
+    /// checking of scripts).
+    KeySteps,
 }
 
-const COUNTERS: usize = 3;
+const COUNTERS: usize = 6;
 
 thread_local! {
     static COUNTS: [Cell<u64>; COUNTERS] = const { [const { Cell::new(0) }; COUNTERS] };

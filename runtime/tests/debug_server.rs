@@ -640,17 +640,13 @@ fn a_client_that_stops_reading_never_stalls_the_host() {
     let mut client = Client::connect(server.local_addr());
     client.ok(json!({"type": "subscribe", "instances": [host.id()]}), 1);
 
-    // The client reads nothing while the host ticks flat out.
-    let started = Instant::now();
+    // The client reads nothing while the host ticks flat out: every tick returns (a host
+    // that waited for the client would block here), and the frames that did not fit the
+    // client's queue are dropped, which the client is told below.
     for _ in 0..200_000 {
         host.tick();
     }
-    let elapsed = started.elapsed();
     assert_eq!(host.agent.ticks(), 200_000);
-    assert!(
-        elapsed < Duration::from_secs(30),
-        "200k ticks took {elapsed:?}"
-    );
 
     // Reading again, the client learns what it missed while the host keeps ticking.
     let deadline = Instant::now() + TIMEOUT;
@@ -697,9 +693,8 @@ fn dropping_the_server_closes_every_connection() {
     let server = server();
     let host = Host::new(&server, "worker");
     let mut client = Client::connect(server.local_addr());
-    let started = Instant::now();
+    // Dropping returns once the server's threads have ended; the client sees the close.
     drop(server);
-    assert!(started.elapsed() < TIMEOUT, "shutdown joins promptly");
     assert!(client.closed());
     drop(host);
 }
@@ -829,4 +824,99 @@ fn refused_connections_are_logged_at_most_once_per_interval() {
         .filter(|l| l.contains("refused"))
         .count();
     assert_eq!(refusals, 1, "{:?}", lines.lock().expect("log"));
+}
+
+#[test]
+fn replies_a_client_does_not_read_are_bounded_in_bytes_and_end_its_connection() {
+    const BOUND: usize = 2 << 20;
+    let server =
+        DebugServer::start(DebugConfig::new("127.0.0.1:0").queue_bytes(BOUND)).expect("starts");
+    let file = tree_file();
+    let agent = agent(&file);
+    // A tree file of about 1 MiB: each `tree` reply carries all of it.
+    let big = json!({"name": "big", "padding": "x".repeat(1 << 20)});
+    let handle = server.register_json("big", &agent, big);
+    let mut client = Client::connect(server.local_addr());
+
+    // 100 requests of a few dozen bytes, and no reading: about 100 MiB of replies, far
+    // more than the sockets buffer, so the server's queue for this client fills up.
+    let request = format!("{}\n", json!({"type": "tree", "instance": handle.id()}));
+    client.send_raw(request.repeat(100).as_bytes());
+    wait_until("the server gives the client up", || server.clients() == 0);
+    let peak = server.peak_queue_bytes();
+    assert!(peak > 0);
+    assert!(
+        peak <= BOUND,
+        "the queue held {peak} bytes; the bound is {BOUND}"
+    );
+
+    // What was queued still arrives, then the reason, then the end of the connection.
+    let mut trees = 0;
+    let mut last = Value::Null;
+    loop {
+        match client.next_line(TIMEOUT) {
+            Line::Message(m) => {
+                if m["type"] == "tree" {
+                    trees += 1;
+                }
+                last = m;
+            }
+            Line::Eof => break,
+            Line::Timeout => panic!("the connection stays open"),
+        }
+    }
+    assert!(trees < 100, "every reply was queued");
+    assert_eq!(last["type"], "error", "{last}");
+    assert_eq!(last["code"], "busy", "{last}");
+}
+
+#[test]
+fn blackboard_writes_waiting_for_the_host_are_bounded_in_bytes() {
+    let server =
+        DebugServer::start(DebugConfig::new("127.0.0.1:0").pending_writes(4096)).expect("starts");
+    let mut host = Host::new(&server, "worker");
+    let mut client = Client::connect(server.local_addr());
+    let id = host.id();
+    let mood = "m".repeat(1000);
+    let set = json!({"type": "set", "instance": id, "key": "mood", "value": mood});
+    // The host does not tick: the writes wait, up to the bound.
+    let replies: Vec<String> = (1..=10)
+        .map(|n| {
+            let reply = client.request(set.clone(), n);
+            match reply["type"].as_str() {
+                Some("ok") => "ok".to_owned(),
+                _ => reply["code"].as_str().unwrap_or("?").to_owned(),
+            }
+        })
+        .collect();
+    assert_eq!(replies[..3], ["ok", "ok", "ok"], "{replies:?}");
+    assert!(replies[3..].iter().all(|r| r == "busy"), "{replies:?}");
+    // The host's tick applies them and makes room again.
+    host.tick();
+    let key = host.agent.blackboard().key("mood").expect("declared");
+    assert_eq!(host.agent.blackboard().get_str(key), Some(mood.as_str()));
+    client.ok(set, 11);
+}
+
+#[test]
+fn a_repeated_key_in_a_request_is_refused_with_its_id() {
+    let server = server();
+    let host = Host::new(&server, "worker");
+    let mut client = Client::connect(server.local_addr());
+    client.send_raw(
+        format!(
+            "{{\"id\": 7, \"type\": \"set\", \"instance\": {}, \"key\": \"count\", \"value\": 1, \"value\": 2}}\n",
+            host.id()
+        )
+        .as_bytes(),
+    );
+    let reply = client.recv();
+    assert_eq!(reply["code"], "bad_request", "{reply}");
+    assert_eq!(reply["id"], 7, "{reply}");
+    assert!(
+        reply["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("duplicate key `value` in $")),
+        "{reply}"
+    );
 }

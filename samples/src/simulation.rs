@@ -56,9 +56,11 @@ pub trait Simulation: Send {
     /// changes: the previous tree keeps running.
     fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError>;
 
-    /// Reads, parses and loads a tree file.
+    /// Reads (through the runtime's bounded reader: a FIFO or device is refused, the size
+    /// capped), parses and loads a tree file.
     fn load_file(&mut self, path: &Path) -> Result<LoadOutcome, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|e| io_error(path, &e))?;
+        let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
+        let text = arbor_runtime::files::read_text(path, limit).map_err(|e| io_error(path, &e))?;
         let file = parse_str(&text, Some(path))?;
         self.load(&file, Some(path))
     }
@@ -140,7 +142,7 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Simulation>> {
         .map(|sample| sample.create(seed))
 }
 
-fn io_error(path: &Path, e: &std::io::Error) -> LoadError {
+fn io_error(path: &Path, e: &arbor_runtime::files::ReadError) -> LoadError {
     LoadError {
         problems: vec![Problem {
             severity: Severity::Error,

@@ -79,3 +79,40 @@ fn a_tree_that_does_not_load_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
 }
+
+/// `--tree` naming a FIFO nobody writes to exits 1 with a message, rather than blocking
+/// in `open` for ever. The child is waited for on a thread; if it never ends it is killed
+/// and the test fails (the timeout is a guard, it measures nothing).
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_the_tree_exits_1() {
+    let dir = std::env::temp_dir().join(format!("arbor-binaries-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let pipe = dir.join("pipe.json");
+    let made = Command::new("mkfifo").arg(&pipe).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    for exe in [env!("CARGO_BIN_EXE_guard"), env!("CARGO_BIN_EXE_villager")] {
+        let child = Command::new(exe)
+            .arg("--tree")
+            .arg(&pipe)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{exe}: {e}"));
+        let pid = child.id();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        let Ok(out) = rx.recv_timeout(std::time::Duration::from_secs(120)) else {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            panic!("{exe} --tree FIFO never ended");
+        };
+        let out = out.expect("waited");
+        assert_eq!(out.status.code(), Some(1), "{exe}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("not a regular file"), "{exe}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -223,3 +223,39 @@ fn tree_view_maps_trace_ids_to_the_files_guids_and_names() {
         assert_eq!(tree.guid(), file.guid);
     }
 }
+
+/// A FIFO at `path` (made with the system's `mkfifo`), nobody writing to it.
+#[cfg(unix)]
+fn fifo(path: &std::path::Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
+/// `--tree` and every other tree a sample loads go through the bounded reader: `/dev/zero`
+/// and a FIFO are refused with an error instead of exhausting memory or blocking. Each load
+/// runs on its own thread; the generous timeout only turns a hang into a failure.
+#[cfg(unix)]
+#[test]
+fn a_device_or_fifo_as_the_tree_is_refused() {
+    let dir = std::env::temp_dir().join(format!("arbor-samples-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let pipe = dir.join("pipe.json");
+    fifo(&pipe);
+    for name in ["villager", "counting"] {
+        for path in [std::path::PathBuf::from("/dev/zero"), pipe.clone()] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let p = path.clone();
+            std::thread::spawn(move || {
+                let mut sim = by_name(name, 1).expect("listed");
+                let _ = tx.send(sim.load_file(&p).map(|_| ()).map_err(|e| e.to_string()));
+            });
+            let result = rx
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("{name}: loading {} never returned", path.display()));
+            let err = result.expect_err("refused");
+            assert!(err.contains("not a regular file"), "{name}: {err}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

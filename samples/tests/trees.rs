@@ -33,6 +33,11 @@ fn tree_files() -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
+    assert!(
+        !files.is_empty(),
+        "no tree file in {}",
+        trees_dir().display()
+    );
     files
 }
 

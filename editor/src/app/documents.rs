@@ -54,8 +54,13 @@ impl ArborApp {
                 self.prefs.remember(path);
                 self.show_in_tab(session);
                 self.show_notes("Imported");
+                self.files.failed = None;
+                self.offer_stale_save(path);
             }
-            Err(e) => self.files.error = Some(format!("Could not open {}:\n\n{e}", path.display())),
+            Err(e) => {
+                self.files.error = Some(format!("Could not open {}:\n\n{e}", path.display()));
+                self.files.failed = Some(path.to_owned());
+            }
         }
     }
 
@@ -67,6 +72,7 @@ impl ArborApp {
         if self.save_would_overwrite() {
             return false;
         }
+        self.secure_before_save();
         match self.session_mut().save() {
             Ok(()) => {
                 self.saved_message();
@@ -91,6 +97,7 @@ impl ArborApp {
     }
 
     pub fn save_to(&mut self, path: &Path) -> bool {
+        self.secure_before_save();
         match self.session_mut().save_as(path) {
             Ok(()) => {
                 self.prefs.remember(path);
@@ -318,6 +325,7 @@ impl ArborApp {
         }
         if let Some(error) = self.files.error.clone() {
             let mut open = true;
+            let mut retry = None;
             egui::Window::new("Could not open the file")
                 .open(&mut open)
                 .collapsible(false)
@@ -329,9 +337,22 @@ impl ArborApp {
                             ui.label(egui::RichText::new(&error).monospace());
                         });
                     ui.label("The document you were editing is unchanged.");
+                    if let Some(path) = self.files.failed.clone() {
+                        if ui
+                            .button(format!("Retry opening {}", path.display()))
+                            .clicked()
+                        {
+                            retry = Some(path);
+                        }
+                    }
                 });
             if !open {
                 self.files.error = None;
+                self.files.failed = None;
+            }
+            if let Some(path) = retry {
+                self.files.error = None;
+                self.open(&path);
             }
         }
     }

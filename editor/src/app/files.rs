@@ -1,12 +1,16 @@
 //! File handling: New, Open, Save, Save As and recent files, with the question every
 //! editor must ask before unsaved changes would be lost (Save / Discard / Cancel).
 //!
-//! Native dialogs come from `rfd`. On a desktop without a portal service they cannot open
-//! and `rfd` returns at once as if cancelled; a "cancel" faster than a person can click is
-//! taken as that failure, and the user gets an in-app path field instead of nothing.
+//! Native dialogs come from `rfd`. On a desktop without a portal service (and no zenity to
+//! fall back on) they cannot open, and `rfd` returns `None` as if cancelled; it says why
+//! only through the `log` crate, at error level. So the dialog runs under a logger that
+//! counts `rfd`'s error records ([`watch`]): a `None` with one is "unavailable", and the
+//! user gets an in-app path field instead of nothing; a `None` without one is a cancel,
+//! however quickly it came. If another logger was installed first, failures cannot be
+//! seen, and every `None` counts as a cancel.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::document::Document;
 use crate::Session;
@@ -28,6 +32,9 @@ pub struct Files {
     pub path_prompt: Option<PathPrompt>,
     /// A file that failed to open: its problems, shown until dismissed.
     pub error: Option<String>,
+    /// The file whose open failed, kept for the error window's Retry (the document shown
+    /// meanwhile is unchanged, so Save never writes it anywhere unasked).
+    pub failed: Option<PathBuf>,
     /// The user confirmed closing with unsaved changes discarded (or saved).
     pub close_confirmed: bool,
 }
@@ -71,17 +78,66 @@ pub fn pick(saving: bool, start: Option<&Path>) -> Picked {
     if let Some(name) = start.and_then(Path::file_name) {
         dialog = dialog.set_file_name(name.to_string_lossy());
     }
-    let began = Instant::now();
-    let picked = if saving {
-        dialog.save_file()
-    } else {
-        dialog.pick_file()
-    };
+    let (picked, failed) = watch(|| {
+        if saving {
+            dialog.save_file()
+        } else {
+            dialog.pick_file()
+        }
+    });
+    outcome(picked, failed)
+}
+
+/// What a dialog's answer means, given whether `rfd` reported a failure meanwhile.
+pub fn outcome(picked: Option<PathBuf>, failed: bool) -> Picked {
     match picked {
         Some(path) => Picked::Path(path),
-        None if began.elapsed() < Duration::from_millis(150) => Picked::Unavailable,
+        None if failed => Picked::Unavailable,
         None => Picked::Cancelled,
     }
+}
+
+/// Errors `rfd` logged since the process started.
+static DIALOG_ERRORS: AtomicU64 = AtomicU64::new(0);
+
+/// The logger that counts `rfd`'s errors and prints them, as a logger would.
+struct DialogLog;
+
+impl log::Log for DialogLog {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::Level::Error
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        if record.target().starts_with("rfd") {
+            DIALOG_ERRORS.fetch_add(1, Ordering::SeqCst);
+        }
+        eprintln!("{}: {}", record.target(), record.args());
+    }
+
+    fn flush(&self) {}
+}
+
+/// Runs `f` (a dialog) and says whether `rfd` logged an error meanwhile. The UI thread
+/// shows one dialog at a time, so a count taken around it is that dialog's.
+pub fn watch<T>(f: impl FnOnce() -> T) -> (T, bool) {
+    static INSTALLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let watching = *INSTALLED.get_or_init(|| {
+        let ok = log::set_logger(&DialogLog).is_ok();
+        if ok {
+            log::set_max_level(log::LevelFilter::Error);
+        }
+        ok
+    });
+    let before = DIALOG_ERRORS.load(Ordering::SeqCst);
+    let out = f();
+    (
+        out,
+        watching && DIALOG_ERRORS.load(Ordering::SeqCst) > before,
+    )
 }
 
 /// A new, empty session with a Sequence root to start from.
@@ -136,5 +192,30 @@ pub fn described(session: &Session) -> String {
     match session.path() {
         Some(path) => format!("“{tree}” in {}", path.display()),
         None => format!("“{tree}” (never saved)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_reported_failure_makes_the_dialog_unavailable() {
+        // An instant cancel is a cancel: no clock decides.
+        let (picked, failed) = watch(|| None::<PathBuf>);
+        assert!(matches!(outcome(picked, failed), Picked::Cancelled));
+        let (picked, failed) = watch(|| {
+            log::error!(target: "rfd::backend::xdg_desktop_portal", "Failed to pick file: no portal");
+            None::<PathBuf>
+        });
+        assert!(matches!(outcome(picked, failed), Picked::Unavailable));
+        let (picked, failed) = watch(|| Some(PathBuf::from("a.json")));
+        assert!(matches!(outcome(picked, failed), Picked::Path(p) if p == Path::new("a.json")));
+        // Other crates' errors are not the dialog's.
+        let (picked, failed) = watch(|| {
+            log::error!(target: "eframe", "something else");
+            None::<PathBuf>
+        });
+        assert!(matches!(outcome(picked, failed), Picked::Cancelled));
     }
 }

@@ -32,7 +32,10 @@ mod watch;
 pub use files::{Files, Pending, Purpose, UNSAVED_MARK};
 pub use guard::{Crash, Guard};
 pub use prefs::{Prefs, Theme};
-pub use recovery::{Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT};
+pub use recovery::{
+    lock_path as recovery_lock_path, Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT,
+    QUIET as AUTOSAVE_QUIET,
+};
 pub use remote::Bottom;
 pub use replay::is_log;
 pub use shortcuts::Action;

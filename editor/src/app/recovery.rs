@@ -16,13 +16,23 @@
 //! - The copy is removed when the document is saved, undone back to its saved state, or
 //!   closed (its tab gone), and all copies are removed when the app closes normally.
 //! - On start, files left by processes that are no longer running are offered (Restore,
-//!   Discard, or Decide later). The process id in the name tells a crashed editor's files
-//!   from those of another editor still running; on Linux that is checked in `/proc`,
-//!   elsewhere every earlier file is offered.
+//!   Discard, or Decide later). A running editor holds an exclusive lock on
+//!   `<pid>.lock` in the folder for as long as it runs ([`std::fs::File::try_lock`]); the
+//!   system releases it when the process ends however it ends, so a copy is offered only
+//!   if nobody holds its writer's lock. The same check works on every platform and is not
+//!   fooled by a reused process id.
+//! - Saving first copies the document here (the copy is removed once the save is done),
+//!   so an edit made just before Save survives a kill at any point of the save: before
+//!   the new file is complete the copy has it, after the rename the file has it. What a
+//!   killed save leaves beside the file (`<name>.tmp-<pid>`) is then cleaned up when its
+//!   copy is offered; a stale temporary file without a copy (autosave was off) is offered
+//!   on its own when its file is opened, if it holds a tree other than the file's, and
+//!   removed otherwise. A copy identical to its file on disk (the save finished, the
+//!   clean-up did not) is removed without asking.
 //!
-//! Limitations: a file whose process id was reused by a new process is not offered until
-//! that process ends. Nothing is written while the app is not drawing frames; it asks for
-//! a frame when a write falls due, so this matters only when the system suspends it.
+//! Limitations: nothing is written while the app is not drawing frames; it asks for a
+//! frame when a write falls due, so this matters only when the system suspends it. An
+//! editor that cannot create its lock file (a read-only folder) looks ended to others.
 
 use crate::words;
 use std::collections::{HashMap, HashSet};
@@ -108,6 +118,8 @@ pub struct Recovery {
     pub offer: Vec<Recovered>,
     /// The last write failure already reported, so it is shown once, not every frame.
     reported: Option<String>,
+    /// This process's lock on `<pid>.lock`, held while the app runs (module documentation).
+    lock: Option<std::fs::File>,
 }
 
 impl Recovery {
@@ -145,8 +157,33 @@ impl Recovery {
             .map(|d| d.join(format!("{}.json", stem(session))))
     }
 
+    /// Takes this process's lock (see the module documentation), creating the folder if
+    /// needed; other editors then leave this one's copies alone.
+    pub fn hold_lock(&mut self) -> Result<(), String> {
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        let path = lock_path(dir, std::process::id());
+        let file = std::fs::create_dir_all(dir)
+            .and_then(|()| {
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .truncate(false)
+                    .write(true)
+                    .open(&path)
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        file.try_lock()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        self.lock = Some(file);
+        Ok(())
+    }
+
     /// Recovery files left by editors that are no longer running, oldest first. Files that
-    /// cannot be read as recovery files are left alone and not listed.
+    /// cannot be read as recovery files are left alone and not listed. On the way, what
+    /// ended editors left that is of no more use goes: their lock files, half-written
+    /// copies, the temporary files of their interrupted saves, and copies identical to
+    /// their file on disk.
     pub fn pending(&self) -> Vec<Recovered> {
         let Some(dir) = &self.dir else {
             return Vec::new();
@@ -155,16 +192,44 @@ impl Recovery {
             return Vec::new();
         };
         let me = std::process::id();
-        let mut found: Vec<Recovered> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        let ended = |pid: u32| pid != me && !process_alive(dir, pid);
+        let mut copies = Vec::new();
+        for file in entries.filter_map(Result::ok).map(|e| e.path()) {
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if let Some(pid) = name.strip_suffix(".lock").and_then(|p| p.parse().ok()) {
+                if ended(pid) {
+                    let _ = std::fs::remove_file(&file);
+                }
+            } else if let Some(pid) = temp_pid(&name) {
+                if ended(pid) {
+                    let _ = std::fs::remove_file(&file);
+                }
+            } else if file.extension().is_some_and(|x| x == "json") {
+                copies.push(file);
+            }
+        }
+        let mut found: Vec<Recovered> = copies
+            .into_iter()
             .filter_map(|file| {
-                let text = std::fs::read_to_string(&file).ok()?;
+                let text = arbor_editor_model::document::io::read_text(&file).ok()?;
                 let contents: RecoveryFile = serde_json::from_str(&text).ok()?;
                 (contents.format == FORMAT).then_some(Recovered { file, contents })
             })
-            .filter(|r| r.contents.pid != me && !process_alive(r.contents.pid))
+            .filter(|r| ended(r.contents.pid))
+            .filter(|r| {
+                let Some(path) = &r.contents.path else {
+                    return true;
+                };
+                let _ = std::fs::remove_file(save_temp(path, r.contents.pid));
+                let saved = io::read_text(path).is_ok_and(|t| t == r.contents.document);
+                if saved {
+                    let _ = std::fs::remove_file(&r.file);
+                }
+                !saved
+            })
             .collect();
         found.sort_by(|a, b| (a.contents.saved_at, &a.file).cmp(&(b.contents.saved_at, &b.file)));
         found
@@ -270,13 +335,77 @@ impl Recovery {
         (written, failed)
     }
 
-    /// Removes every copy this process wrote (the app is closing normally: the user has
-    /// saved or discarded each document).
+    /// Removes every copy this process wrote, and its lock (the app is closing normally:
+    /// the user has saved or discarded each document).
     pub fn clear(&mut self) {
         let keys: Vec<String> = self.tracked.drain().map(|(k, _)| k).collect();
         for key in keys {
             self.remove(&key);
         }
+        if let (Some(lock), Some(dir)) = (self.lock.take(), &self.dir) {
+            drop(lock);
+            let _ = std::fs::remove_file(lock_path(dir, std::process::id()));
+        }
+    }
+
+    /// The temporary file an ended editor's interrupted save left beside `path`, as a
+    /// copy to offer when it holds a tree other than the file's; removed if it does not.
+    /// `None` without such a file, or when autosave is off (no locks to tell an ended
+    /// editor from a running one).
+    pub fn stale_save(&self, path: &Path) -> Vec<Recovered> {
+        let (Some(dir), Some(folder), Some(name)) = (&self.dir, path.parent(), path.file_name())
+        else {
+            return Vec::new();
+        };
+        let prefix = format!("{}.tmp-", name.to_string_lossy());
+        let Ok(entries) = std::fs::read_dir(if folder.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            folder
+        }) else {
+            return Vec::new();
+        };
+        let me = std::process::id();
+        let current = io::read_text(path).ok();
+        let mut found = Vec::new();
+        for entry in entries.filter_map(Result::ok) {
+            let entry_name = entry.file_name().to_string_lossy().into_owned();
+            let Some(pid) = entry_name
+                .strip_prefix(&prefix)
+                .and_then(|p| p.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid == me || process_alive(dir, pid) {
+                continue;
+            }
+            let file = entry.path();
+            let text = io::read_text(&file).ok();
+            let tree = text
+                .as_deref()
+                .and_then(|t| io::load_str(t, Some(path)).ok());
+            match (text, tree) {
+                (Some(text), Some(doc)) if current.as_deref() != Some(text.as_str()) => {
+                    found.push(Recovered {
+                        file,
+                        contents: RecoveryFile {
+                            format: FORMAT.to_owned(),
+                            version: 1,
+                            pid,
+                            path: Some(path.to_owned()),
+                            name: doc.name().to_owned(),
+                            saved_at: modified_secs(&entry),
+                            disk: DiskStamp::read(path).ok(),
+                            document: text,
+                        },
+                    })
+                }
+                _ => {
+                    let _ = std::fs::remove_file(&file);
+                }
+            }
+        }
+        found
     }
 
     fn write(&self, session: &Session) -> Result<PathBuf, String> {
@@ -340,20 +469,43 @@ fn standard_dir() -> Option<PathBuf> {
     }
 }
 
-/// Whether process `pid` is running. Linux: `/proc/<pid>` exists and is not a zombie.
-/// Elsewhere there is no cheap portable check, and every earlier file is offered.
-fn process_alive(pid: u32) -> bool {
-    if !cfg!(target_os = "linux") {
-        return false;
-    }
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+/// The lock file editor `pid` holds while it runs (module documentation).
+pub fn lock_path(dir: &Path, pid: u32) -> PathBuf {
+    dir.join(format!("{pid}.lock"))
+}
+
+/// Whether the editor with process id `pid` still runs: someone holds its lock. A lock
+/// that cannot be checked (no file, an I/O error) counts as released.
+fn process_alive(dir: &Path, pid: u32) -> bool {
+    let Ok(file) = std::fs::OpenOptions::new()
+        .write(true)
+        .open(lock_path(dir, pid))
+    else {
         return false;
     };
-    // `pid (name) S …`: the state follows the last `)`, as the name may hold one.
-    let state = stat
-        .rfind(')')
-        .and_then(|i| stat[i + 1..].trim_start().chars().next());
-    !matches!(state, Some('Z' | 'X') | None)
+    matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+}
+
+/// The process id of an atomic write's temporary file name (`<name>.tmp-<pid>`).
+fn temp_pid(name: &str) -> Option<u32> {
+    name.rsplit_once(".tmp-")
+        .and_then(|(_, pid)| pid.parse().ok())
+}
+
+/// The temporary file process `pid`'s save of `path` writes ([`io::write_atomic`]).
+fn save_temp(path: &Path, pid: u32) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp-{pid}"));
+    path.with_file_name(name)
+}
+
+fn modified_secs(entry: &std::fs::DirEntry) -> u64 {
+    entry
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs())
 }
 
 /// The message for a failed save: what went wrong in words, and that nothing was lost.
@@ -390,8 +542,26 @@ impl ArborApp {
 
     /// As [`ArborApp::with_recovery`], in place.
     pub fn set_recovery(&mut self, mut recovery: Recovery) {
+        if let Err(e) = recovery.hold_lock() {
+            self.shared.toasts.error(format!(
+                "Autosave cannot mark this editor as running ({e}); another editor may offer its copies."
+            ));
+        }
         recovery.offer = recovery.pending();
         self.recovery = recovery;
+    }
+
+    /// Before a save: the document as it is goes to the recovery folder first, so a kill
+    /// during the save never loses the edit (module documentation).
+    pub(super) fn secure_before_save(&mut self) {
+        let session = self.tabs[self.active].session();
+        let _ = self.recovery.flush(&[session]);
+    }
+
+    /// After opening `path`: offers what an ended editor's interrupted save left beside it.
+    pub(super) fn offer_stale_save(&mut self, path: &Path) {
+        let found = self.recovery.stale_save(path);
+        self.recovery.offer.extend(found);
     }
 
     /// Per frame: copies unsaved documents that are due and asks for a frame when the
@@ -652,10 +822,19 @@ mod tests {
     }
 
     #[test]
-    fn process_liveness() {
-        assert!(!process_alive(u32::MAX));
-        if cfg!(target_os = "linux") {
-            assert!(process_alive(std::process::id()));
-        }
+    fn an_editor_is_alive_while_it_holds_its_lock() {
+        let dir = std::env::temp_dir().join(format!("arbor-locks-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!process_alive(&dir, u32::MAX), "no lock file: ended");
+        let mut recovery = Recovery::at(&dir);
+        recovery.hold_lock().expect("locked");
+        assert!(process_alive(&dir, std::process::id()));
+        recovery.clear();
+        assert!(
+            !process_alive(&dir, std::process::id()),
+            "released on a normal close"
+        );
+        assert!(!lock_path(&dir, std::process::id()).exists());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

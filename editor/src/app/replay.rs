@@ -2,7 +2,6 @@
 //! file logger) shows the log's own tree read-only with the Replay panel; on a `.jsonl`
 //! trace (`arbor run --trace`) it replays on the open tree whose nodes the trace names.
 
-use std::io::Read as _;
 use std::path::Path;
 
 use arbor_runtime::btcpp::BtLog;
@@ -62,14 +61,8 @@ impl ArborApp {
     }
 
     fn open_trace(&mut self, path: &Path, title: &str) -> Result<(), String> {
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot open: {e}"))?;
-        let mut text = String::new();
-        file.take(MAX_TRACE_BYTES + 1)
-            .read_to_string(&mut text)
+        let text = arbor_runtime::files::read_text(path, MAX_TRACE_BYTES)
             .map_err(|e| format!("cannot read: {e}"))?;
-        if text.len() as u64 > MAX_TRACE_BYTES {
-            return Err(format!("larger than {MAX_TRACE_BYTES} bytes"));
-        }
         let steps = read_trace(&text).map_err(|e| e.to_string())?;
         let replay = Replay::new(title, steps, true);
         // A trace names nodes, not its tree: replay it on the open tree that has them.

@@ -46,6 +46,7 @@ mod minimap;
 mod overview;
 mod paint;
 mod scene;
+mod subtree_files;
 mod sync;
 mod view;
 mod wires;
@@ -56,6 +57,7 @@ pub use find_bar::FindBar;
 pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
 pub use overview::Overview;
 pub use paint::LOD_ZOOM;
+pub use subtree_files::{reads_here as subtree_file_reads_here, READING as SUBTREE_READING};
 pub use view::{CanvasResponse, DrawnNode};
 
 use std::collections::{BTreeSet, HashMap};
@@ -226,6 +228,7 @@ impl Canvas {
         self.place_camera(ui, cx);
         self.refresh_scene(cx);
         let lod = self.level_of_detail();
+        self.cache.subtrees.set_repaint(ui.ctx());
         self.sync_view(cx, live, lod);
         self.user.found = self.find.highlighted();
         let responses = self.paint(ui, cx, live, lod);

@@ -23,6 +23,7 @@ use eng::{InputId, NodeId, OutputId};
 use serde_json::Value;
 
 use super::scene::Scene;
+use super::subtree_files::SubtreeFiles;
 use super::view::{AbortMark, GraphState, NoValue, NodeView, Port};
 use super::{influence, Canvas};
 use crate::document::Document;
@@ -41,6 +42,8 @@ pub struct ViewCache {
     /// The session generation the nodes in the graph show; `None` forces a refresh (after
     /// egui_node_editor changed its own graph).
     pub synced: Option<u64>,
+    /// What Subtree nodes' files hold, read off the UI thread.
+    pub subtrees: SubtreeFiles,
 }
 
 impl ViewCache {
@@ -63,6 +66,10 @@ impl ViewCache {
     /// scene's generation. Keeps the camera and the ids of nodes that stay.
     pub fn sync(&mut self, session: &Session, report: &Report, scene: &Scene, wanted: &[u32]) {
         let doc = session.document();
+        if self.subtrees.receive() {
+            // A Subtree node's file was read: the nodes show it.
+            self.synced = None;
+        }
         let stale = self.synced.is_none() || self.synced != scene.generation;
         let wanted_guids: HashSet<&str> = wanted
             .iter()
@@ -89,7 +96,8 @@ impl ViewCache {
                     leaving.insert(id);
                     continue;
                 };
-                let (label, view, takes_children) = view_of(session, report, scene, def);
+                let (label, view, takes_children) =
+                    view_of(session, report, scene, def, &mut self.subtrees);
                 if takes_children != self.outputs.contains_key(&id) {
                     // Its ports changed shape: it leaves and comes back as a new node.
                     leaving.insert(id);
@@ -152,7 +160,8 @@ impl ViewCache {
     }
 
     fn add(&mut self, session: &Session, report: &Report, scene: &Scene, def: &NodeDef) {
-        let (label, view, takes_children) = view_of(session, report, scene, def);
+        let (label, view, takes_children) =
+            view_of(session, report, scene, def, &mut self.subtrees);
         let mut input = None;
         let mut output = None;
         let id = self.state.graph.add_node(label, view, |g, id| {
@@ -300,6 +309,7 @@ fn view_of(
     report: &Report,
     scene: &Scene,
     node: &NodeDef,
+    subtrees: &mut SubtreeFiles,
 ) -> (String, NodeView, bool) {
     let doc = session.document();
     let index = scene.execution.get(&node.guid).copied();
@@ -317,7 +327,10 @@ fn view_of(
             .and_then(Value::as_object)
             .map(|m| m.keys().map(String::as_str).collect())
             .unwrap_or_default();
-        view.summary = vec![subtree_summary(session.path(), node), path.to_owned()];
+        view.summary = vec![
+            subtree_summary(session.path(), node, subtrees),
+            path.to_owned(),
+        ];
         if !keys.is_empty() {
             view.summary.push(format!("remaps {}", keys.join(", ")));
         }
@@ -368,31 +381,21 @@ fn node_view(
     }
 }
 
-/// What a Subtree node refers to: the referenced tree's name and root type, read from its
-/// file (relative to this document's file), or why it cannot be read.
-fn subtree_summary(doc_path: Option<&std::path::Path>, node: &NodeDef) -> String {
+/// What a Subtree node refers to: the referenced tree's name and root type as its file
+/// was last read (relative to this document's file), or why it cannot be read. The file is
+/// read off the UI thread (subtree_files.rs).
+fn subtree_summary(
+    doc_path: Option<&std::path::Path>,
+    node: &NodeDef,
+    subtrees: &mut SubtreeFiles,
+) -> String {
     let Some(rel) = node.params.get("path").and_then(Value::as_str) else {
         return "no file yet".to_owned();
     };
     let Some(dir) = doc_path.and_then(std::path::Path::parent) else {
         return format!("{rel} (save this tree to resolve it)");
     };
-    let path = dir.join(rel);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(_) => return format!("{rel}: file not found"),
-    };
-    match arbor_runtime::parse_str(&text, Some(&path)) {
-        Ok(file) => {
-            let root = file
-                .root
-                .as_deref()
-                .and_then(|r| file.node(r))
-                .map_or("no root", |n| n.kind.as_str());
-            format!("tree \"{}\" · root {root}", file.name)
-        }
-        Err(_) => format!("{rel}: not a valid tree file"),
-    }
+    subtrees.summary(&dir.join(rel))
 }
 
 /// Up to three lines for the parameters the file sets: `name = value` for a literal, and

@@ -29,6 +29,9 @@ pub struct LiveBlackboard {
     error: Option<(String, String)>,
 }
 
+/// Longest value text shown whole; longer values are cut and cannot be edited here.
+pub const MAX_SHOWN_BYTES: usize = 256;
+
 /// An edit's text as a value: JSON (`12`, `true`, `"red"`, `{"value": v, "ttl": 3}`), or a
 /// bare word as text (`idle` means `"idle"`).
 pub fn parse_value(text: &str) -> Value {
@@ -89,8 +92,11 @@ impl LiveBlackboard {
             .value
             .as_ref()
             .map_or_else(|| "—".to_owned(), Value::to_string);
+        // A huge value (a script that grew a string) is shown cut, and not edited: laying
+        // out megabytes of text every frame would stall the editor.
+        let long = value.len() > MAX_SHOWN_BYTES;
         let mut edit = None;
-        if editable {
+        if editable && !long {
             let draft = self
                 .drafts
                 .entry(entry.key.clone())
@@ -109,6 +115,12 @@ impl LiveBlackboard {
             response.on_hover_text(
                 "JSON, e.g. 12, true, \"red\" (a bare word is text); {\"value\": v, \"ttl\": 3} expires",
             );
+        } else if long {
+            let mut cut = MAX_SHOWN_BYTES;
+            while !value.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            ui.monospace(format!("{}… ({} bytes)", &value[..cut], value.len()));
         } else {
             ui.monospace(value);
         }

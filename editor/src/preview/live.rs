@@ -148,6 +148,8 @@ pub struct TickRecorder<'a> {
     checks: Vec<(u32, u32, bool)>,
     /// The first node with a breakpoint that entered during the tick.
     pub hit: Option<NodeId>,
+    /// Events observed: the tick's work, for the preview's budget (budget.rs).
+    pub events: u64,
 }
 
 impl<'a> TickRecorder<'a> {
@@ -158,6 +160,7 @@ impl<'a> TickRecorder<'a> {
             visits: LastVisits::new(map.len()),
             checks: Vec::new(),
             hit: None,
+            events: 0,
         }
     }
 
@@ -191,6 +194,7 @@ impl Observer for TickRecorder<'_> {
     // folds away and a visit costs a store (docs/performance.md, "Tracing overhead").
     #[inline(always)]
     fn event(&mut self, event: TraceEvent<'_>) {
+        self.events += 1;
         match event {
             TraceEvent::Enter(n) => {
                 self.visits.record(n, arbor_runtime::Visit::Running);

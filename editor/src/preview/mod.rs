@@ -25,14 +25,18 @@
 //! 3. While playing, ticks are run at `speed` ticks per second of wall-clock time
 //!    (catching up at most [`MAX_CATCH_UP`] ticks per frame), each with the sample's own
 //!    `dt`. A tick that enters a node with a breakpoint pauses the preview and asks the app
-//!    to select and frame that node.
+//!    to select and frame that node. A tick that goes over the preview's budget (budget.rs:
+//!    blackboard bytes, events per tick) or panics stops it, with the reason in the panel:
+//!    any file opened is run, so a hostile one must cost a stopped preview, not the editor.
 
+mod budget;
 mod controls;
 mod live;
 mod runner;
 mod timeline;
 mod worlds;
 
+pub use budget::{blackboard_bytes, MAX_BLACKBOARD_BYTES, MAX_TICK_EVENTS};
 pub use live::{LiveState, NodeMap, TickRecord, TickRecorder};
 pub use runner::{choices, create, sample_for, Choice, Loaded, PlainSim, Runner, NONE};
 pub use timeline::Timeline;
@@ -222,11 +226,22 @@ impl Preview {
         self.playing
     }
 
-    /// Plays from the present (leaving a scrubbed tick).
+    /// Plays from the present (leaving a scrubbed tick). Refused while the blackboard is
+    /// over the preview's budget: each tick would only grow it further (Reset first).
     pub fn play(&mut self) {
+        let bb = self.runner.as_ref().and_then(|r| r.sim().blackboard());
+        if let Some(why) = budget::over_budget(bb, 0) {
+            self.note = Some((Tone::Error, why));
+            return;
+        }
         self.timeline.go_live();
         self.playing = true;
         self.forget_pause_note();
+    }
+
+    /// Seconds of wall-clock time until the next tick falls due while playing.
+    pub fn next_tick_in(&self) -> f64 {
+        ((1.0 - self.backlog.fract()) / self.speed.max(f64::MIN_POSITIVE)).clamp(0.0, 1.0)
     }
 
     pub fn pause(&mut self) {
@@ -481,7 +496,27 @@ impl Preview {
         let sim = runner.sim_mut();
         let dt = sim.default_dt();
         let mut recorder = TickRecorder::new(&self.map, &self.breakpoints);
-        let Some(root) = sim.tick(dt, &mut recorder) else {
+        let ticked =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sim.tick(dt, &mut recorder)));
+        let ticked = match ticked {
+            Ok(ticked) => ticked,
+            Err(panic) => {
+                let why = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("no message");
+                self.pause();
+                self.note = Some((
+                    Tone::Error,
+                    format!(
+                        "Stopped: the tick failed inside the runtime ({why}). Reset to run again."
+                    ),
+                ));
+                return false;
+            }
+        };
+        let Some(root) = ticked else {
             if sim.finished() {
                 self.playing = false;
                 self.note = Some((Tone::Info, format!("Finished: {}", sim.summary())));
@@ -490,11 +525,17 @@ impl Preview {
         };
         self.seq += 1;
         let hit = recorder.hit;
+        let over = budget::over_budget(sim.blackboard(), recorder.events);
         let record = recorder.finish(self.seq, self.clock, sim.now(), root, self.map.clone());
         let finished = sim.finished().then(|| sim.summary());
         self.live.apply(&record);
         self.timeline.push(record);
         self.last_root = Some(root);
+        if let Some(why) = over {
+            self.pause();
+            self.note = Some((Tone::Error, why));
+            return false;
+        }
         if let Some(node) = hit {
             self.pause();
             let guid = self.map.shown_on(node).unwrap_or_default().to_owned();
@@ -516,7 +557,10 @@ impl View for Preview {
     /// The panel: controls, timeline, messages, then world, blackboard and log side by side.
     fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
         if self.playing {
-            ui.ctx().request_repaint();
+            // A frame when the next tick is due, not every frame: drawing is what an idle
+            // editor would spend its CPU on (software rendering draws every pixel).
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(self.next_tick_in()));
         } else if self.pending.is_some() {
             // Paused: no tick asks for frames, but the reload waits for one.
             ui.ctx()

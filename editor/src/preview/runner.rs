@@ -296,7 +296,7 @@ fn manifest_types(tree: &TreeFile, path: Option<&Path>) -> NodeTypes {
     let base = path.and_then(Path::parent);
     for rel in manifests.into_iter().flatten().filter_map(|m| m.as_str()) {
         let file = base.map_or_else(|| PathBuf::from(rel), |b| b.join(rel));
-        if let Ok(text) = std::fs::read_to_string(&file) {
+        if let Ok(text) = arbor_editor_model::document::io::read_text(&file) {
             let _ = types.merge_manifest(&text);
         }
     }

@@ -7,11 +7,13 @@
 mod common;
 
 mod annotations_ui;
+mod bounded_reads;
 mod canvas_ui;
 mod context_menus;
 mod disk_changes;
 mod freshness;
 mod groot2;
+mod large_files;
 mod layers;
 mod panels;
 mod preview;
@@ -22,6 +24,7 @@ mod recovery;
 mod remote;
 mod sample_files;
 mod save_failures;
+mod subtree_equivalence;
 mod subtrees;
 mod tabs;
 mod viewer;

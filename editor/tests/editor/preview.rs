@@ -352,3 +352,51 @@ fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
         "the subtree ran in its place"
     );
 }
+
+/// A tree that doubles a string every tick: the preview runs whatever is opened, so it
+/// must stop on its own, say why, and never let the blackboard grow past its budget (one
+/// tick can at most double what was there).
+#[test]
+fn a_tree_that_grows_a_string_every_tick_stops_the_preview_with_a_message() {
+    let text = json!({
+        "format": "arbor-tree", "version": 1, "guid": guid(0), "name": "hostile",
+        "blackboard": [{"key": "s", "type": "string", "default": "x".repeat(64)}],
+        "root": guid(1),
+        "nodes": [
+            {"guid": guid(1), "name": "Double", "type": "Script", "params": {"code": "s := s .. s"}}
+        ]
+    });
+    let file = arbor_runtime::parse_str(&text.to_string(), None).expect("a valid tree file");
+    let session = Session::new(Document::from_tree_file(file, None).expect("a document"));
+    let mut h = harness(session);
+    start(&mut h);
+    let bytes = |h: &Harness| {
+        h.preview()
+            .simulation()
+            .and_then(|s| s.blackboard())
+            .map_or(0, arbor_editor::preview::blackboard_bytes)
+    };
+    for _ in 0..40 {
+        h.frame();
+        assert!(
+            bytes(&h) <= 2 * arbor_editor::preview::MAX_BLACKBOARD_BYTES,
+            "the blackboard grew to {} bytes at tick {}",
+            bytes(&h),
+            h.preview().ticks()
+        );
+        if !h.preview().is_playing() {
+            break;
+        }
+    }
+    // Either the preview stopped itself, or the runtime's own string limit kept the
+    // string bounded (the Script node fails); either way the editor lives on.
+    if !h.preview().is_playing() {
+        let note = h.preview().note().unwrap_or_default().to_owned();
+        assert!(note.starts_with("Stopped:"), "{note}");
+        h.act(Action::PlayPause);
+        assert!(
+            !h.preview().is_playing(),
+            "Play is refused while over budget"
+        );
+    }
+}

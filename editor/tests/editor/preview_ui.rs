@@ -100,3 +100,30 @@ fn the_duels_buttons_stay_put_from_round_to_round() {
         "the Attack button moved: {seen:?}"
     );
 }
+
+/// An idle editor asks for frames only as its preview ticks, never continuously: playing
+/// at 8 ticks per second it asks for the next frame about a tick later, and paused it asks
+/// for none sooner than its periodic check of the file on disk.
+#[test]
+fn an_idle_editor_repaints_only_for_preview_ticks() {
+    let path = arbor_samples::trees_dir().join("villager.json");
+    let session = arbor_editor::Session::open(&path).expect("the sample opens");
+    let mut h = crate::common::Harness::new(session);
+    h.preview_mut().set_speed(8.0);
+    h.frames(10);
+    assert!(h.preview().is_playing(), "the sample plays");
+    let tick = std::time::Duration::from_secs_f64(1.0 / 8.0);
+    assert!(
+        h.repaint_delay > std::time::Duration::ZERO && h.repaint_delay <= tick,
+        "playing: the next frame at the next tick, asked {:?}",
+        h.repaint_delay
+    );
+    h.act(arbor_editor::app::Action::PlayPause);
+    h.frames(5);
+    assert!(!h.preview().is_playing());
+    assert!(
+        h.repaint_delay >= std::time::Duration::from_millis(500),
+        "paused: nothing to draw, asked {:?}",
+        h.repaint_delay
+    );
+}

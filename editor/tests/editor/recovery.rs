@@ -19,11 +19,12 @@ use arbor_editor::Session;
 /// Set (to a work folder) in the child process of the crash test.
 const CHILD: &str = "ARBOR_RECOVERY_CHILD";
 
-/// The files in the recovery folder.
+/// The recovery copies in the recovery folder (not the running editors' lock files).
 fn copies(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();
+    files.retain(|f| f.extension().is_none_or(|x| x != "lock"));
     files.sort();
     files
 }
@@ -301,19 +302,27 @@ fn a_panic_inside_a_frame_is_caught_and_the_documents_copied() {
     assert!(crash.message.contains("again"));
 }
 
-#[cfg(target_os = "linux")]
+/// A copy whose editor still runs (it holds its lock) is not offered, on every platform;
+/// once the lock is released (the editor ended, however) it is.
 #[test]
 fn copies_of_an_editor_still_running_are_not_offered() {
     let work = tempfile::tempdir().expect("temp dir");
     let dir = work.path().join("recovery");
     std::fs::create_dir_all(&dir).expect("dir");
-    // Another process stands in for a second editor that is still running.
-    let mut other = Command::new("sleep").arg("30").spawn().expect("sleep runs");
+    // The test stands in for a second editor, process 4242, that is still running.
+    let other = 4242;
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(arbor_editor::app::recovery_lock_path(&dir, other))
+        .expect("lock file");
+    lock.try_lock().expect("locked");
     let (session, _) = session_with(&[("Sequence", [0.0, 0.0])]);
     let contents = RecoveryFile {
         format: "arbor-recovery".to_owned(),
         version: 1,
-        pid: other.id(),
+        pid: other,
         name: "busy".to_owned(),
         document: session.document().to_json(),
         ..Default::default()
@@ -323,14 +332,103 @@ fn copies_of_an_editor_still_running_are_not_offered() {
         serde_json::to_string(&contents).expect("json"),
     )
     .expect("written");
-    assert!(
-        Recovery::at(&dir).pending().is_empty(),
-        "its owner runs: {:?}",
-        std::fs::read_to_string(format!("/proc/{}/stat", other.id()))
-    );
-    other.kill().expect("killed");
-    other.wait().expect("reaped");
+    assert!(Recovery::at(&dir).pending().is_empty(), "its owner runs");
+    drop(lock);
     assert_eq!(Recovery::at(&dir).pending().len(), 1, "its owner is gone");
+}
+
+/// A recovery copy as editor `pid` (ended: it holds no lock) would have left it.
+fn dead_copy(dir: &Path, pid: u32, path: &Path, session: &Session) -> PathBuf {
+    let copy = RecoveryFile {
+        format: arbor_editor::app::RECOVERY_FORMAT.to_owned(),
+        version: 1,
+        pid,
+        path: Some(path.to_owned()),
+        name: "tree".to_owned(),
+        saved_at: 0,
+        disk: None,
+        document: session.document().to_json(),
+    };
+    std::fs::create_dir_all(dir).expect("recovery folder");
+    let file = dir.join(format!("{pid}-copy.json"));
+    std::fs::write(&file, serde_json::to_string(&copy).expect("json")).expect("written");
+    file
+}
+
+/// An edit made an instant before Save is in the recovery folder before the save writes
+/// anything, so a kill at any point of the save loses nothing. The save is made to fail
+/// where a kill would strike (its temporary file cannot be created), which leaves the
+/// state a kill there would.
+#[test]
+fn an_edit_just_before_save_is_copied_before_the_save_writes() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let recovery = work.path().join("recovery");
+    let tree = tree_file(work.path());
+    let mut h = Harness::new(Session::open(&tree).expect("opens"));
+    h.app.set_recovery(Recovery::at(&recovery));
+    h.frame();
+    let added = h
+        .app
+        .session_mut()
+        .add_node("Log", [300.0, 300.0])
+        .expect("added");
+    // Where the save's temporary file goes, a folder: the save fails there.
+    let temp = format!("tree.json.tmp-{}", std::process::id());
+    std::fs::create_dir_all(work.path().join(temp)).expect("blocker");
+    h.key(egui::Key::S, CTRL);
+    assert!(h.app.session().is_modified(), "the save failed");
+    let copies = copies(&recovery);
+    assert_eq!(
+        copies.len(),
+        1,
+        "copied at once, not {} s later",
+        arbor_editor::app::AUTOSAVE_QUIET
+    );
+    let copy: RecoveryFile =
+        serde_json::from_str(&std::fs::read_to_string(&copies[0]).expect("read")).expect("json");
+    assert!(copy.document.contains(&added), "the copy has the edit");
+}
+
+/// What a save killed after writing its temporary file leaves: the copy is offered and
+/// the temporary file beside the tree is removed; a copy identical to the file on disk
+/// (killed after the rename) goes without asking; a temporary file without a copy is
+/// offered when its tree is opened.
+#[test]
+fn a_killed_saves_leftovers_are_offered_once_and_cleaned() {
+    let work = tempfile::tempdir().expect("temp dir");
+    let recovery = work.path().join("recovery");
+    let tree = tree_file(work.path());
+    let dead = u32::MAX - 1;
+    let mut edited = Session::open(&tree).expect("opens");
+    edited.add_node("Log", [300.0, 300.0]).expect("added");
+    let temp = work.path().join(format!("tree.json.tmp-{dead}"));
+    std::fs::write(&temp, edited.document().to_json()).expect("temp written");
+    dead_copy(&recovery, dead, &tree, &edited);
+    let offered = Recovery::at(&recovery).pending();
+    assert_eq!(offered.len(), 1);
+    assert!(
+        !temp.exists(),
+        "the interrupted save's temporary file is removed"
+    );
+
+    // Killed after the rename: the copy equals the file.
+    std::fs::remove_dir_all(&recovery).expect("emptied");
+    let saved = Session::open(&tree).expect("opens");
+    dead_copy(&recovery, dead, &tree, &saved);
+    assert!(Recovery::at(&recovery).pending().is_empty());
+    assert!(copies(&recovery).is_empty(), "removed without asking");
+
+    // Autosave was off in the killed editor: only the temporary file has the edit.
+    std::fs::write(&temp, edited.document().to_json()).expect("temp written");
+    let mut h = Harness::new(Session::default());
+    h.app.set_recovery(Recovery::at(&recovery));
+    h.app.open(&tree);
+    let offer = &h.app.recovery().offer;
+    assert_eq!(offer.len(), 1, "the temporary file is offered");
+    assert_eq!(offer[0].contents.document, edited.document().to_json());
+    h.app.restore_recovered();
+    assert!(h.app.session().is_modified());
+    assert!(!temp.exists(), "restored, then removed");
 }
 
 /// Restoring a crashed editor's copy into the tab that has the same file open (untouched)

@@ -14,15 +14,16 @@ fn trees() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut out = Vec::new();
     for dir in ["samples/trees", "runtime/tests/data/good"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
+        let entries = std::fs::read_dir(root.join(dir))
+            .unwrap_or_else(|e| panic!("{dir}: cannot list the folder: {e}"));
+        let before = out.len();
         for entry in entries.flatten() {
             let path = entry.path();
             if path.extension().is_some_and(|e| e == "json") {
                 out.push(path);
             }
         }
+        assert!(out.len() > before, "no tree file in {dir}");
     }
     out.sort();
     out

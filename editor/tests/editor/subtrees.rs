@@ -207,3 +207,43 @@ fn export_keeps_what_the_tree_does_including_its_blackboard() {
         "{before:#?}"
     );
 }
+
+/// The canvas shows what a Subtree node's file holds without reading it on the UI thread:
+/// edits go on while a worker reads the file, and its summary appears on a later frame.
+#[test]
+fn the_canvas_reads_subtree_files_off_the_ui_thread() {
+    let dir = tempdir("canvas");
+    let path = write_files(&dir);
+    let session = Session::open(&path).expect("opens");
+    let mut h = crate::common::Harness::new(session);
+    let before = h.app.session().generation();
+    for _ in 0..5 {
+        let selection = arbor_editor::document::Selection::of_nodes([guid(4)]);
+        let moved = arbor_editor::commands::MoveItems::by(
+            h.app.session().document(),
+            &selection,
+            [10.0, 0.0],
+        )
+        .expect("a move");
+        h.app.session_mut().apply(moved).expect("moved");
+        h.frame();
+    }
+    assert_ne!(h.app.session().generation(), before, "edits were made");
+    let mut shown = false;
+    // Frames until the worker's reply is drawn; the bound only stops a test that would
+    // never end.
+    for _ in 0..5_000 {
+        h.frame();
+        if h.shows("tree \"count\" · root Sequence") {
+            shown = true;
+            break;
+        }
+        std::thread::yield_now();
+    }
+    assert!(shown, "the summary arrives");
+    assert_eq!(
+        arbor_editor::canvas::subtree_file_reads_here(),
+        0,
+        "no subtree file was read on the UI thread"
+    );
+}

@@ -137,3 +137,30 @@ fn an_unsaved_tab_shows_a_mark_its_font_can_draw_and_the_question_names_the_file
         "the question names the tree and its file"
     );
 }
+
+/// A file that cannot be opened (from the command line or File > Open) shows its error in
+/// the window, with the path and a Retry that opens it once it is fixed; the blank tab is
+/// never passed off as that file.
+#[test]
+fn a_file_that_cannot_be_opened_shows_why_and_offers_retry() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("patrol.json");
+    std::fs::write(&path, "{ not json").expect("written");
+    let mut h = Harness::new(arbor_editor::Session::default());
+    h.app.open(&path);
+    h.frames(2);
+    assert!(h.shows("Could not open the file"), "{:?}", h.texts());
+    let retry = format!("Retry opening {}", path.display());
+    let at = h.text_rect(&retry, |_| true).expect("a Retry button");
+    assert!(
+        h.app.session().path().is_none(),
+        "the blank tab is not that file"
+    );
+
+    let (fixed, _) = session_with(&[("Sequence", [0.0, 0.0])]);
+    arbor_editor::document::io::save(fixed.document(), &path).expect("fixed");
+    h.click(at.center());
+    h.frames(2);
+    assert_eq!(h.app.session().path(), Some(path.as_path()));
+    assert!(!h.shows("Could not open the file"));
+}

@@ -133,8 +133,17 @@ fn a_companion_edited_after_the_xml_is_kept_on_reopen() {
     let original = fs::read_to_string(&sub).expect("the subtree");
     assert!(original.contains("\"name\": \"try_open\""), "{original}");
     let edited = original.replace("\"name\": \"try_open\"", "\"name\": \"try_open_edited\"");
-    std::thread::sleep(std::time::Duration::from_millis(20));
     fs::write(&sub, &edited).expect("edit");
+    // The edit is later than the XML's last write whatever the file system's timestamp
+    // granularity: the XML's time is set to an hour before the edit's.
+    let edited_at = fs::metadata(&sub)
+        .and_then(|m| m.modified())
+        .expect("the edit's time");
+    fs::File::options()
+        .write(true)
+        .open(&xml)
+        .and_then(|f| f.set_modified(edited_at - std::time::Duration::from_secs(3600)))
+        .expect("the XML's time set");
 
     let session = Session::open(&xml).expect("reopens");
     assert_eq!(fs::read_to_string(&sub).expect("the subtree"), edited);

@@ -12,7 +12,7 @@
 //! to write the original BT.CPP form back.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value as Json;
 
@@ -76,7 +76,7 @@ pub fn export(
         sub_models: BTreeMap::new(),
         load,
     };
-    let main_path = path.map(normalise);
+    let main_path = path.map(crate::files::normalise);
     ex.merge_manifests(main, main_path.as_deref());
     let main_index = ex.tree(main.clone(), main_path);
     let defaults: Vec<String> = main
@@ -189,9 +189,30 @@ struct Ex<'l> {
 /// What a node's place in its tree tells the export.
 struct At<'f> {
     file: &'f TreeFile,
+    /// The file's nodes by GUID: finding each by scanning the list made exporting a wide
+    /// tree quadratic.
+    nodes: NodeIndex<'f>,
     meta: &'f Meta,
     tree_id: &'f str,
     path: Option<&'f Path>,
+}
+
+/// A tree file's nodes by GUID (the first of a repeated GUID, as [`TreeFile::node`]).
+struct NodeIndex<'f>(HashMap<&'f str, &'f NodeDef>);
+
+impl<'f> NodeIndex<'f> {
+    fn of(file: &'f TreeFile) -> NodeIndex<'f> {
+        let mut map = HashMap::with_capacity(file.nodes.len());
+        for node in &file.nodes {
+            map.entry(node.guid.as_str()).or_insert(node);
+        }
+        NodeIndex(map)
+    }
+
+    fn get(&self, guid: &str) -> Option<&'f NodeDef> {
+        crate::work::add(crate::work::Counter::GuidSteps, 1);
+        self.0.get(guid).copied()
+    }
 }
 
 impl Ex<'_> {
@@ -249,6 +270,7 @@ impl Ex<'_> {
         }
         let at = At {
             file: &file,
+            nodes: NodeIndex::of(&file),
             meta: &meta,
             tree_id: &id,
             path: path.as_deref(),
@@ -272,7 +294,7 @@ impl Ex<'_> {
         parent: Option<&NodeDef>,
         depth: usize,
     ) -> Option<Out> {
-        let Some(node) = at.file.node(guid) else {
+        let Some(node) = at.nodes.get(guid) else {
             self.problems.push(format!(
                 "tree `{}`: no node has the GUID {guid}",
                 at.tree_id
@@ -301,7 +323,7 @@ impl Ex<'_> {
         let children: Vec<&NodeDef> = node
             .children
             .iter()
-            .filter_map(|c| at.file.node(c))
+            .filter_map(|c| at.nodes.get(c))
             .collect();
         let element = match self.element(at, node, &children) {
             Ok(e) => e,
@@ -603,7 +625,7 @@ impl Ex<'_> {
                 out.push_attr("code", code);
             }
             Conv::Precondition => {
-                if let Some(test) = running_precondition(at.file, children) {
+                if let Some(test) = running_precondition(&at.nodes, children) {
                     out.push_attr("if", test);
                     out.push_attr("else", "RUNNING");
                     return Ok(Element {
@@ -765,7 +787,8 @@ impl Ex<'_> {
             .path
             .and_then(Path::parent)
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-        let target = normalise(&base.join(rel));
+        // Two spellings of one subtree path are one tree.
+        let target = crate::files::normalise(&base.join(rel));
         let index = match self.by_path.get(&target) {
             Some(&i) => {
                 if self.trees[i].xml.is_none() {
@@ -1015,24 +1038,6 @@ fn negate(test: &str) -> String {
     format!("!{test}")
 }
 
-/// Resolves `.` and `..` without touching the file system, so that two spellings of one
-/// subtree path are one tree.
-fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
-}
-
 /// A Sequence imported from a `<Precondition>` with a script test: one child and one
 /// FailureIf / SuccessIf / SkipIf whose code is `!(S)`; gives `S` and the `else` status.
 fn script_precondition(node: &NodeDef, children: usize) -> Option<(String, &'static str)> {
@@ -1055,7 +1060,7 @@ fn script_precondition(node: &NodeDef, children: usize) -> Option<(String, &'sta
 /// A Sequence imported from `<Precondition else="RUNNING">` (rule 71): a dynamic Selector
 /// over a ScriptCondition and a Scripted leaf that only runs, then the one child; gives
 /// the test.
-fn running_precondition(file: &TreeFile, children: &[&NodeDef]) -> Option<String> {
+fn running_precondition(nodes: &NodeIndex<'_>, children: &[&NodeDef]) -> Option<String> {
     let [gate, _] = children else {
         return None;
     };
@@ -1066,7 +1071,7 @@ fn running_precondition(file: &TreeFile, children: &[&NodeDef]) -> Option<String
     let [test, wait] = gate.children.as_slice() else {
         return None;
     };
-    let (test, wait) = (file.node(test)?, file.node(wait)?);
+    let (test, wait) = (nodes.get(test)?, nodes.get(wait)?);
     let only_runs = wait.kind == "Scripted"
         && wait.params.get("returns") == Some(&Json::from(vec!["running"]))
         && wait.decorators.is_empty();
@@ -1114,13 +1119,5 @@ mod tests {
         assert_eq!(text(&Json::from(3)), "3");
         assert_eq!(text(&Json::from(2.5)), "2.5");
         assert_eq!(text(&Json::from(true)), "true");
-    }
-
-    #[test]
-    fn paths_are_normalised() {
-        assert_eq!(
-            normalise(Path::new("a/./b/../c.json")),
-            PathBuf::from("a/c.json")
-        );
     }
 }

@@ -14,6 +14,10 @@ use super::XmlProblem;
 pub(crate) const MAX_DEPTH: usize = 256;
 /// Most elements accepted in one document.
 const MAX_NODES: u32 = 1_000_000;
+/// Most attributes accepted on one element. roxmltree compares each attribute with the
+/// element's earlier ones (duplicates are an error), so an element's cost grows with the
+/// square of its attributes; with this bound the whole document stays linear.
+pub(crate) const MAX_ATTRIBUTES: usize = 256;
 
 /// One XML element: its name, attributes in document order, child elements and the text
 /// directly inside it (used for port descriptions in `<TreeNodesModel>`).
@@ -56,10 +60,13 @@ pub(crate) fn parse_tolerant(
     origin: &str,
 ) -> Result<(Element, Vec<XmlProblem>), XmlProblem> {
     let (fixed, notes) = tolerate(text);
+    // The notes come in document order: one cursor locates them all in one pass (locating
+    // each from the start made 32,000 raw `&`s quadratic).
+    let mut cursor = Cursor::default();
     let warnings = notes
         .into_iter()
         .map(|(at, message)| {
-            let (line, column) = line_column(text, at);
+            let (line, column) = cursor.at(text, at);
             XmlProblem {
                 origin: origin.to_owned(),
                 line,
@@ -163,9 +170,11 @@ fn tolerate(text: &str) -> (String, Vec<(usize, String)>) {
     (out, notes)
 }
 
-/// Whether `rest` (after an `&`) starts an entity or character reference.
+/// Whether `rest` (after an `&`) starts an entity or character reference. Looks at bytes,
+/// not a slice of the text: the 12 bytes after the `&` may end inside a multi-byte
+/// character (`&lt; 10 km →`), and the `;` sought is ASCII anyway.
 fn is_entity(rest: &str) -> bool {
-    let Some(end) = rest.get(..rest.len().min(12)).and_then(|r| r.find(';')) else {
+    let Some(end) = rest.bytes().take(12).position(|b| b == b';') else {
         return false;
     };
     let name = &rest[..end];
@@ -180,14 +189,21 @@ fn is_entity(rest: &str) -> bool {
 
 /// Parses a document and returns its root element.
 pub(crate) fn parse(text: &str, origin: &str) -> Result<Element, XmlProblem> {
-    // roxmltree parses nested elements recursively: refuse deep nesting before it does.
-    if let Some(at) = too_deep(text) {
+    // roxmltree parses nested elements recursively, and checks attributes for duplicates
+    // pairwise: refuse deep nesting and crowded elements before it sees them.
+    if let Some((at, why)) = prescan(text) {
         let (line, column) = line_column(text, at);
+        let message = match why {
+            Refusal::Deep => format!("elements nest more than {MAX_DEPTH} levels deep"),
+            Refusal::Crowded => format!(
+                "the element has more than {MAX_ATTRIBUTES} attributes; Arbor reads at most {MAX_ATTRIBUTES}"
+            ),
+        };
         return Err(XmlProblem {
             origin: origin.to_owned(),
             line,
             column,
-            message: format!("elements nest more than {MAX_DEPTH} levels deep"),
+            message,
         });
     }
     let options = roxmltree::ParsingOptions {
@@ -285,10 +301,20 @@ fn copy(
     Ok(element)
 }
 
-/// The byte offset of the first start tag nested deeper than `MAX_DEPTH`, if any. A light
-/// scan that skips comments, CDATA, processing instructions, declarations and quoted
-/// attribute values; malformed input is left for roxmltree to report.
-fn too_deep(text: &str) -> Option<usize> {
+/// What [`prescan`] refuses.
+#[derive(Debug, PartialEq)]
+enum Refusal {
+    /// Nested deeper than [`MAX_DEPTH`].
+    Deep,
+    /// More than [`MAX_ATTRIBUTES`] attributes.
+    Crowded,
+}
+
+/// The byte offset of the first start tag nested deeper than `MAX_DEPTH` or carrying more
+/// than `MAX_ATTRIBUTES` attributes, if any. A light linear scan that skips comments,
+/// CDATA, processing instructions, declarations and quoted attribute values (an attribute
+/// is counted by its `=` outside quotes); malformed input is left for roxmltree to report.
+fn prescan(text: &str) -> Option<(usize, Refusal)> {
     let bytes = text.as_bytes();
     let skip_to = |from: usize, end: &str| {
         text[from..]
@@ -317,11 +343,18 @@ fn too_deep(text: &str) -> Option<usize> {
         } else {
             let start = i;
             let mut quote = None;
+            let mut attributes = 0usize;
             i += 1;
             while i < bytes.len() {
                 match (quote, bytes[i]) {
                     (Some(q), c) if c == q => quote = None,
                     (None, b'"' | b'\'') => quote = Some(bytes[i]),
+                    (None, b'=') => {
+                        attributes += 1;
+                        if attributes > MAX_ATTRIBUTES {
+                            return Some((start, Refusal::Crowded));
+                        }
+                    }
                     (None, b'>') => break,
                     _ => {}
                 }
@@ -331,7 +364,7 @@ fn too_deep(text: &str) -> Option<usize> {
             if !self_closing {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Some(start);
+                    return Some((start, Refusal::Deep));
                 }
             }
             i += 1;
@@ -343,6 +376,7 @@ fn too_deep(text: &str) -> Option<usize> {
 /// 1-based line and column (in characters) of a byte offset.
 fn line_column(text: &str, at: usize) -> (u32, u32) {
     let before = &text[..at.min(text.len())];
+    crate::work::add(crate::work::Counter::XmlPositionBytes, before.len() as u64);
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line as u32, column as u32)
@@ -476,10 +510,26 @@ mod tests {
             "<root>{}<a x=\"/>\" y='>'><!-- <b> --><![CDATA[<c>]]><d/></a></root>",
             "<e>".repeat(MAX_DEPTH - 3) + &"</e>".repeat(MAX_DEPTH - 3)
         );
-        assert_eq!(too_deep(&ok), None);
+        assert_eq!(prescan(&ok), None);
         let deep = "<e>".repeat(MAX_DEPTH + 1);
-        assert_eq!(too_deep(&deep), Some(3 * MAX_DEPTH));
+        assert_eq!(prescan(&deep), Some((3 * MAX_DEPTH, Refusal::Deep)));
         assert_eq!(line_column("ab\ncd", 4), (2, 2));
+    }
+
+    #[test]
+    fn attributes_are_counted_outside_quotes() {
+        let attrs = |n: usize| (0..n).map(|i| format!(" a{i}=\"x=y\"")).collect::<String>();
+        let ok = format!("<root><e{}/></root>", attrs(MAX_ATTRIBUTES));
+        assert_eq!(prescan(&ok), None);
+        let crowded = format!("<root><e{}/></root>", attrs(MAX_ATTRIBUTES + 1));
+        assert_eq!(prescan(&crowded), Some((6, Refusal::Crowded)));
+    }
+
+    #[test]
+    fn entities_next_to_multibyte_characters_are_entities() {
+        assert!(is_entity("lt; 10 km → y"));
+        assert!(is_entity("#x2192;→→→→"));
+        assert!(!is_entity("é→→→→;"));
     }
 
     #[test]

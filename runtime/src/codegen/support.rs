@@ -8,8 +8,8 @@
 //! interpreter's own `Exec` code — and for every other node ([`Fixed::node`] is the
 //! interpreter's general path). So the semantics have one implementation.
 //!
-//! Soundness: node indices are const generics. [`Run::fixed`] checks once per tick that the
-//! agent has `N` node slots and takes their address (`exec::unchecked::Slots`), and each
+//! Soundness: node indices are const generics. [`run`] checks once per tick that the tree
+//! has `N` nodes, [`Run::fixed`] that the agent has `N` node slots, and takes their address (`exec::unchecked::Slots`), and each
 //! call asserts `I < N` at compile time, which is what the unchecked slot access needs (a
 //! tick never resizes the slots).
 
@@ -110,6 +110,14 @@ fn root_tick<C, P: Root<C, N>, const N: usize, const COUNT_SLOTS: bool>(
         let now = state.bb.now() + dt;
         state.bb.set_now(now);
     }
+    // `run` is public: a hand-written program could pass a tree other than the agent's.
+    // `fixed` checks that the agent has `N` slots; this checks that the tree has `N`
+    // nodes, which together give invariant 1 of `exec::unchecked` that the interpreter's
+    // unchecked slot accesses rely on (one compare per tick; `direct` has it from
+    // `Checked`).
+    if COUNT_SLOTS && tree.nodes.len() != N {
+        wrong_tree(tree.nodes.len(), N);
+    }
     state.nodes.run += 1;
     let (nodes, mut cx) = split(state, data);
     let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
@@ -197,6 +205,12 @@ fn fixed<'r, 'a, 'c, C, O: ?Sized, const N: usize>(
         wrong_size(slots, N)
     };
     Fixed(exec, slots)
+}
+
+#[cold]
+#[inline(never)]
+fn wrong_tree(nodes: usize, n: usize) -> ! {
+    panic!("generated code for a tree of {n} nodes run with a tree of {nodes} nodes")
 }
 
 #[cold]
@@ -332,5 +346,63 @@ impl<O: Observer + ?Sized> Observer for Forward<'_, O> {
     #[inline]
     fn event(&mut self, event: TraceEvent<'_>) {
         self.0.event(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builder::{node, TreeBuilder};
+    use crate::Registry;
+
+    /// A hand-written program for a 1-node tree that runs a bigger tree with the agent's
+    /// state: what `run`'s node count check is for.
+    struct OtherTree(Arc<CompiledTree<()>>);
+
+    impl Root<(), 1> for OtherTree {
+        fn root<O: Observer + ?Sized>(&self, x: &mut Fixed<'_, '_, '_, (), O, 1>) -> Status {
+            x.node::<0>()
+        }
+    }
+
+    impl<O: ?Sized> Loops<(), O> for OtherTree {
+        fn tick_loop(&self, _: &mut Reentry<'_, '_, '_, (), O>, _: u32) -> Option<Status> {
+            None
+        }
+    }
+
+    impl Program<()> for OtherTree {
+        fn tick(
+            &self,
+            _own: &CompiledTree<()>,
+            state: &mut State,
+            data: &mut (),
+            dt: Option<f64>,
+        ) -> Status {
+            run::<(), OtherTree, 1>(self, None, &self.0, state, data, dt)
+        }
+
+        fn tick_traced<'a>(&self, run: &mut Run<'a, '_, (), dyn Observer + 'a>) -> Status {
+            self.root(&mut run.fixed::<1>())
+        }
+
+        fn loops_traced<'o>(&self) -> &dyn Loops<(), dyn Observer + 'o> {
+            self
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "generated code for a tree of 1 nodes run with a tree of 3 nodes")]
+    fn run_refuses_a_tree_of_another_node_count() {
+        let registry = Registry::<()>::new();
+        let wait = || node("Wait").param("seconds", 1.0);
+        let small = TreeBuilder::new("small").root(wait()).build(&registry);
+        let big = TreeBuilder::new("big")
+            .root(node("Sequence").children([wait(), wait()]))
+            .build(&registry);
+        let (small, big) = (small.expect("loads"), big.expect("loads"));
+        let tree = install(small, OtherTree(Arc::new(big)));
+        let mut agent = Agent::new(Arc::new(tree), 1);
+        agent.tick(&mut (), 0.1);
     }
 }

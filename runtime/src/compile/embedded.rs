@@ -50,20 +50,10 @@ impl Embedded {
 /// above the top file's folder or is absolute. Subtree files must lie in that folder
 /// anyway (docs/reliability.md), so nothing the loader accepts from disk is lost.
 pub(crate) fn key(from_dir: &Path, rel: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for part in from_dir.components().chain(rel.components()) {
-        match part {
-            Component::Normal(name) => out.push(name),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    return None;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(out)
+    let key = crate::files::normalise(&from_dir.join(rel));
+    key.components()
+        .all(|part| matches!(part, Component::Normal(_)))
+        .then_some(key)
 }
 
 #[cfg(test)]

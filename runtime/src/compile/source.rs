@@ -53,6 +53,18 @@ pub(crate) fn parse(
             },
         )]);
     }
+    if let Some(dup) = crate::format::find_duplicate_key(text.as_bytes()) {
+        let mut p = Problem::new(
+            origin,
+            dup.path,
+            ProblemKind::Shape(format!(
+                "duplicate key `{}`: a key may appear once in an object",
+                dup.key
+            )),
+        );
+        p.line = Some((dup.line, dup.column));
+        return Err(vec![p]);
+    }
     if let Some(file) = parse_direct(text, opts.max_string_len) {
         return finish(file, origin);
     }

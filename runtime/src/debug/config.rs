@@ -11,6 +11,11 @@ use std::time::Duration;
 use super::error::DebugError;
 use super::protocol::DEFAULT_ADDR;
 
+/// [`DebugConfig::queue_bytes`] by default: 4 MiB.
+pub const DEFAULT_QUEUE_BYTES: usize = 4 << 20;
+/// [`DebugConfig::pending_writes`] by default: 1 MiB.
+pub const DEFAULT_PENDING_WRITES: usize = 1 << 20;
+
 /// Where the server's log lines go (one line per call, no newline): a client's connection
 /// closing and why (a disconnect, a write that failed, a missed deadline), its malformed
 /// requests (the first few), refused connections (at most one line every 10 seconds), a
@@ -66,6 +71,12 @@ pub struct DebugConfig {
     pub token: Option<String>,
     /// Messages each client's queue holds before tick frames are dropped.
     pub queue: usize,
+    /// Bytes each client's queue holds (replies and tick frames waiting to be written);
+    /// see [`DebugConfig::queue_bytes`].
+    pub queue_bytes: usize,
+    /// Bytes of blackboard writes (`set`) each instance holds until the host's next tick
+    /// call; see [`DebugConfig::pending_writes`].
+    pub pending_writes: usize,
     /// Connections served at once; more are refused with an error.
     pub max_clients: usize,
     /// Where log lines go; `None` prints them to stderr.
@@ -85,6 +96,8 @@ impl Default for DebugConfig {
             allow_remote: false,
             token: None,
             queue: 256,
+            queue_bytes: DEFAULT_QUEUE_BYTES,
+            pending_writes: DEFAULT_PENDING_WRITES,
             max_clients: 8,
             log: None,
             hello_timeout: Duration::from_secs(10),
@@ -101,6 +114,8 @@ impl fmt::Debug for DebugConfig {
             .field("allow_remote", &self.allow_remote)
             .field("token", &self.token.as_ref().map(|_| "…"))
             .field("queue", &self.queue)
+            .field("queue_bytes", &self.queue_bytes)
+            .field("pending_writes", &self.pending_writes)
             .field("max_clients", &self.max_clients)
             .field("hello_timeout", &self.hello_timeout)
             .field("idle_timeout", &self.idle_timeout)
@@ -138,6 +153,28 @@ impl DebugConfig {
     /// dropped, but a client whose queue stays full of them for 2 seconds is disconnected.
     pub fn queue(mut self, messages: usize) -> Self {
         self.queue = messages;
+        self
+    }
+
+    /// Bytes each client's queue on the server holds (default 4 MiB): replies, and tick
+    /// frames counted by the memory they keep alive. One message of any size is admitted
+    /// into an empty queue (a `tree` reply can be larger than the bound), so a queue never
+    /// holds more than this or one message, whichever is larger. When a reply does not fit,
+    /// the server stops reading that client's requests until its queue drains; a client
+    /// whose queue does not drain for 2 seconds gets a last `error` (`busy`) and is
+    /// disconnected. Tick frames that do not fit are dropped and counted, as when the queue
+    /// is full in messages.
+    pub fn queue_bytes(mut self, bytes: usize) -> Self {
+        self.queue_bytes = bytes;
+        self
+    }
+
+    /// Bytes of blackboard writes (`set` requests) an instance holds until the host's next
+    /// tick call applies them (default 1 MiB; each write counts its key and its value as
+    /// held in memory). A `set` beyond that is refused with an `error` (`busy`): the client
+    /// may send it again after the host's next tick.
+    pub fn pending_writes(mut self, bytes: usize) -> Self {
+        self.pending_writes = bytes;
         self
     }
 

@@ -351,10 +351,26 @@ impl Session {
                 return self.error(id, ErrorCode::BadValue, message);
             }
         }
-        {
+        let weight = write_weight(&key, &value);
+        let refused = {
             let mut control = shared.control();
-            control.writes.push((key, value));
-            shared.update_active(&control);
+            let held = control.writes_bytes;
+            if held > 0 && held.saturating_add(weight) > self.hub.pending_writes {
+                Some(held)
+            } else {
+                control.writes.push((key, value));
+                control.writes_bytes = held.saturating_add(weight);
+                shared.update_active(&control);
+                None
+            }
+        };
+        if let Some(held) = refused {
+            let message = format!(
+                "instance {instance}: {held} bytes of blackboard writes wait for the host's next tick; \
+                 the limit is {} bytes; send it again after that tick",
+                self.hub.pending_writes
+            );
+            return self.error(id, ErrorCode::Busy, message);
         }
         self.ok(id)
     }
@@ -391,11 +407,23 @@ impl Session {
     }
 
     fn send(&self, line: String) -> Result<(), Stop> {
-        self.link.reply(line).map_err(|refused| {
-            Stop(match refused {
-                Refused::Full => "does not read its replies".into(),
-                Refused::Gone => "connection closed".into(),
-            })
+        self.link.reply(line).map_err(|refused| match refused {
+            Refused::Full => {
+                let message = format!(
+                    "disconnected: replies the client did not read fill its queue (limit {} bytes)",
+                    self.hub.queue_bytes
+                );
+                self.link.last_word(
+                    ServerMessage::Error {
+                        id: None,
+                        code: ErrorCode::Busy,
+                        message,
+                    }
+                    .to_line(),
+                );
+                Stop("does not read its replies".into())
+            }
+            Refused::Gone => Stop("connection closed".into()),
         })
     }
 
@@ -464,6 +492,30 @@ fn subscribe(link: &Arc<ClientLink>, shared: &InstanceShared, control: &mut Cont
         dropped: 0,
     });
     shared.update_active(control);
+}
+
+/// What a queued blackboard write holds in memory: its key and its value, each JSON value
+/// counted as one `serde_json::Value` plus the bytes of its strings. Walks without
+/// recursion; linear in the value.
+fn write_weight(key: &str, value: &Json) -> usize {
+    let node = std::mem::size_of::<Json>();
+    let mut total = key.len() + std::mem::size_of::<(String, Json)>();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total += node;
+        match v {
+            Json::String(s) => total += s.len(),
+            Json::Array(items) => stack.extend(items),
+            Json::Object(map) => {
+                for (k, item) in map {
+                    total += k.len();
+                    stack.push(item);
+                }
+            }
+            Json::Null | Json::Bool(_) | Json::Number(_) => {}
+        }
+    }
+    total
 }
 
 /// Compares tokens in time independent of where they differ.

@@ -6,7 +6,7 @@
 //! `instances`, so the two cannot deadlock.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,10 @@ use super::shared::InstanceShared;
 pub(crate) struct Hub {
     pub token: Option<String>,
     pub queue: usize,
+    pub queue_bytes: usize,
+    pub pending_writes: usize,
+    /// The most bytes any client's queue has held.
+    pub peak_queue_bytes: Arc<AtomicUsize>,
     pub max_clients: usize,
     log: Option<LogFn>,
     pub instances: Mutex<BTreeMap<u64, Arc<InstanceShared>>>,
@@ -54,6 +58,9 @@ impl Hub {
         Hub {
             token: config.token.clone().filter(|t| !t.is_empty()),
             queue: config.queue.max(4),
+            queue_bytes: config.queue_bytes,
+            pending_writes: config.pending_writes,
+            peak_queue_bytes: Arc::new(AtomicUsize::new(0)),
             max_clients: config.max_clients.max(1),
             log: config.log.clone(),
             hello_timeout: config.hello_timeout,

@@ -162,6 +162,7 @@ impl Instance {
         let (writes, plan) = {
             let mut control = self.shared.control();
             let writes = std::mem::take(&mut control.writes);
+            control.writes_bytes = 0;
             if control.breakpoints_changed {
                 control.breakpoints_changed = false;
                 self.collector

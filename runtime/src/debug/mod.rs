@@ -157,7 +157,7 @@ mod writer;
 
 #[cfg(feature = "debug-server")]
 pub use self::{
-    config::{DebugConfig, LogFn},
+    config::{DebugConfig, LogFn, DEFAULT_PENDING_WRITES, DEFAULT_QUEUE_BYTES},
     error::DebugError,
     instance::Instance,
     server::DebugServer,

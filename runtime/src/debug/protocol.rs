@@ -54,6 +54,10 @@ pub enum ErrorCode {
     UnknownKey,
     /// A `set` whose value does not fit the key's declared type.
     BadValue,
+    /// The server holds as much for this client as it may: a `set` beyond the bytes of
+    /// writes waiting for the host's next tick (send it again after that tick), or, as the
+    /// last line before the connection is closed, replies the client did not read.
+    Busy,
 }
 
 impl ErrorCode {
@@ -69,6 +73,7 @@ impl ErrorCode {
             ErrorCode::UnknownNode => "unknown_node",
             ErrorCode::UnknownKey => "unknown_key",
             ErrorCode::BadValue => "bad_value",
+            ErrorCode::Busy => "busy",
         }
     }
 }

@@ -43,6 +43,11 @@ pub(crate) fn parse(line: &[u8]) -> Result<Parsed, Rejected> {
             ))
         }
     };
+    // After the syntax and the `id`: what is not JSON is reported as such, and the reply
+    // echoes the `id` (the last one, if it is the `id` that is repeated).
+    if let Some(dup) = crate::format::find_duplicate_key(line) {
+        return Err(reject(id, ErrorCode::BadRequest, dup.to_string()));
+    }
     let Some(kind) = object.get("type").and_then(Value::as_str) else {
         return Err(reject(
             id,

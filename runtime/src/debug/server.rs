@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-use super::client::{ClientLink, Outgoing};
+use super::client::{ClientLink, Outgoing, QueueBytes};
 use super::config::DebugConfig;
 use super::error::DebugError;
 use super::hub::{lock, Hub};
@@ -146,6 +146,13 @@ impl DebugServer {
     /// [`DebugConfig::max_clients`].
     pub fn clients(&self) -> usize {
         lock(&self.hub.clients).len()
+    }
+
+    /// The most bytes any client's queue has held so far (replies and tick frames waiting
+    /// to be written): at most [`DebugConfig::queue_bytes`], or one message when a single
+    /// message is larger. A host can read it to size the bound.
+    pub fn peak_queue_bytes(&self) -> usize {
+        self.hub.peak_queue_bytes.load(Ordering::Relaxed)
     }
 
     /// Lists `agent` to clients as `name` (e.g. "villager #3"); `file` is the tree file it
@@ -290,7 +297,8 @@ fn serve(stream: TcpStream, peer: SocketAddr, id: u64, hub: &Arc<Hub>) -> Option
         return None;
     }
     let (tx, rx) = sync_channel(hub.queue);
-    let link = Arc::new(ClientLink::new(id, peer.clone(), tx));
+    let bytes = QueueBytes::new(hub.queue_bytes, hub.peak_queue_bytes.clone());
+    let link = Arc::new(ClientLink::new(id, peer.clone(), tx, bytes));
     let hello = ServerMessage::Hello {
         protocol: PROTOCOL_VERSION,
         server: concat!("arbor-runtime ", env!("CARGO_PKG_VERSION")).into(),

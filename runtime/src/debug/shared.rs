@@ -31,6 +31,14 @@ pub(crate) struct TickFrame {
     pub keys: Arc<[KeyInfo]>,
 }
 
+impl TickFrame {
+    /// The bytes the frame keeps alive while it waits in a queue (its names are shared).
+    pub fn weight(&self) -> usize {
+        64 + self.nodes.len() * std::mem::size_of::<(u32, NodeStatus)>()
+            + self.blackboard.len() * std::mem::size_of::<(u32, Value)>()
+    }
+}
+
 /// A client subscribed to an instance.
 pub(crate) struct Subscriber {
     pub link: Arc<ClientLink>,
@@ -55,6 +63,8 @@ pub(crate) struct Control {
     pub breakpoints_changed: bool,
     /// Blackboard writes (key name, value already checked against the key's type).
     pub writes: Vec<(String, Json)>,
+    /// What `writes` holds, in bytes (bounded by `DebugConfig::pending_writes`).
+    pub writes_bytes: usize,
     pub subscribers: Vec<Subscriber>,
 }
 

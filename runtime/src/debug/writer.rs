@@ -50,11 +50,11 @@ fn pump(
             Err(RecvTimeoutError::Timeout) => continue,
             Err(RecvTimeoutError::Disconnected) => return Ok(()),
         };
-        if !write_item(first, out)? {
+        if !write_item(first, out, link)? {
             return Ok(());
         }
         while let Ok(item) = rx.try_recv() {
-            if !write_item(item, out)? {
+            if !write_item(item, out, link)? {
                 return Ok(());
             }
         }
@@ -65,8 +65,15 @@ fn pump(
     }
 }
 
-/// Writes one item; false for `Close`.
-fn write_item(item: Outgoing, out: &mut impl Write) -> io::Result<bool> {
+/// Writes one item, then gives its bytes back to the queue's bound; false for `Close`.
+fn write_item(item: Outgoing, out: &mut impl Write, link: &ClientLink) -> io::Result<bool> {
+    let weight = item.weight();
+    let written = write_one(item, out);
+    link.bytes.release(weight);
+    written
+}
+
+fn write_one(item: Outgoing, out: &mut impl Write) -> io::Result<bool> {
     match item {
         Outgoing::Line(line) => out.write_all(line.as_bytes())?,
         Outgoing::Tick(frame) => out.write_all(tick_line(&frame).as_bytes())?,

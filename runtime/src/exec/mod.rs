@@ -325,8 +325,8 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
                 program,
             } = &d.kind
             {
-                // Rule 60: as BT.CPP's `_onHalted`; a key without a value stops it.
-                let _ = program.run(&mut *self.cx.blackboard);
+                // Rule 59: as BT.CPP's `_onHalted`; a key without a value stops it.
+                let _ = action::script::run(&mut *self.cx.blackboard, &mut *self.obs, i, program);
             }
         }
     }
@@ -387,9 +387,14 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         for d in tree.decorators_of(i).iter().rev() {
             match d.kind {
                 DecoratorKind::Inverter => status = status.inverted(),
-                DecoratorKind::Script { role, ref program } => {
-                    attached::script::after(&mut *self.cx.blackboard, role, program, status)
-                }
+                DecoratorKind::Script { role, ref program } => attached::script::after(
+                    &mut *self.cx.blackboard,
+                    &mut *self.obs,
+                    i,
+                    role,
+                    program,
+                    status,
+                ),
                 DecoratorKind::CheckTrigger {
                     trigger,
                     reset: Reset::LeaveNode,
@@ -538,7 +543,9 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
             Kind::WasUpdated { key } => action::was_updated::tick(self, i, *key),
             Kind::UnsetBlackboard { key } => action::unset_blackboard::tick(self, *key),
             Kind::Random { probability } => action::random::tick(self, probability),
-            Kind::Script { program, condition } => action::script::tick(self, program, *condition),
+            Kind::Script { program, condition } => {
+                action::script::tick(self, i, program, *condition)
+            }
             Kind::Host { action, state } => {
                 let action = &tree.actions[*action as usize];
                 action.tick(self.action_ctx(i, *state))

@@ -8,6 +8,9 @@
 
 mod json_path;
 mod tree_file;
+mod unique_keys;
+
+pub(crate) use unique_keys::find_duplicate_key;
 
 pub use json_path::json_path;
 

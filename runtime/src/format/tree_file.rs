@@ -137,7 +137,12 @@ impl TreeFile {
 
     /// The node with this GUID.
     pub fn node(&self, guid: &str) -> Option<&NodeDef> {
-        self.nodes.iter().find(|n| n.guid == guid)
+        let at = self.nodes.iter().position(|n| n.guid == guid);
+        crate::work::add(
+            crate::work::Counter::GuidSteps,
+            at.map_or(self.nodes.len(), |i| i + 1) as u64,
+        );
+        at.map(|i| &self.nodes[i])
     }
 }
 

@@ -100,12 +100,30 @@ pub struct Program {
     pub(crate) result: Ty,
     /// The deepest the stack gets.
     pub(crate) depth: usize,
+    /// The source range of each instruction that can stop the script on a limit (`Concat`,
+    /// `Store`), by instruction index in increasing order: read only to report a stop.
+    pub(crate) sites: Vec<(u32, Span)>,
+    /// The script's text, for messages about a stop.
+    pub(crate) src: Arc<str>,
 }
 
 impl Program {
     /// The type of the value the script gives.
     pub fn result(&self) -> Ty {
         self.result
+    }
+
+    /// The script's source text.
+    pub fn source(&self) -> &str {
+        &self.src
+    }
+
+    /// The source range of instruction `pc`, which has one (`Compiler::site`).
+    pub(crate) fn site(&self, pc: usize) -> (usize, usize) {
+        match self.sites.binary_search_by_key(&(pc as u32), |&(at, _)| at) {
+            Ok(i) => (self.sites[i].1.start, self.sites[i].1.end),
+            Err(_) => (0, self.src.len()),
+        }
     }
 
     /// Rewrites blackboard keys (file-local to instance keys, for subtrees).
@@ -126,6 +144,7 @@ pub(crate) struct Compiler<'a> {
     strings: Vec<Arc<str>>,
     depth: usize,
     max_depth: usize,
+    sites: Vec<(u32, Span)>,
 }
 
 impl<'a> Compiler<'a> {
@@ -137,6 +156,7 @@ impl<'a> Compiler<'a> {
             strings: Vec::new(),
             depth: 0,
             max_depth: 0,
+            sites: Vec::new(),
         }
     }
 
@@ -156,7 +176,15 @@ impl<'a> Compiler<'a> {
             strings: self.strings,
             result,
             depth: self.max_depth,
+            sites: self.sites,
+            src: Arc::from(self.src),
         })
+    }
+
+    /// Emits `op`, which can stop the script on a limit, with the source range to report.
+    fn emit_at(&mut self, op: Op, stack: isize, span: Span) {
+        self.sites.push((self.ops.len() as u32, span));
+        self.emit(op, stack);
     }
 
     fn emit(&mut self, op: Op, stack: isize) {
@@ -205,8 +233,9 @@ impl<'a> Compiler<'a> {
         let vty = self.expr(value)?;
         check::assignment(op, name, kty, vty)
             .map_err(|m| Self::err(target.span().to_end(value.span()), m))?;
+        let whole = target.span().to_end(value.span());
         match op {
-            "+=" if kty == Ty::Str => self.emit(Op::Concat, -1),
+            "+=" if kty == Ty::Str => self.emit_at(Op::Concat, -1, whole),
             "+=" | "-=" | "*=" | "/=" => {
                 let arith = &op[..1];
                 self.arith(arith, kty, vty);
@@ -217,7 +246,7 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        self.emit(Op::Store(key, kty), 0);
+        self.emit_at(Op::Store(key, kty), 0, whole);
         Ok(kty)
     }
 
@@ -249,178 +278,191 @@ impl<'a> Compiler<'a> {
         }
     }
 
+    /// Compiles `e`. Each kind of expression has its own function, so that the frame of
+    /// this one, which recursion through operands stacks once per level (rule 51's
+    /// depth), stays small, also in debug builds.
     fn expr(&mut self, e: &Expr) -> Result<Ty, ScriptError> {
-        Ok(match e {
+        match e {
             Expr::Int(i, _) => {
                 self.emit(Op::Int(*i), 1);
-                Ty::Int
+                Ok(Ty::Int)
             }
             Expr::Float(f, _) => {
                 self.emit(Op::Float(*f), 1);
-                Ty::Float
+                Ok(Ty::Float)
             }
             Expr::Bool(b, _) => {
                 self.emit(Op::Bool(*b), 1);
-                Ty::Bool
+                Ok(Ty::Bool)
             }
-            Expr::Str(span) => {
-                let text = self.text(*span);
-                let index = match self.strings.iter().position(|s| &**s == text) {
-                    Some(i) => i,
-                    None => {
-                        self.strings.push(Arc::from(text));
-                        self.strings.len() - 1
-                    }
-                };
-                self.emit(Op::Str(index as u32), 1);
-                Ty::Str
+            Expr::Str(span) => Ok(self.string(*span)),
+            Expr::Name { root, span } => self.name(*root, *span),
+            Expr::Unary(op, inner, span) => self.unary(op, inner, *span),
+            Expr::Binary(op @ ("&&" | "||"), l, r) => self.logical(op, l, r, e.span()),
+            Expr::Binary(op, l, r) => self.binary(op, l, r, e.span()),
+            Expr::Compare(first, rest) => self.compare(first, rest),
+            Expr::Ternary(c, a, b) => self.ternary(c, a, b, e.span()),
+            Expr::Assign { .. } => Err(Self::err(
+                e.span(),
+                "an assignment must be a whole statement (separate statements with `;`)",
+            )),
+        }
+    }
+
+    fn string(&mut self, span: Span) -> Ty {
+        let text = self.text(span);
+        let index = match self.strings.iter().position(|s| &**s == text) {
+            Some(i) => i,
+            None => {
+                self.strings.push(Arc::from(text));
+                self.strings.len() - 1
             }
-            Expr::Name { root, span } => {
-                let text = self.text(*span);
-                let name = text.strip_prefix('@').unwrap_or(text);
-                if !root {
-                    if let Some(v) = self.names.enum_value(name) {
-                        self.emit(Op::Int(v), 1);
-                        return Ok(Ty::Int);
-                    }
-                }
-                let (key, kty) = self.names.key(name, *root).ok_or_else(|| {
-                    Self::err(
-                        *span,
-                        missing(name, *root, "no blackboard key or enum named"),
-                    )
-                })?;
-                let ty = Ty::of_key(kty).ok_or_else(|| {
-                    Self::err(
-                        *span,
-                        format!(
-                            "`{name}` holds {kty} values; scripts use bool, int, float and string keys"
-                        ),
-                    )
-                })?;
-                self.emit(Op::Load(key), 1);
-                ty
+        };
+        self.emit(Op::Str(index as u32), 1);
+        Ty::Str
+    }
+
+    fn name(&mut self, root: bool, span: Span) -> Result<Ty, ScriptError> {
+        let text = self.text(span);
+        let name = text.strip_prefix('@').unwrap_or(text);
+        if !root {
+            if let Some(v) = self.names.enum_value(name) {
+                self.emit(Op::Int(v), 1);
+                return Ok(Ty::Int);
             }
-            Expr::Unary(op, inner, span) => {
-                let t = self.expr(inner)?;
-                let out = check::unary(op, t).map_err(|m| Self::err(*span, m))?;
-                match *op {
-                    "-" => self.emit(Op::Neg, 0),
-                    "~" => self.emit(Op::BitNot, 0),
-                    _ => {
-                        self.truthy(t);
-                        self.emit(Op::Not, 0)
-                    }
-                }
-                out
+        }
+        let (key, kty) = self.names.key(name, root).ok_or_else(|| {
+            Self::err(span, missing(name, root, "no blackboard key or enum named"))
+        })?;
+        let ty = Ty::of_key(kty).ok_or_else(|| {
+            Self::err(
+                span,
+                format!(
+                    "`{name}` holds {kty} values; scripts use bool, int, float and string keys"
+                ),
+            )
+        })?;
+        self.emit(Op::Load(key), 1);
+        Ok(ty)
+    }
+
+    fn unary(&mut self, op: &str, inner: &Expr, span: Span) -> Result<Ty, ScriptError> {
+        let t = self.expr(inner)?;
+        let out = check::unary(op, t).map_err(|m| Self::err(span, m))?;
+        match op {
+            "-" => self.emit(Op::Neg, 0),
+            "~" => self.emit(Op::BitNot, 0),
+            _ => {
+                self.truthy(t);
+                self.emit(Op::Not, 0)
             }
-            Expr::Binary(op @ ("&&" | "||"), l, r) => {
-                let lt = self.expr(l)?;
-                self.truthy(lt);
-                let at = self.ops.len();
-                self.emit(Op::Jump(0), -1);
-                let rt = self.expr(r)?;
-                check::binary(op, lt, rt).map_err(|m| Self::err(e.span(), m))?;
-                self.truthy(rt);
-                let end = self.ops.len() as u32;
-                self.ops[at] = if *op == "&&" {
-                    Op::AndJump(end)
-                } else {
-                    Op::OrJump(end)
-                };
-                Ty::Bool
+        }
+        Ok(out)
+    }
+
+    /// `&&` and `||`, which skip their right side when the left decides.
+    fn logical(&mut self, op: &str, l: &Expr, r: &Expr, span: Span) -> Result<Ty, ScriptError> {
+        let lt = self.expr(l)?;
+        self.truthy(lt);
+        let at = self.ops.len();
+        self.emit(Op::Jump(0), -1);
+        let rt = self.expr(r)?;
+        check::binary(op, lt, rt).map_err(|m| Self::err(span, m))?;
+        self.truthy(rt);
+        let end = self.ops.len() as u32;
+        self.ops[at] = if op == "&&" {
+            Op::AndJump(end)
+        } else {
+            Op::OrJump(end)
+        };
+        Ok(Ty::Bool)
+    }
+
+    fn binary(&mut self, op: &str, l: &Expr, r: &Expr, span: Span) -> Result<Ty, ScriptError> {
+        let lt = self.expr(l)?;
+        let rt = self.expr(r)?;
+        let out = check::binary(op, lt, rt).map_err(|m| Self::err(span, m))?;
+        match op {
+            ".." => self.emit_at(Op::Concat, -1, span),
+            "&" => self.emit(Op::BitAnd, -1),
+            "|" => self.emit(Op::BitOr, -1),
+            "^" => self.emit(Op::BitXor, -1),
+            _ => {
+                self.arith(op, lt, rt);
             }
-            Expr::Binary(op, l, r) => {
-                let lt = self.expr(l)?;
-                let rt = self.expr(r)?;
-                let out = check::binary(op, lt, rt).map_err(|m| Self::err(e.span(), m))?;
-                match *op {
-                    ".." => self.emit(Op::Concat, -1),
-                    "&" => self.emit(Op::BitAnd, -1),
-                    "|" => self.emit(Op::BitOr, -1),
-                    "^" => self.emit(Op::BitXor, -1),
-                    _ => {
-                        self.arith(op, lt, rt);
-                    }
-                }
-                out
-            }
-            Expr::Compare(first, rest) => {
-                // `a < b < c` is `a < b && b < c`; operands have no side effects (an
-                // assignment is only ever a whole statement), so `b` is evaluated twice.
-                let mut jumps = Vec::new();
-                let mut left = &**first;
-                for (k, (op, right)) in rest.iter().enumerate() {
-                    let lt = self.expr(left)?;
-                    let rt = self.expr(right)?;
-                    check::comparison(op, lt, rt)
-                        .map_err(|m| Self::err(left.span().to_end(right.span()), m))?;
-                    let ty = if lt == rt {
-                        lt
-                    } else {
-                        if rt == Ty::Int {
-                            self.emit(Op::ToFloat, 0);
-                        }
-                        if lt == Ty::Int {
-                            self.emit(Op::ToFloatUnder, 0);
-                        }
-                        Ty::Float
-                    };
-                    self.emit(Op::Compare(Cmp::of(op), ty), -1);
-                    if k + 1 < rest.len() {
-                        jumps.push(self.ops.len());
-                        self.emit(Op::Jump(0), -1);
-                    }
-                    left = right;
-                }
-                let end = self.ops.len() as u32;
-                for at in jumps {
-                    self.ops[at] = Op::AndJump(end);
-                }
-                Ty::Bool
-            }
-            Expr::Ternary(c, a, b) => {
-                let ct = self.expr(c)?;
-                if !ct.testable() {
-                    return Err(Self::err(
-                        c.span(),
-                        "the condition of `?:` cannot be a string",
-                    ));
-                }
-                self.truthy(ct);
-                let to_else = self.ops.len();
-                self.emit(Op::JumpIfFalse(0), -1);
-                let at = self.expr(a)?;
-                // The branches' common type is only known after both; a numeric mix
-                // converts the int branch, so leave a slot for that conversion.
-                let then_fix = self.ops.len();
-                self.emit(Op::Jump(u32::MAX), 0);
-                let to_end = self.ops.len();
-                self.emit(Op::Jump(0), 0);
-                self.depth -= 1;
-                let else_start = self.ops.len() as u32;
-                let bt = self.expr(b)?;
-                let out = check::ternary(at, bt).map_err(|m| Self::err(e.span(), m))?;
-                if out == Ty::Float && bt == Ty::Int {
+        }
+        Ok(out)
+    }
+
+    fn compare(&mut self, first: &Expr, rest: &[(&str, Expr)]) -> Result<Ty, ScriptError> {
+        // `a < b < c` is `a < b && b < c`; operands have no side effects (an assignment
+        // is only ever a whole statement), so `b` is evaluated twice.
+        let mut jumps = Vec::new();
+        let mut left = first;
+        for (k, (op, right)) in rest.iter().enumerate() {
+            let lt = self.expr(left)?;
+            let rt = self.expr(right)?;
+            check::comparison(op, lt, rt)
+                .map_err(|m| Self::err(left.span().to_end(right.span()), m))?;
+            let ty = if lt == rt {
+                lt
+            } else {
+                if rt == Ty::Int {
                     self.emit(Op::ToFloat, 0);
                 }
-                let end = self.ops.len() as u32;
-                self.ops[then_fix] = if out == Ty::Float && at == Ty::Int {
-                    Op::ToFloat
-                } else {
-                    Op::Jump(then_fix as u32 + 1)
-                };
-                self.ops[to_else] = Op::JumpIfFalse(else_start);
-                self.ops[to_end] = Op::Jump(end);
-                out
+                if lt == Ty::Int {
+                    self.emit(Op::ToFloatUnder, 0);
+                }
+                Ty::Float
+            };
+            self.emit(Op::Compare(Cmp::of(op), ty), -1);
+            if k + 1 < rest.len() {
+                jumps.push(self.ops.len());
+                self.emit(Op::Jump(0), -1);
             }
-            Expr::Assign { .. } => {
-                return Err(Self::err(
-                    e.span(),
-                    "an assignment must be a whole statement (separate statements with `;`)",
-                ))
-            }
-        })
+            left = right;
+        }
+        let end = self.ops.len() as u32;
+        for at in jumps {
+            self.ops[at] = Op::AndJump(end);
+        }
+        Ok(Ty::Bool)
+    }
+
+    fn ternary(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Result<Ty, ScriptError> {
+        let ct = self.expr(c)?;
+        if !ct.testable() {
+            return Err(Self::err(
+                c.span(),
+                "the condition of `?:` cannot be a string",
+            ));
+        }
+        self.truthy(ct);
+        let to_else = self.ops.len();
+        self.emit(Op::JumpIfFalse(0), -1);
+        let at = self.expr(a)?;
+        // The branches' common type is only known after both; a numeric mix converts the
+        // int branch, so leave a slot for that conversion.
+        let then_fix = self.ops.len();
+        self.emit(Op::Jump(u32::MAX), 0);
+        let to_end = self.ops.len();
+        self.emit(Op::Jump(0), 0);
+        self.depth -= 1;
+        let else_start = self.ops.len() as u32;
+        let bt = self.expr(b)?;
+        let out = check::ternary(at, bt).map_err(|m| Self::err(span, m))?;
+        if out == Ty::Float && bt == Ty::Int {
+            self.emit(Op::ToFloat, 0);
+        }
+        let end = self.ops.len() as u32;
+        self.ops[then_fix] = if out == Ty::Float && at == Ty::Int {
+            Op::ToFloat
+        } else {
+            Op::Jump(then_fix as u32 + 1)
+        };
+        self.ops[to_else] = Op::JumpIfFalse(else_start);
+        self.ops[to_end] = Op::Jump(end);
+        Ok(out)
     }
 
     fn truthy(&mut self, t: Ty) {

@@ -6,6 +6,13 @@
 //! blackboard holds strings as `Arc<str>`). When the key already holds the same text, the
 //! old value is kept and nothing is allocated. Loads and string literals share their
 //! `Arc` (a reference count, no copy).
+//!
+//! Strings under construction (`V::Built`) are ranges of the scratch text that follow
+//! the stack: each starts where the one below it on the stack ends, the topmost ends at
+//! the end of the text, and popping one truncates the text to its start. So `a .. b` of
+//! two built strings is already contiguous and costs no copy, and the text never holds
+//! more than the strings still on the stack. No string is made longer than
+//! [`MAX_STRING_LEN`]: the length is checked before the bytes are written (rule 51).
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -15,6 +22,14 @@ use super::check::Ty;
 use super::compile::{Op, Program};
 use crate::blackboard::{Blackboard, Key};
 use crate::value::Value;
+use crate::work::{self, Counter};
+
+/// The longest string, in bytes, that a script makes: a `..` or `+=` whose result would
+/// be longer stops the script (rule 51), before the bytes are written. 1 MiB.
+pub const MAX_STRING_LEN: usize = 1 << 20;
+
+/// How much of the operation a stop message quotes, in characters.
+const EXCERPT_CHARS: usize = 60;
 
 /// A stack value. `Built` is a string under construction: a range of the scratch text.
 #[derive(Clone, Debug)]
@@ -23,7 +38,7 @@ enum V {
     I(i64),
     F(f64),
     S(Arc<str>),
-    Built(u32, u32),
+    Built(usize, usize),
 }
 
 #[derive(Default)]
@@ -41,6 +56,26 @@ thread_local! {
 pub enum Stop {
     /// It read a key that has no valid value (never written, or expired).
     NoValue(Key),
+    /// A `..` or `+=` would have made a string longer than [`MAX_STRING_LEN`] bytes: the
+    /// byte range of that operation in the script, and the length it would have had.
+    TooLong {
+        /// Where the operation starts in the script.
+        start: usize,
+        /// Where it ends.
+        end: usize,
+        /// The length of the string it would have made, in bytes.
+        len: usize,
+    },
+    /// An assignment would have stored infinity or NaN in a float key: the byte range of
+    /// the assignment in the script, and the value's name (`inf`, `-inf` or `NaN`).
+    NotFinite {
+        /// Where the assignment starts in the script.
+        start: usize,
+        /// Where it ends.
+        end: usize,
+        /// `inf`, `-inf` or `NaN`.
+        value: &'static str,
+    },
 }
 
 /// The value a script gave.
@@ -88,7 +123,7 @@ impl Program {
             V::I(i) => Outcome::Int(*i),
             V::F(f) => Outcome::Float(*f),
             V::S(s) => Outcome::Str(s.to_string()),
-            V::Built(a, b) => Outcome::Str(text[*a as usize..*b as usize].to_owned()),
+            V::Built(a, b) => Outcome::Str(text[*a..*b].to_owned()),
         })
     }
 
@@ -105,9 +140,15 @@ impl Program {
             scratch.stack.clear();
             scratch.text.clear();
             scratch.stack.reserve(self.depth);
-            self.steps(bb, scratch)?;
-            let top = scratch.stack.last().cloned().unwrap_or(V::B(false));
-            Ok(out(&top, &scratch.text))
+            let result = self.steps(bb, scratch).map(|()| {
+                let top = scratch.stack.last().cloned().unwrap_or(V::B(false));
+                out(&top, &scratch.text)
+            });
+            // A script near the limit leaves a large buffer; keep what one string needs.
+            if scratch.text.capacity() > 2 * MAX_STRING_LEN {
+                scratch.text = String::new();
+            }
+            result
         })
     }
 
@@ -133,13 +174,18 @@ impl Program {
                         Some(V::B(b)) => Value::Bool(*b),
                         Some(V::I(i)) if ty == Ty::Float => Value::Float(*i as f64),
                         Some(V::I(i)) => Value::Int(*i),
-                        Some(V::F(f)) => Value::Float(*f),
+                        Some(V::F(f)) if f.is_finite() => Value::Float(*f),
+                        Some(V::F(f)) => return Err(self.not_finite(pc - 1, *f)),
                         Some(V::S(s)) => Value::Str(s.clone()),
                         Some(V::Built(a, b)) => {
-                            let built = &text[*a as usize..*b as usize];
+                            let built = &text[*a..*b];
+                            debug_assert!(built.len() <= MAX_STRING_LEN);
                             match bb.get(key) {
                                 Some(Value::Str(old)) if &**old == built => continue,
-                                _ => Value::Str(Arc::from(built)),
+                                _ => {
+                                    work::add(Counter::ScriptTextBytes, built.len() as u64);
+                                    Value::Str(Arc::from(built))
+                                }
                             }
                         }
                         None => continue,
@@ -147,7 +193,9 @@ impl Program {
                     bb.write(key, value, -1.0);
                 }
                 Op::Pop => {
-                    stack.pop();
+                    if let Some(V::Built(a, _)) = stack.pop() {
+                        text.truncate(a);
+                    }
                 }
                 Op::ToFloat => {
                     if let Some(V::I(i)) = stack.last() {
@@ -216,18 +264,16 @@ impl Program {
                     let (Some(r), Some(l)) = (stack.pop(), stack.pop()) else {
                         unreachable!("checked at load: two operands")
                     };
-                    // Builds at the end of the scratch text; a left operand already
-                    // there (`a .. b .. c`) is extended in place.
-                    let start = match l {
-                        V::Built(a, b) if b as usize == text.len() => a as usize,
-                        other => {
-                            let start = text.len();
-                            append(text, &other);
-                            start
-                        }
-                    };
-                    append(text, &r);
-                    stack.push(V::Built(start as u32, text.len() as u32));
+                    let len = str_len(&l, text).saturating_add(str_len(&r, text));
+                    if len > MAX_STRING_LEN {
+                        return Err(self.too_long(pc - 1, len));
+                    }
+                    let built = concat(text, l, r);
+                    if built.1 - built.0 > MAX_STRING_LEN {
+                        // A number's text, whose length is only known once written.
+                        return Err(self.too_long(pc - 1, built.1 - built.0));
+                    }
+                    stack.push(V::Built(built.0, built.1));
                 }
                 Op::Compare(cmp, ty) => {
                     let (Some(r), Some(l)) = (stack.pop(), stack.pop()) else {
@@ -239,6 +285,11 @@ impl Program {
                         (Ty::Bool, V::B(a), V::B(b)) => Some(a.cmp(b)),
                         _ => Some(str_of(&l, text).cmp(str_of(&r, text))),
                     };
+                    for v in [r, l] {
+                        if let V::Built(a, _) = v {
+                            text.truncate(a);
+                        }
+                    }
                     // NaN is unordered: every comparison but `!=` is false.
                     let holds = match ord {
                         Some(o) => cmp.holds(o),
@@ -268,12 +319,118 @@ impl Program {
     }
 }
 
+impl Program {
+    /// What went wrong when the script stopped on a limit, located in the script
+    /// (`column 6 (\`s .. s\`): …`); `None` for a key without a valid value, which is an
+    /// ordinary outcome (rule 51), not a problem.
+    pub fn stop_message(&self, stop: Stop) -> Option<String> {
+        let (start, end, what) = match stop {
+            Stop::NoValue(_) => return None,
+            Stop::TooLong { start, end, len } => (
+                start,
+                end,
+                format!(
+                    "the string would be {len} bytes long; a script makes strings of at most \
+                     {MAX_STRING_LEN} bytes"
+                ),
+            ),
+            Stop::NotFinite { start, end, value } => (
+                start,
+                end,
+                format!("the value is {value}; keys hold finite numbers only"),
+            ),
+        };
+        let error = super::ScriptError::new(start, end, what);
+        let (line, column) = error.line_column(&self.src);
+        let place = if self.src.contains('\n') {
+            format!("line {line}, column {column}")
+        } else {
+            format!("column {column}")
+        };
+        let excerpt = self.src.get(start..end).unwrap_or("");
+        let excerpt: String = match excerpt.char_indices().nth(EXCERPT_CHARS) {
+            Some((cut, _)) => format!("{}…", &excerpt[..cut]),
+            None => excerpt.to_owned(),
+        };
+        Some(format!(
+            "script stopped at {place} (`{}`): {}",
+            crate::text::escape_controls(&excerpt),
+            error.message
+        ))
+    }
+
+    #[cold]
+    fn too_long(&self, pc: usize, len: usize) -> Stop {
+        let (start, end) = self.site(pc);
+        Stop::TooLong { start, end, len }
+    }
+
+    #[cold]
+    fn not_finite(&self, pc: usize, f: f64) -> Stop {
+        let (start, end) = self.site(pc);
+        let value = if f.is_nan() {
+            "NaN"
+        } else if f > 0.0 {
+            "inf"
+        } else {
+            "-inf"
+        };
+        Stop::NotFinite { start, end, value }
+    }
+}
+
 fn str_of<'a>(v: &'a V, text: &'a str) -> &'a str {
     match v {
         V::S(s) => s,
-        V::Built(a, b) => &text[*a as usize..*b as usize],
+        V::Built(a, b) => &text[*a..*b],
         _ => "",
     }
+}
+
+/// The length of a string operand; numbers and bools count 0 (their text is short, and
+/// written before its length is checked).
+fn str_len(v: &V, text: &str) -> usize {
+    str_of(v, text).len()
+}
+
+/// `l .. r` at the end of the text, as a range of it. Built strings follow the stack (see
+/// the module doc), so a built `l` ends where a built `r` starts or at the end of the text,
+/// and a built `r` is at the end: only operands not yet in the text are copied.
+fn concat(text: &mut String, l: V, r: V) -> (usize, usize) {
+    let before = text.len();
+    let range = match (l, r) {
+        (V::Built(a, b), V::Built(c, d)) => {
+            debug_assert!(b == c && d == text.len());
+            (a, d)
+        }
+        (V::Built(a, b), r) => {
+            debug_assert_eq!(b, text.len());
+            append(text, &r);
+            (a, text.len())
+        }
+        (l, V::Built(c, d)) => {
+            debug_assert_eq!(d, text.len());
+            // `l`'s text goes before `r`'s: moves only `r`, the top of the text.
+            let mut number = String::new();
+            let l_text: &str = match &l {
+                V::S(s) => s,
+                other => {
+                    append(&mut number, other);
+                    &number
+                }
+            };
+            text.insert_str(c, l_text);
+            work::add(Counter::ScriptTextBytes, (d - c) as u64);
+            (c, text.len())
+        }
+        (l, r) => {
+            append(text, &l);
+            append(text, &r);
+            (before, text.len())
+        }
+    };
+    work::add(Counter::ScriptTextBytes, (text.len() - before) as u64);
+    range
 }
 
 /// Appends a value's text as BT.CPP writes it when joining with `..`: ints in decimal,
@@ -288,16 +445,7 @@ fn append(text: &mut String, v: &V) {
             let _ = write!(text, "{f:.6}");
         }
         V::S(s) => text.push_str(s),
-        V::Built(a, b) => {
-            // Copies a range of the buffer onto its own end, a character at a time.
-            let (mut i, end) = (*a as usize, *b as usize);
-            while i < end {
-                let Some(c) = text[i..].chars().next() else {
-                    break;
-                };
-                text.push(c);
-                i += c.len_utf8();
-            }
-        }
+        // Built strings are already in the text (`concat`).
+        V::Built(..) => {}
     }
 }

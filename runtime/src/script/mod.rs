@@ -26,8 +26,9 @@ mod parser;
 
 pub use check::{Names, Ty};
 pub use compile::Program;
-pub use eval::{Outcome, Stop};
+pub use eval::{Outcome, Stop, MAX_STRING_LEN};
 pub use infer::{key_uses, key_uses_marked, key_uses_with};
+pub use parser::MAX_DEPTH;
 
 use crate::blackboard::Key;
 use crate::value::ValueType;

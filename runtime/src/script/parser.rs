@@ -75,9 +75,12 @@ const ASSIGN: u8 = 2;
 const TERNARY: u8 = 4;
 const COMPARE: u8 = 10;
 const PREFIX: u8 = 20;
-/// Deeper nesting is refused, so that parsing and checking recurse a bounded number of
-/// times whatever the input.
-pub(crate) const MAX_DEPTH: usize = 64;
+/// The deepest expression a script may hold: parentheses, prefixes, the right side of an
+/// operator and each operator of a left-to-right chain (`a + b + c` is two levels) all
+/// count one. Deeper is refused, so that every pass over the syntax tree (parsing,
+/// compiling, `infer`, dropping it) recurses a bounded number of times whatever the
+/// input (docs/semantics.md rule 51).
+pub const MAX_DEPTH: usize = 64;
 
 fn left_power(tok: Tok) -> Option<u8> {
     let Tok::Op(op) = tok else { return None };
@@ -170,18 +173,27 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self, min: u8) -> Result<Expr, ScriptError> {
+        let depth = self.depth;
+        self.deeper(self.peek())?;
+        let result = self.expr_inner(min);
+        self.depth = depth;
+        result
+    }
+
+    /// One level deeper, at token `t`: an error past [`MAX_DEPTH`].
+    fn deeper(&mut self, t: Token) -> Result<(), ScriptError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            let t = self.peek();
             return Err(ScriptError::new(
                 t.start,
                 t.end,
-                format!("the script nests deeper than {MAX_DEPTH} levels"),
+                format!(
+                    "the expression is nested too deeply or too long: at most {MAX_DEPTH} \
+                     levels, where each operator of a chain such as `a + b + c` counts one"
+                ),
             ));
         }
-        let result = self.expr_inner(min);
-        self.depth -= 1;
-        result
+        Ok(())
     }
 
     fn expr_inner(&mut self, min: u8) -> Result<Expr, ScriptError> {
@@ -195,6 +207,9 @@ impl Parser<'_> {
                 break;
             }
             let Tok::Op(op) = t.tok else { break };
+            // Each operator folded into `left` nests it one level deeper (`expr` restores
+            // the depth on the way out).
+            self.deeper(t)?;
             self.next();
             match power {
                 ASSIGN => {
@@ -227,6 +242,7 @@ impl Parser<'_> {
                     while let Tok::Op(next @ ("==" | "!=" | "<" | ">" | "<=" | ">=")) =
                         self.peek().tok
                     {
+                        self.deeper(self.peek())?;
                         self.next();
                         rest.push((next, self.expr(COMPARE + 1)?));
                     }

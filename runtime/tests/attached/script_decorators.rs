@@ -230,3 +230,36 @@ fn rule54_scripts_are_checked_at_load() {
     let node = scripted_with("A", &["success"], json!([deco("While", "'text'")]));
     assert!(try_compile(node, json!([])).is_err());
 }
+
+#[test]
+fn rule59_on_halted_scripts_run_bottom_to_top_on_an_abort_and_post_scripts_do_not() {
+    let a_node = scripted_with(
+        "A",
+        &["running"],
+        json!([
+            deco("OnHalted", "h := h * 10 + 1"),
+            deco("OnHalted", "h := h * 10 + 2"),
+            deco("Post", "p := 1"),
+            deco("OnFailure", "f := 1"),
+        ]),
+    );
+    let root = json!({"type": "Timeout", "name": "TO", "params": {"seconds": 1},
+        "children": [a_node]});
+    let mut a = agent(
+        root,
+        json!([
+            {"key": "h", "type": "int", "default": 0},
+            {"key": "p", "type": "int"},
+            {"key": "f", "type": "int"}
+        ]),
+    );
+    assert_eq!(step(&mut a).0, Status::Running);
+    assert_eq!(bb(&a, "h"), json!(0), "nothing aborted yet");
+    let (status, events) = step(&mut a);
+    assert_eq!(status, Status::Failure);
+    assert!(events.contains(&"abort A".to_owned()), "{events:?}");
+    assert_eq!(
+        (bb(&a, "h"), bb(&a, "p"), bb(&a, "f")),
+        (json!(21), Value::Null, Value::Null)
+    );
+}

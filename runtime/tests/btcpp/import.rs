@@ -784,8 +784,8 @@ fn subtree_chain(n: usize) -> String {
 
 #[test]
 fn a_chain_of_4000_subtrees_is_refused_with_a_located_error() {
-    // Issue 16: import accepted chains the loader refuses past 16, and `arbor export`
-    // of the result overflowed its stack.
+    // The import refuses the chains the loader refuses (past 16), so `arbor export`
+    // never meets one deep enough to overflow its stack.
     let found = errors(&subtree_chain(4000));
     assert!(
         found[0].contains("SubTrees nest more than 16 deep"),
@@ -801,7 +801,7 @@ fn a_chain_of_4000_subtrees_is_refused_with_a_located_error() {
 
 #[test]
 fn one_id_as_action_and_condition_is_reported() {
-    // Issue 16: `<Action ID="X">` and `<Condition ID="X">` were silently merged.
+    // `<Action ID="X">` and `<Condition ID="X">` are not silently merged into one type.
     let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
         <Action ID="Check"/>
         <Condition ID="Check"/>
@@ -817,7 +817,7 @@ fn one_id_as_action_and_condition_is_reported() {
 
 #[test]
 fn an_empty_output_key_imports_into_a_file_that_loads() {
-    // Issue 16: `output_key=""` became a SetBlackboard of the key "", which `check` refuses.
+    // `output_key=""` does not become a SetBlackboard of the key "" (which `check` refuses).
     let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
         <SetBlackboard value="1" output_key=""/></BehaviorTree></root>"#;
     let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
@@ -835,9 +835,9 @@ fn an_empty_output_key_imports_into_a_file_that_loads() {
 
 #[test]
 fn a_literal_subtree_port_wins_over_autoremap() {
-    // Issue 16 (BT.CPP's SetBlackboard_WithPortRemapping test): with `_autoremap`, a port
-    // the call sets to a literal was remapped to the parent's (unset) key of the same name,
-    // so the subtree read nothing; BT.CPP gives it the literal.
+    // BT.CPP's SetBlackboard_WithPortRemapping test: with `_autoremap`, a port the call
+    // sets to a literal gets the literal, as in BT.CPP, not the parent's (unset) key of the
+    // same name.
     let xml = r#"<root BTCPP_format="4" main_tree_to_execute="M">
       <BehaviorTree ID="M"><SubTree ID="S" _autoremap="true" new_pos="2.2;2.4"/></BehaviorTree>
       <BehaviorTree ID="S"><SetBlackboard value="{new_pos}" output_key="pos"/></BehaviorTree>
@@ -857,7 +857,7 @@ fn a_literal_subtree_port_wins_over_autoremap() {
 
 #[test]
 fn import_and_check_agree_on_the_subtree_depth_limit() {
-    // Issue 16: the import accepted chains that `check` refused past 16.
+    // The import and `check` agree on the limit of 16 nested subtrees.
     for (n, ok) in [(16, true), (17, false)] {
         let imported = import_str(&subtree_chain(n), &ImportOptions::new("c"));
         assert_eq!(imported.is_ok(), ok, "import of {n}");
@@ -875,12 +875,10 @@ fn import_and_check_agree_on_the_subtree_depth_limit() {
 
 #[test]
 fn two_hundred_thousand_siblings_are_refused_after_linear_work() {
-    // Issue 16: 200,000 siblings took 154 s to import: roxmltree's `text_pos_at` scanned
-    // from the start of the document for every node's position. Measured with the debug
-    // `arbor import` on `<Sequence>` of n `<A/>`: 44.8 s (n = 10,000) and 208 s (20,000)
-    // before the forward position cursor, 0.92 s and 1.92 s after; 200,000 are refused at
-    // the loader's node limit in 4.5 s. Counted here, not timed: every byte is scanned at
-    // most once for positions.
+    // Positions are found with a forward cursor: roxmltree's `text_pos_at` scans from the
+    // start of the document for every node, which is quadratic in the number of siblings.
+    // 200,000 are refused at the loader's node limit. Counted here, not timed: every byte
+    // is scanned at most once for positions.
     let n = 200_000;
     let mut xml = String::from("<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"T\">\n<Sequence>\n");
     for i in 0..n {

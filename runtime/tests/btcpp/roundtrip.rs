@@ -391,7 +391,7 @@ fn host_nodes_need_their_declaration() {
 
 #[test]
 fn behavior_tree_attributes_survive_the_round_trip() {
-    // Issue 16: `<BehaviorTree _description=…>` was dropped on export.
+    // A tree's `_description` survives export.
     let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T" _description="Patrols the yard">
         <Go/></BehaviorTree></root>"#;
     let imported =
@@ -411,9 +411,9 @@ fn behavior_tree_attributes_survive_the_round_trip() {
 
 #[test]
 fn an_id_that_is_not_an_element_name_exports_in_the_explicit_form() {
-    // Issue 16: `Foo.Bar` was exported as `<Foo.Bar/>`, which BT.CPP 4.8 reads as the
-    // node `Foo` ("Node not recognized: Foo", checked with behaviortreepy); the explicit
-    // form `<Condition ID="Foo.Bar"/>` loads and ticks there.
+    // A dotted ID is exported in the explicit form `<Condition ID="Foo.Bar"/>`: BT.CPP 4.8
+    // reads `<Foo.Bar/>` as the node `Foo` ("Node not recognized: Foo", checked with
+    // behaviortreepy), while the explicit form loads and ticks there.
     let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
         <Condition ID="Foo.Bar"/></BehaviorTree></root>"#;
     let imported =
@@ -433,8 +433,8 @@ fn an_id_that_is_not_an_element_name_exports_in_the_explicit_form() {
 
 #[test]
 fn a_reimport_equals_the_first_import() {
-    // Issue 16: importing the export again lost SubTree remaps and key defaults, and a
-    // text key (`move_goal = "1;2;3"`) came back typed json. `round_trip` compares the
+    // Importing the export again keeps SubTree remaps and key defaults, and a text key
+    // (`move_goal = "1;2;3"`) comes back as text, not json. `round_trip` compares the
     // two imports' shapes: every file's keys (type, default) and every node's params
     // (remaps included).
     round_trip("reimport.xml", "move");
@@ -484,8 +484,9 @@ fn arbor_subtree_chain(dir: &Path, n: usize) {
 
 #[test]
 fn exporting_a_chain_of_4000_subtree_files_is_refused_not_a_stack_overflow() {
-    // Issue 16: `arbor export` of a 4,000-deep chain overflowed its stack. Export, the
-    // loader's check and the import all stop at Arbor's limit of 16 nested subtrees.
+    // `arbor export` of a 4,000-deep chain of subtree files does not overflow its stack:
+    // export, the loader's check and the import all stop at Arbor's limit of 16 nested
+    // subtrees.
     let dir = tempdir("export-chain-4000");
     arbor_subtree_chain(&dir, 4000);
     let err = export_file(&dir.join("c0.json"), &NodeTypes::builtin())

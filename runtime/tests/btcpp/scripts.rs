@@ -249,7 +249,7 @@ fn root_keys_in_a_subtree_are_the_main_trees_keys() {
 }
 
 #[test]
-fn a_precondition_that_else_runs_waits_for_its_test_then_runs_the_child_to_its_end() {
+fn rule71_a_precondition_that_else_runs_waits_for_its_test_then_runs_the_child_to_its_end() {
     // Rule 71. BT.CPP 4.8 (`behaviortreepy` 0.1.4), Work running twice then succeeding:
     // ticks 1-2 RUNNING without Work (n 1, 2), ticks 3-4 RUNNING [Work] (n 3, 4: not
     // tested again while Work runs), tick 5 SUCCESS [Work], tick 6 RUNNING [] (n 1).
@@ -342,7 +342,7 @@ fn scripting_enums_given_to_the_import_are_values_not_keys() {
 }
 
 #[test]
-fn a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
+fn rule72_a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
     // Rule 72. BT.CPP 4.8 (`behaviortreepy` 0.1.4), x 1: `Fallback [Sequence [A
     // _skipIf="x == 1", B _skipIf="x > 0"], C]` returns SUCCESS after ticking only C (the
     // Sequence returns SKIPPED, the Fallback passes over it); `Sequence [A _skipIf="true",
@@ -391,7 +391,7 @@ fn a_node_whose_children_are_all_skipped_is_skipped_and_exported_as_it_was() {
 }
 
 #[test]
-fn a_waiting_precondition_tests_again_after_a_halt() {
+fn rule71_a_waiting_precondition_tests_again_after_a_halt() {
     // Rule 71, where Arbor differs on purpose. BT.CPP 4.8: `ReactiveSequence
     // [ScriptCondition flag, Precondition if="go" else="RUNNING" [Work]]`, Work running;
     // (flag, go) = (true, true): RUNNING [Work]; (false, true): FAILURE []; (true, false):

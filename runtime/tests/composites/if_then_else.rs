@@ -14,7 +14,7 @@ fn ite(children: Vec<Value>) -> Value {
 }
 
 #[test]
-fn condition_success_runs_then_in_the_same_tick() {
+fn rule37_condition_success_runs_then_in_the_same_tick() {
     let mut a = agent(
         ite(vec![
             scripted("C", &["success"]),
@@ -29,7 +29,7 @@ fn condition_success_runs_then_in_the_same_tick() {
 }
 
 #[test]
-fn condition_failure_runs_else_and_returns_its_status() {
+fn rule37_condition_failure_runs_else_and_returns_its_status() {
     let mut a = agent(
         ite(vec![
             scripted("C", &["failure"]),
@@ -44,7 +44,7 @@ fn condition_failure_runs_else_and_returns_its_status() {
 }
 
 #[test]
-fn two_children_and_a_failed_condition_fail() {
+fn rule37_two_children_and_a_failed_condition_fail() {
     let mut a = agent(
         ite(vec![
             scripted("C", &["failure"]),
@@ -58,7 +58,7 @@ fn two_children_and_a_failed_condition_fail() {
 }
 
 #[test]
-fn a_running_branch_resumes_without_re_ticking_the_condition() {
+fn rule37_a_running_branch_resumes_without_re_ticking_the_condition() {
     // Not reactive: C would now fail, but it is not asked again until T completes.
     let mut a = agent(
         ite(vec![
@@ -84,7 +84,7 @@ fn a_running_branch_resumes_without_re_ticking_the_condition() {
 }
 
 #[test]
-fn a_running_condition_is_ticked_again() {
+fn rule37_a_running_condition_is_ticked_again() {
     let mut a = agent(
         ite(vec![
             scripted("C", &["running", "success"]),
@@ -96,7 +96,7 @@ fn a_running_condition_is_ticked_again() {
 }
 
 #[test]
-fn abort_clears_the_chosen_branch() {
+fn rule37_abort_clears_the_chosen_branch() {
     // The Timeout aborts I while T runs; the next execution starts at the condition again.
     let root = json!({"type": "Timeout", "name": "TO", "params": {"seconds": 1},
     "children": [ite(vec![
@@ -116,7 +116,7 @@ fn abort_clears_the_chosen_branch() {
 }
 
 #[test]
-fn the_loader_takes_two_or_three_children() {
+fn rule37_the_loader_takes_two_or_three_children() {
     for count in [0usize, 1, 4] {
         let children = (0..count)
             .map(|k| scripted(&format!("C{k}"), &["success"]))

@@ -26,7 +26,7 @@ fn three_way() -> Value {
 }
 
 #[test]
-fn selects_the_matching_case_or_the_default() {
+fn rule39_selects_the_matching_case_or_the_default() {
     let mut a = agent(three_way(), json!([{"key": "mode", "type": "json"}]));
     // No valid value: the default.
     let (status, events) = step(&mut a);
@@ -39,7 +39,7 @@ fn selects_the_matching_case_or_the_default() {
 }
 
 #[test]
-fn numbers_match_numeric_case_text() {
+fn rule39_numbers_match_numeric_case_text() {
     for value in [json!(42), json!(42.0), json!("42"), json!("42.0")] {
         let mut a = agent(three_way(), json!([{"key": "mode", "type": "json"}]));
         bb_set(&mut a, "mode", value.clone());
@@ -53,7 +53,7 @@ fn numbers_match_numeric_case_text() {
 }
 
 #[test]
-fn booleans_match_true_and_false() {
+fn rule39_booleans_match_true_and_false() {
     let tree = switch(
         json!({"case_1": "true", "case_2": "false"}),
         vec![
@@ -72,7 +72,7 @@ fn booleans_match_true_and_false() {
 }
 
 #[test]
-fn a_change_of_the_key_aborts_the_running_child() {
+fn rule39_a_change_of_the_key_aborts_the_running_child() {
     let mut a = agent(
         three_way(),
         json!([{"key": "mode", "type": "string", "default": "patrol"}]),
@@ -99,7 +99,7 @@ fn a_change_of_the_key_aborts_the_running_child() {
 }
 
 #[test]
-fn cases_beyond_the_children_are_ignored() {
+fn rule39_cases_beyond_the_children_are_ignored() {
     // Three children: only case_1 and case_2 count; case_3 would select the default anyway.
     let tree = switch(
         json!({"case_1": "a", "case_2": "c", "case_3": "b"}),
@@ -119,13 +119,13 @@ fn cases_beyond_the_children_are_ignored() {
 }
 
 #[test]
-fn variable_must_be_a_declared_key() {
+fn rule39_variable_must_be_a_declared_key() {
     let err = try_compile(three_way(), json!([])).unwrap_err();
     assert!(err.to_string().contains("mode"), "{err}");
 }
 
 #[test]
-fn the_loader_takes_two_to_six_cases_and_a_default() {
+fn rule39_the_loader_takes_two_to_six_cases_and_a_default() {
     for count in [0usize, 1, 2, 8] {
         let children = (0..count)
             .map(|k| scripted(&format!("C{k}"), &["success"]))

@@ -12,7 +12,7 @@ fn wde(children: Vec<Value>) -> Value {
 }
 
 #[test]
-fn condition_is_re_ticked_every_tick_while_do_runs() {
+fn rule38_condition_is_re_ticked_every_tick_while_do_runs() {
     let mut a = agent(
         wde(vec![
             scripted("C", &["success"]),
@@ -32,7 +32,7 @@ fn condition_is_re_ticked_every_tick_while_do_runs() {
 }
 
 #[test]
-fn a_change_of_condition_aborts_do_and_runs_else() {
+fn rule38_a_change_of_condition_aborts_do_and_runs_else() {
     let mut a = agent(
         wde(vec![
             scripted("C", &["success", "failure"]),
@@ -62,7 +62,7 @@ fn a_change_of_condition_aborts_do_and_runs_else() {
 }
 
 #[test]
-fn two_children_fail_when_the_condition_fails_and_abort_do() {
+fn rule38_two_children_fail_when_the_condition_fails_and_abort_do() {
     let mut a = agent(
         wde(vec![
             scripted("C", &["success", "failure"]),
@@ -78,7 +78,37 @@ fn two_children_fail_when_the_condition_fails_and_abort_do() {
 }
 
 #[test]
-fn a_running_condition_leaves_the_branch_untouched() {
+fn rule38_a_condition_back_to_success_aborts_else_and_runs_do() {
+    let mut a = agent(
+        wde(vec![
+            scripted("C", &["failure", "success"]),
+            scripted("D", &["success"]),
+            scripted("E", &["running"]),
+        ]),
+        json!([]),
+    );
+    assert_eq!(step(&mut a).0, Status::Running);
+    let (status, events) = step_lifecycle(&mut a);
+    assert_eq!(status, Status::Success);
+    assert_eq!(
+        events,
+        strs(&[
+            "enter C",
+            "tick C success",
+            "exit C success",
+            "abort E",
+            "exit E aborted",
+            "enter D",
+            "tick D success",
+            "exit D success",
+            "tick W success",
+            "exit W success",
+        ])
+    );
+}
+
+#[test]
+fn rule38_a_running_condition_leaves_the_branch_untouched() {
     let mut a = agent(
         wde(vec![
             scripted("C", &["success", "running", "success"]),
@@ -97,7 +127,7 @@ fn a_running_condition_leaves_the_branch_untouched() {
 }
 
 #[test]
-fn the_loader_takes_two_or_three_children() {
+fn rule38_the_loader_takes_two_or_three_children() {
     for count in [0usize, 1, 4] {
         let children = (0..count)
             .map(|k| scripted(&format!("C{k}"), &["success"]))

@@ -19,7 +19,7 @@ fn keys() -> Value {
 }
 
 #[test]
-fn runs_the_child_once_per_write() {
+fn rule67_runs_the_child_once_per_write() {
     let mut a = agent(if_updated("failure", scripted("A", &["success"])), keys());
     // A default is not a write (BT.CPP: a fresh entry has sequence number 0).
     assert_eq!(step(&mut a).0, Status::Failure);
@@ -35,7 +35,7 @@ fn runs_the_child_once_per_write() {
 }
 
 #[test]
-fn a_running_child_is_resumed_without_looking_at_the_key() {
+fn rule67_a_running_child_is_resumed_without_looking_at_the_key() {
     let mut a = agent(
         if_updated("success", scripted("A", &["running", "running", "failure"])),
         keys(),
@@ -50,7 +50,7 @@ fn a_running_child_is_resumed_without_looking_at_the_key() {
 }
 
 #[test]
-fn otherwise_running_waits_for_a_write() {
+fn rule67_otherwise_running_waits_for_a_write() {
     // BT.CPP's WaitValueUpdate.
     let root = seq(
         "S",
@@ -68,7 +68,7 @@ fn otherwise_running_waits_for_a_write() {
 }
 
 #[test]
-fn was_updated_succeeds_on_the_first_look_after_a_write() {
+fn rule68_was_updated_succeeds_on_the_first_look_after_a_write() {
     let root = json!({"type": "WasUpdated", "name": "W", "params": {"key": "n"}});
     let mut a = agent(root, keys());
     assert_eq!(step(&mut a).0, Status::Failure);
@@ -77,7 +77,7 @@ fn was_updated_succeeds_on_the_first_look_after_a_write() {
 }
 
 #[test]
-fn two_nodes_watching_one_key_each_see_the_write() {
+fn rule68_two_nodes_watching_one_key_each_see_the_write() {
     let w = |name: &str| json!({"type": "WasUpdated", "name": name, "params": {"key": "n"}});
     let root = json!({"type": "Parallel", "name": "P", "params": {"need": 2},
         "children": [w("W1"), w("W2")]});
@@ -87,7 +87,7 @@ fn two_nodes_watching_one_key_each_see_the_write() {
 }
 
 #[test]
-fn unset_removes_the_value_and_counts_as_a_write() {
+fn rule69_unset_removes_the_value_and_counts_as_a_write() {
     let unset = json!({"type": "UnsetBlackboard", "name": "X", "params": {"key": "n"}});
     let watch = json!({"type": "WasUpdated", "name": "W", "params": {"key": "n"}});
     let cond = json!({"type": "Condition", "name": "C", "params": {"key": "n", "equals": 3}});

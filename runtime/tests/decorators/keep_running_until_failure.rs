@@ -8,7 +8,7 @@ use common::{agent, run_n, scripted, step, step_lifecycle, strs};
 use serde_json::json;
 
 #[test]
-fn success_keeps_running_and_failure_fails() {
+fn rule40_success_keeps_running_and_failure_fails() {
     let tree = json!({"type": "KeepRunningUntilFailure", "name": "K",
         "children": [scripted("A", &["success", "running", "success", "failure"])]});
     let mut a = agent(tree, json!([]));
@@ -24,7 +24,7 @@ fn success_keeps_running_and_failure_fails() {
 }
 
 #[test]
-fn the_child_restarts_once_per_tick() {
+fn rule40_the_child_restarts_once_per_tick() {
     let tree = json!({"type": "KeepRunningUntilFailure", "name": "K",
         "children": [scripted("A", &["success"])]});
     let mut a = agent(tree, json!([]));

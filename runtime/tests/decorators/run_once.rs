@@ -17,7 +17,7 @@ fn run_once(then_skip: Option<bool>, child: Value) -> Value {
 }
 
 #[test]
-fn the_child_runs_once_then_the_node_succeeds_without_it() {
+fn rule42_the_child_runs_once_then_the_node_succeeds_without_it() {
     let mut a = agent(
         run_once(None, scripted("A", &["running", "failure"])),
         json!([]),
@@ -31,7 +31,7 @@ fn the_child_runs_once_then_the_node_succeeds_without_it() {
 }
 
 #[test]
-fn then_skip_false_repeats_the_first_result() {
+fn rule42_then_skip_false_repeats_the_first_result() {
     let mut a = agent(
         run_once(Some(false), scripted("A", &["failure", "success"])),
         json!([]),
@@ -43,7 +43,7 @@ fn then_skip_false_repeats_the_first_result() {
 }
 
 #[test]
-fn an_aborted_run_does_not_count() {
+fn rule42_an_aborted_run_does_not_count() {
     let root = json!({"type": "Timeout", "name": "T", "params": {"seconds": 1},
         "children": [run_once(Some(false), scripted("A", &["running", "success"]))]});
     let mut a = agent(root, json!([]));
@@ -57,7 +57,7 @@ fn an_aborted_run_does_not_count() {
 }
 
 #[test]
-fn a_one_time_set_up_step_in_a_sequence() {
+fn rule42_a_one_time_set_up_step_in_a_sequence() {
     let tree = json!({"type": "Sequence", "name": "Q", "children": [
         run_once(None, scripted("Init", &["success"])),
         scripted("Work", &["success"]),

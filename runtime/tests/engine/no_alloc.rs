@@ -233,3 +233,29 @@ fn scripts_allocate_nothing_but_a_changed_string() {
     }
     assert_eq!(allocations() - before, 10, "one string per tick");
 }
+
+/// Rule 60: a Script node that builds no string (loads, literals, arithmetic, comparisons,
+/// logic, `?:`, stores of numbers and booleans) allocates nothing after the first tick.
+#[test]
+fn rule60_a_script_that_builds_no_string_allocates_nothing() {
+    let blackboard = json!([
+        {"key": "n", "type": "int", "default": 1},
+        {"key": "f", "type": "float", "default": 0.0},
+        {"key": "ok", "type": "bool", "default": false}
+    ]);
+    let numbers = json!({"type": "Script", "name": "numbers", "params": {"code":
+        "n := n + 1; f := n / 4; ok := n > 10 && f >= 0 || !(f < 0); ok ? n & 7 : ~n"}});
+    let mut agent = common::agent(numbers, blackboard);
+    agent.tick(&mut (), 0.1);
+    let before = allocations();
+    for _ in 0..1_000 {
+        agent.tick(&mut (), 0.1);
+    }
+    assert_eq!(allocations() - before, 0, "ticks after the first allocated");
+    let n = agent.blackboard().key("n").expect("declared");
+    assert_eq!(
+        agent.blackboard().get_i64(n),
+        Some(1_002),
+        "the script ran every tick"
+    );
+}

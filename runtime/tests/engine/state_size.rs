@@ -46,7 +46,7 @@ fn reference_tree_state_fits_in_640_bytes_per_agent() {
             "variant {variant}: arbor {arbor} bytes/agent (state_size() {}), bonsai-bt {bonsai} bytes/agent",
             tree.state_size()
         );
-        // Target ≤ 640 (issue 17; it was 720 with 24-byte slots, ≤ 1 KiB before that).
+        // The documented bound: at most 640 bytes per agent for the reference tree.
         assert!(arbor <= 640, "variant {variant}: {arbor} bytes per agent");
         assert!(
             arbor as isize <= tree.state_size() as isize + 64,

@@ -8,7 +8,7 @@ use common::{agent, scripted_with, seq, step, step_lifecycle, strs};
 use serde_json::json;
 
 #[test]
-fn log_reports_message_in_its_body_and_succeeds() {
+fn rule45_log_reports_message_in_its_body_and_succeeds() {
     let root = json!({"type": "Log", "name": "L", "params": {"message": "reached the door"}});
     let mut a = agent(root, json!([]));
     assert_eq!(
@@ -26,7 +26,7 @@ fn log_reports_message_in_its_body_and_succeeds() {
 }
 
 #[test]
-fn log_runs_in_tree_order_and_only_when_ticked() {
+fn rule45_log_runs_in_tree_order_and_only_when_ticked() {
     let root = seq(
         "Seq",
         vec![
@@ -49,4 +49,13 @@ fn log_runs_in_tree_order_and_only_when_ticked() {
     assert_eq!(logs, vec!["log L1 one"]);
     let (_, lifecycle) = step_lifecycle(&mut a);
     assert!(!lifecycle.iter().any(|e| e.starts_with("log")));
+}
+
+#[test]
+fn rule45_log_without_an_observer_only_succeeds() {
+    let root = json!({"type": "Log", "name": "L", "params": {"message": "reached the door"}});
+    let mut a = agent(root, json!([]));
+    for _ in 0..3 {
+        assert_eq!(a.tick(&mut (), 1.0), Status::Success);
+    }
 }

@@ -1,5 +1,6 @@
-//! SetBlackboard (rule 33's node write): writes `value` to `key` at `now`, valid for `ttl`
-//! seconds when given (inclusive bound), forever otherwise; succeeds.
+//! SetBlackboard (rule 44; a node write in the sense of rule 33): writes `value` to `key`
+//! at `now`, valid for `ttl` seconds when given (inclusive bound), forever otherwise;
+//! succeeds.
 
 use crate::common;
 
@@ -16,7 +17,7 @@ fn set(value: Value, ttl: Option<f64>) -> Value {
 }
 
 #[test]
-fn rule33_set_blackboard_writes_and_succeeds() {
+fn rule44_set_blackboard_writes_and_succeeds() {
     let mut a = agent(
         set(json!("red"), None),
         json!([{"key": "k", "type": "string"}]),
@@ -83,7 +84,7 @@ fn rule33_set_blackboard_rewrite_replaces_expiry() {
 }
 
 #[test]
-fn rule33_set_blackboard_value_must_have_the_key_type() {
+fn rule44_set_blackboard_value_must_have_the_key_type() {
     assert!(try_compile(set(json!("x"), None), json!([{"key": "k", "type": "int"}])).is_err());
     assert!(try_compile(
         set(json!([1, 2]), None),

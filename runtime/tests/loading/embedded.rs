@@ -49,7 +49,7 @@ fn load(main: &Value, files: &[(&str, Value)]) -> Result<Status, String> {
 }
 
 #[test]
-fn subtrees_come_from_memory_not_from_disk() {
+fn rule43_subtrees_come_from_memory_not_from_disk() {
     let files = [("lib/leaf.json", leaf("failure"))];
     assert_eq!(load(&calling("lib/leaf.json"), &files), Ok(Status::Failure));
     // The same tree without embedded files looks on disk, where there is nothing.

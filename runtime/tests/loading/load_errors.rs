@@ -621,7 +621,47 @@ fn subtree_errors_name_the_subtree_file() {
 }
 
 #[test]
-fn private_subtree_keys_get_distinct_names() {
+fn rule43_a_remapped_key_is_the_parents_entry_and_decorators_guard_the_whole_subtree() {
+    let dir = tempdir("subtree_remap");
+    let sub = tree_json(
+        json!({"type": "Sequence", "children": [
+            {"type": "Increment", "params": {"key": "count"}},
+            {"type": "Scripted", "name": "inner", "params": {"returns": ["success"]}}
+        ]}),
+        json!([{"key": "count", "type": "int", "default": 0}]),
+    );
+    write(&dir, "counter.json", &sub);
+    let mut call = subtree_node("counter.json");
+    call["params"]["remap"] = json!({"count": "total"});
+    call["decorators"] = json!([{"type": "Condition", "params": {"key": "go", "equals": true}}]);
+    let top = tree_json(
+        call,
+        json!([
+            {"key": "total", "type": "int", "default": 10},
+            {"key": "go", "type": "bool", "default": false}
+        ]),
+    );
+    let path = write(&dir, "top.json", &top);
+    let tree = Registry::<()>::new().loader().load_file(&path).unwrap();
+    let names: Vec<&str> = tree.keys().iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["total", "go"], "a remapped key has no private copy");
+    let mut agent = arbor_runtime::Agent::new(std::sync::Arc::new(tree), 0);
+    let total = |agent: &arbor_runtime::Agent<()>| {
+        let bb = agent.blackboard();
+        bb.get_i64(bb.key("total").unwrap())
+    };
+    // The decorator on the Subtree node keeps the whole spliced tree from running.
+    assert_eq!(agent.tick(&mut (), 1.0), arbor_runtime::Status::Failure);
+    assert_eq!(total(&agent), Some(10));
+    let go = agent.blackboard().key("go").unwrap();
+    agent.blackboard_mut().set(go, true).unwrap();
+    // The subtree's `count` is the parent's `total`; the Subtree returns its child's status.
+    assert_eq!(agent.tick(&mut (), 1.0), arbor_runtime::Status::Success);
+    assert_eq!(total(&agent), Some(11));
+}
+
+#[test]
+fn rule43_private_subtree_keys_get_distinct_names() {
     let dir = tempdir("subtree_keys");
     let sub = tree_json(
         json!({"type": "Increment", "params": {"key": "count"}}),

@@ -96,8 +96,11 @@ impl Compiled {
     }
 }
 
-/// Every `*.json` file under `dir`, recursively, sorted; none if `dir` does not exist.
-fn json_files(dir: &Path) -> Vec<PathBuf> {
+/// Every `*.json` file under `dir`, recursively, sorted. A folder that is missing or holds
+/// fewer than `at_least` files fails the test: a check that finds nothing to check must
+/// not pass.
+fn json_files(dir: &Path, at_least: usize) -> Vec<PathBuf> {
+    assert!(dir.is_dir(), "{} is not a folder", dir.display());
     let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -114,6 +117,11 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
         }
     }
     found.sort();
+    assert!(
+        found.len() >= at_least,
+        "{} should hold at least {at_least} JSON files; found {found:?}",
+        dir.display()
+    );
     found
 }
 
@@ -144,12 +152,8 @@ fn both_schemas_compile() {
 #[test]
 fn sample_trees_and_good_files_validate() {
     let compiled = Compiled::new();
-    let good = json_files(&data_dir("good"));
-    assert!(
-        good.len() >= 3,
-        "tests/data/good should hold at least three trees; found {good:?}"
-    );
-    let samples = json_files(&workspace_dir().join("samples").join("trees"));
+    let good = json_files(&data_dir("good"), 3);
+    let samples = json_files(&workspace_dir().join("samples").join("trees"), 5);
     let mut failures = Vec::new();
     for path in good.iter().chain(&samples) {
         if let Some(errors) = compiled.tree_errors(&read_json(path)) {
@@ -166,7 +170,7 @@ fn sample_trees_and_good_files_validate() {
 fn sample_manifests_validate() {
     let compiled = Compiled::new();
     let mut failures = Vec::new();
-    for path in json_files(&workspace_dir().join("samples").join("manifests")) {
+    for path in json_files(&workspace_dir().join("samples").join("manifests"), 4) {
         if let Some(errors) = compiled.manifest_errors(&read_json(&path)) {
             failures.push(format!("{}:\n{errors}", path.display()));
         }
@@ -181,7 +185,7 @@ fn sample_manifests_validate() {
 fn good_files_load_run_and_are_canonical() {
     let registry = Registry::<()>::new();
     let mut failures = Vec::new();
-    for path in json_files(&data_dir("good")) {
+    for path in json_files(&data_dir("good"), 3) {
         let tree = match registry.loader().load_file(&path) {
             Ok(tree) => tree,
             Err(e) => {
@@ -209,11 +213,7 @@ fn good_files_load_run_and_are_canonical() {
 fn bad_files_are_refused_by_schema_and_loader() {
     let compiled = Compiled::new();
     let registry = Registry::<()>::new();
-    let bad = json_files(&data_dir("schema_bad"));
-    assert!(
-        bad.len() >= 5,
-        "tests/data/schema_bad should hold at least five files; found {bad:?}"
-    );
+    let bad = json_files(&data_dir("schema_bad"), 5);
     let mut failures = Vec::new();
     for path in &bad {
         if compiled.tree_errors(&read_json(path)).is_none() {

@@ -109,7 +109,7 @@ fn bound(key: &str) -> Json {
 }
 
 #[test]
-fn a_bound_input_reads_the_key_and_an_output_writes_its_key() {
+fn rule47_a_bound_input_reads_the_key_and_an_output_writes_its_key() {
     let root = json!({"type": "MoveTo", "name": "Go", "params": {
         "target": bound("goal"), "speed": bound("pace"),
         "left": bound("remaining"), "steps": bound("count")}});
@@ -133,7 +133,7 @@ fn a_bound_input_reads_the_key_and_an_output_writes_its_key() {
 }
 
 #[test]
-fn an_input_bound_to_a_key_without_a_value_reads_none() {
+fn rule47_an_input_bound_to_a_key_without_a_value_reads_none() {
     let root = json!({"type": "MoveTo", "params": {"target": bound("remaining")}});
     let tree = Arc::new(load(root).expect("loads"));
     let mut agent = Agent::new(tree, 1);
@@ -141,7 +141,7 @@ fn an_input_bound_to_a_key_without_a_value_reads_none() {
 }
 
 #[test]
-fn a_key_of_the_wrong_type_is_a_located_problem_naming_the_keys_type() {
+fn rule47_a_key_of_the_wrong_type_is_a_located_problem_naming_the_keys_type() {
     let root = json!({"type": "MoveTo", "params": {
         "target": bound("label"), "left": bound("whole")}});
     let problems = load(root).expect_err("type mismatches");
@@ -242,7 +242,7 @@ fn run_builtin(root: Json, blackboard: Json, ticks: usize) -> (Vec<Status>, Agen
 }
 
 #[test]
-fn wait_reads_its_bound_duration_once_as_it_starts() {
+fn rule47_wait_reads_its_bound_duration_once_as_it_starts() {
     use Status::*;
     let keys = json!([{"key": "t", "type": "float", "default": 2.0}]);
     let root = json!({"type": "Wait", "params": {"seconds": bound("t")}});
@@ -261,7 +261,7 @@ fn wait_reads_its_bound_duration_once_as_it_starts() {
 }
 
 #[test]
-fn timeout_and_delay_read_bound_durations() {
+fn rule47_timeout_and_delay_read_bound_durations() {
     use Status::*;
     let keys = json!([{"key": "t", "type": "int", "default": 2}]);
     let timeout = json!({"type": "Timeout", "params": {"seconds": bound("t")},
@@ -276,7 +276,38 @@ fn timeout_and_delay_read_bound_durations() {
 }
 
 #[test]
-fn repeat_and_retry_read_bound_counts() {
+fn rule47_a_bound_duration_is_read_once_per_execution_and_a_missing_one_fails_at_once() {
+    use Status::*;
+    let keys = json!([{"key": "t", "type": "float", "default": 2.0}]);
+    let root = json!({"type": "Wait", "params": {"seconds": bound("t")}});
+    let (statuses, mut agent) = run_builtin(root, keys, 1);
+    assert_eq!(statuses, [Running]);
+    // Entered at t=1 for 2 s: a longer duration written meanwhile does not move the end.
+    let t = agent.blackboard().key("t").expect("declared");
+    agent.blackboard_mut().set(t, 100.0).expect("float");
+    assert_eq!(agent.tick(&mut (), 1.0), Running);
+    assert_eq!(agent.tick(&mut (), 1.0), Success, "t=3");
+    // The next execution reads the key again: 100 s from t=4, not done at t=6.
+    let next: Vec<Status> = (0..3).map(|_| agent.tick(&mut (), 1.0)).collect();
+    assert_eq!(next, [Running, Running, Running]);
+
+    for kind in ["Delay", "Timeout"] {
+        let root = json!({"type": kind, "params": {"seconds": bound("t")},
+            "children": [{"type": "SetBlackboard", "params": {"key": "mark", "value": true}}]});
+        let keys = json!([{"key": "t", "type": "float"}, {"key": "mark", "type": "bool"}]);
+        let (statuses, agent) = run_builtin(root, keys, 1);
+        assert_eq!(statuses, [Failure], "{kind}");
+        let bb = agent.blackboard();
+        assert_eq!(
+            bb.get(bb.key("mark").expect("declared")),
+            None,
+            "{kind}: the child was not ticked"
+        );
+    }
+}
+
+#[test]
+fn rule47_repeat_and_retry_read_bound_counts() {
     use Status::*;
     let count = |n: i64| json!([{"key": "n", "type": "int", "default": n}]);
     // The child succeeds, then fails: a count of 1 succeeds, a count of 2 meets the failure.
@@ -296,7 +327,7 @@ fn repeat_and_retry_read_bound_counts() {
 }
 
 #[test]
-fn set_blackboard_copies_another_key_and_increment_adds_a_bound_amount() {
+fn rule47_set_blackboard_copies_another_key_and_increment_adds_a_bound_amount() {
     let keys = json!([
         {"key": "src", "type": "int", "default": 4},
         {"key": "dst", "type": "float"},
@@ -332,7 +363,7 @@ fn set_blackboard_copies_another_key_and_increment_adds_a_bound_amount() {
 }
 
 #[test]
-fn random_and_condition_read_bound_values() {
+fn rule47_random_and_condition_read_bound_values() {
     let keys = json!([
         {"key": "p", "type": "float", "default": 1.0},
         {"key": "a", "type": "int", "default": 3},

@@ -104,7 +104,7 @@ impl Run {
 }
 
 #[test]
-fn a_host_condition_is_offered_as_an_attached_decorator_with_invert_and_abort() {
+fn rule48_a_host_condition_is_offered_as_an_attached_decorator_with_invert_and_abort() {
     let registry = registry();
     let ty = registry.types().decorator("Senses").expect("attached form");
     let names: Vec<&str> = ty.params.iter().map(|p| p.name.as_str()).collect();
@@ -266,7 +266,7 @@ fn rule27_dynamic_composites_retick_earlier_children_whatever_the_abort_type() {
 }
 
 #[test]
-fn invert_negates_the_host_condition() {
+fn rule48_invert_negates_the_host_condition() {
     let mut run = Run::new(scripted_with(
         "A",
         &["success"],
@@ -361,7 +361,7 @@ fn shapes(d: &dyn Fn(&str, &str, bool) -> Value) -> Vec<Value> {
 /// Every shape, under every sequence of 4 ticks of (a, b) inputs, gives the same statuses
 /// and traces with host conditions as with the built-in Condition decorator.
 #[test]
-fn host_conditions_trace_exactly_as_builtin_conditions() {
+fn rule48_host_conditions_trace_exactly_as_builtin_conditions() {
     let host = shapes(&senses);
     let built = shapes(&builtin);
     let mut compared = 0;
@@ -387,7 +387,7 @@ fn host_conditions_trace_exactly_as_builtin_conditions() {
 }
 
 #[test]
-fn a_host_condition_decorator_runs_its_whole_lifecycle_per_check() {
+fn rule48_a_host_condition_decorator_runs_its_whole_lifecycle_per_check() {
     struct Counting;
     impl Action<Vec<&'static str>> for Counting {
         fn enter(&self, cx: &mut ActionCtx<'_, Vec<&'static str>>) {

@@ -81,7 +81,7 @@ fn load(root: Value) -> Arc<CompiledTree<Vec<String>>> {
 }
 
 #[test]
-fn two_instances_under_a_parallel_keep_separate_state() {
+fn rule46_two_instances_under_a_parallel_keep_separate_state() {
     let root = json!({"type": "Parallel", "params": {"need": 2},
         "children": [count_to("A", 2), count_to("B", 3)]});
     let mut agent = Agent::new(load(root), 1);
@@ -104,7 +104,7 @@ fn two_instances_under_a_parallel_keep_separate_state() {
 }
 
 #[test]
-fn each_agent_has_its_own_state_and_a_clone_copies_it() {
+fn rule46_each_agent_has_its_own_state_and_a_clone_copies_it() {
     let tree = load(count_to("A", 3));
     let (mut one, mut two) = (Agent::new(tree.clone(), 1), Agent::new(tree, 2));
     let (mut log1, mut log2) = (Vec::new(), Vec::new());
@@ -120,7 +120,7 @@ fn each_agent_has_its_own_state_and_a_clone_copies_it() {
 }
 
 #[test]
-fn state_starts_afresh_on_every_execution_and_reaches_abort() {
+fn rule46_state_starts_afresh_on_every_execution_and_reaches_abort() {
     let root = json!({"type": "Timeout", "params": {"seconds": 2},
         "children": [count_to("A", 5)]});
     let mut agent = Agent::new(load(root), 1);
@@ -173,4 +173,42 @@ fn reload_aborts_running_actions_through_their_hooks_first() {
         Some("B 1"),
         "the new tree starts afresh"
     );
+}
+
+#[test]
+fn rule46_a_host_condition_never_runs_and_host_nodes_see_the_clock_and_the_seeded_generator() {
+    let mut registry = Registry::<Vec<String>>::new();
+    registry.condition(NodeType::condition("Late", "True from t = 2 on."), |cx| {
+        cx.now() >= 2.0
+    });
+    registry.action(
+        NodeType::action("Roll", "Logs a draw of the agent's generator."),
+        |cx| {
+            let draw = cx.rng().i64(0..1_000_000);
+            cx.agent.push(draw.to_string());
+            Status::Success
+        },
+    );
+    let root = json!({"type": "Sequence", "children": [{"type": "Roll"}, {"type": "Late"}]});
+    let text = tree_json(root, json!([])).to_string();
+    let tree = Arc::new(registry.loader().load_str(&text, None).expect("loads"));
+    let run = |seed| {
+        let mut agent = Agent::new(tree.clone(), seed);
+        let mut log = Vec::new();
+        let statuses: Vec<Status> = (0..3).map(|_| agent.tick(&mut log, 1.0)).collect();
+        (statuses, log)
+    };
+    let (statuses, log) = run(7);
+    // `false` at t=1 is failure, `true` from t=2 on success; never running.
+    assert_eq!(
+        statuses,
+        [Status::Failure, Status::Success, Status::Success]
+    );
+    assert_eq!(log.len(), 3);
+    assert_eq!(
+        run(7),
+        (statuses, log.clone()),
+        "the same seed, the same run"
+    );
+    assert_ne!(run(8).1, log, "the draws come from the agent's seed");
 }

@@ -10,10 +10,10 @@ use crate::common::{arbor, text, tree_json};
 
 const HOSTILE: &str = "Walk\nbroken.json: $.nodes[9]: forged problem\u{1b}[31m";
 
-#[test]
-fn a_name_with_a_newline_and_an_ansi_escape_cannot_forge_a_problem_line() {
+/// A tree whose misspelt root node is named `name`, and what `check` says of it.
+fn misspelt_node_named(name: &str) -> (serde_json::Value, arbor_runtime::Report) {
     let file = tree_json(
-        json!({"type": "Selectr", "name": HOSTILE, "children": [{"type": "Wait", "params": {"seconds": 1}}]}),
+        json!({"type": "Selectr", "name": name, "children": [{"type": "Wait", "params": {"seconds": 1}}]}),
         json!([]),
     );
     let report = check_str(
@@ -22,6 +22,12 @@ fn a_name_with_a_newline_and_an_ansi_escape_cannot_forge_a_problem_line() {
         &NodeTypes::builtin(),
         &LoadOptions::default(),
     );
+    (file, report)
+}
+
+#[test]
+fn a_name_with_a_newline_and_an_ansi_escape_cannot_forge_a_problem_line() {
+    let (file, report) = misspelt_node_named(HOSTILE);
     for problem in &report.problems {
         let line = problem.to_string();
         assert!(!line.contains('\n') && !line.contains('\u{1b}'), "{line:?}");
@@ -86,4 +92,22 @@ fn export_refuses_characters_xml_cannot_hold_and_escapes_the_rest() {
         .descendants()
         .find(|n| n.has_tag_name("Sleep") || n.attribute("name").is_some_and(|v| v == name));
     assert!(wait.is_some(), "{}", exported.xml);
+}
+
+#[test]
+fn separators_the_arabic_letter_mark_and_invisible_characters_are_escaped() {
+    // U+2028 and U+2029 end a line in many viewers; U+061C reorders text as U+202E does;
+    // zero-width characters hide part of a name.
+    let name = "Walk\u{2028}forged\u{2029}line\u{061c}\u{200b}\u{200d}\u{feff}";
+    let (_, report) = misspelt_node_named(name);
+    let line = report.problems[0].to_string();
+    for c in [
+        '\u{2028}', '\u{2029}', '\u{061c}', '\u{200b}', '\u{200d}', '\u{feff}',
+    ] {
+        assert!(!line.contains(c), "{c:?} in {line:?}");
+    }
+    assert!(
+        line.contains("Walk\\u{2028}forged\\u{2029}line\\u{61c}\\u{200b}\\u{200d}\\u{feff}"),
+        "{line:?}"
+    );
 }

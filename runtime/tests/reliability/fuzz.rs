@@ -130,6 +130,7 @@ fn files(folder: &str, ext: &str) -> Vec<Vec<u8>> {
         .filter_map(|p| std::fs::read(p).ok())
         .collect();
     out.sort();
+    assert!(!out.is_empty(), "no .{ext} seed in {}", dir.display());
     out
 }
 

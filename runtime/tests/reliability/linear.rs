@@ -189,3 +189,123 @@ fn loading_a_large_tree_is_linear_with_a_few_allocations_per_node() {
     // compiled tree or formatting a path per node, as the loader once did, made 11.
     assert!(large <= 8 * 10_000, "{large} allocations for 10,000 nodes");
 }
+
+/// A document of `n` elements, each with a raw `&&` in an attribute (BT.CPP accepts it;
+/// the import reads it as `&amp;&amp;` with a located warning each).
+fn raw_ampersands(n: usize) -> String {
+    let mut xml = String::from(
+        "<root BTCPP_format=\"4\" main_tree_to_execute=\"Main\">\n<BehaviorTree ID=\"Main\">\n<Sequence>\n",
+    );
+    for _ in 0..n {
+        xml.push_str("  <AlwaysSuccess _skipIf=\"a && b\"/>\n");
+    }
+    xml.push_str("</Sequence>\n</BehaviorTree>\n</root>\n");
+    xml
+}
+
+#[test]
+fn locating_raw_ampersand_warnings_is_linear() {
+    let work = |n| {
+        let xml = raw_ampersands(n);
+        let (imported, work) = measure(Counter::XmlPositionBytes, || {
+            import_str(&xml, &ImportOptions::new("amps"))
+        });
+        let imported = imported.expect("imports");
+        let raw = imported
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("raw `&`"))
+            .count();
+        assert_eq!(raw, 2 * n);
+        // Warnings scan the text forward from the last position, and elements the
+        // repaired text (longer by each escape): about two passes, however many warnings.
+        assert!(work <= 3 * xml.len() as u64, "{work} > 3 * {}", xml.len());
+        work
+    };
+    let (small, large) = (work(1_000), work(4_000));
+    assert!(grows_linearly(small, large, 5), "{small} -> {large}");
+}
+
+#[test]
+fn an_element_with_too_many_attributes_is_refused_before_parsing_with_a_located_error() {
+    let attrs: String = (0..100_000).map(|i| format!(" a{i}=\"1\"")).collect();
+    let xml = format!(
+        "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"Main\">\n  <MyAction{attrs}/>\n</BehaviorTree>\n</root>\n"
+    );
+    let err = import_str(&xml, &ImportOptions::new("crowded")).expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains(":3:3: the element has more than 256 attributes; Arbor reads at most 256"),
+        "{text}"
+    );
+    // At the limit the document is read.
+    let attrs: String = (0..256).map(|i| format!(" a{i}=\"1\"")).collect();
+    let xml = format!(
+        "<root BTCPP_format=\"4\">\n<BehaviorTree ID=\"Main\">\n  <MyAction{attrs}/>\n</BehaviorTree>\n</root>\n"
+    );
+    import_str(&xml, &ImportOptions::new("full")).expect("256 attributes import");
+}
+
+/// One Script node assigning `n` keys, or `n` Script nodes assigning one key each.
+fn script_keys(n: usize, one_script: bool) -> String {
+    let body = if one_script {
+        let code: Vec<String> = (0..n).map(|i| format!("k{i} := {i}")).collect();
+        format!("<Script code=\"{}\"/>", code.join("; "))
+    } else {
+        let scripts: String = (0..n)
+            .map(|i| format!("  <Script code=\"k{i} := {i}\"/>\n"))
+            .collect();
+        format!("<Sequence>\n{scripts}</Sequence>")
+    };
+    format!(
+        "<root BTCPP_format=\"4\" main_tree_to_execute=\"Main\">\n<BehaviorTree ID=\"Main\">\n{body}\n</BehaviorTree>\n</root>\n"
+    )
+}
+
+#[test]
+fn keys_inferred_from_scripts_are_found_in_linear_work() {
+    for one_script in [true, false] {
+        let work = |n| {
+            let xml = script_keys(n, one_script);
+            let (imported, work) = measure(Counter::KeySteps, || {
+                import_str(&xml, &ImportOptions::new("keys"))
+            });
+            let imported = imported.expect("imports");
+            assert_eq!(imported.main().blackboard.len(), n);
+            work
+        };
+        let (small, large) = (work(1_000), work(4_000));
+        assert!(
+            grows_linearly(small, large, 5),
+            "one script: {one_script}: {small} -> {large}"
+        );
+    }
+}
+
+/// A tree file of a Sequence over `n` leaves.
+fn wide_file(n: usize) -> arbor_runtime::format::TreeFile {
+    let children: Vec<Value> = (0..n)
+        .map(|_| json!({"type": "Wait", "params": {"seconds": 1.0}}))
+        .collect();
+    let text = tree_json(json!({"type": "Sequence", "children": children}), json!([]));
+    arbor_runtime::parse_str(&text.to_string(), None).expect("parses")
+}
+
+#[test]
+fn exporting_a_wide_tree_is_linear() {
+    let types = NodeTypes::builtin();
+    let work = |n| {
+        let file = wide_file(n);
+        let (exported, work) =
+            measure(Counter::GuidSteps, || {
+                arbor_runtime::btcpp::export(&file, None, &types, &mut |_| {
+                    Err("no subtrees".to_owned())
+                })
+            });
+        let exported = exported.expect("exports");
+        assert_eq!(exported.xml.matches("<Sleep").count(), n);
+        work
+    };
+    let (small, large) = (work(2_500), work(10_000));
+    assert!(grows_linearly(small, large, 5), "{small} -> {large}");
+}

@@ -1,13 +1,20 @@
 //! Reliability (docs/reliability.md): work that stays linear in every input,
-//! files read with a cap and only when regular, messages that escape what they quote,
-//! located errors, the CLI's usage codes, and bounded fuzzing on the stable toolchain.
+//! files read with a cap and only when regular, files written atomically, output that
+//! fails without a panic, messages that escape what they quote, located errors (repeated
+//! JSON keys among them), BT.CPP files that keep their names and text, the CLI's usage
+//! codes, scripts within their limits, and bounded fuzzing on the stable toolchain.
 #![allow(dead_code)]
 
+mod cli_output;
 mod cli_usage;
 mod escaping;
 mod fuzz;
+mod fuzz_scripts;
+mod interop;
+mod json_inputs;
 mod linear;
 mod located;
+mod scripts;
 mod special_files;
 
 use std::path::{Path, PathBuf};

@@ -189,3 +189,34 @@ fn stimuli_and_manifests_named_on_the_command_line_are_read_the_same_way() {
         text(&out.stderr)
     );
 }
+
+/// The open itself does not wait for a writer, and the opened file is checked again: a
+/// path swapped for a FIFO after the check by path is refused, not waited on. (Opening a
+/// FIFO with no writer would block forever; the deadline only turns such a hang into a
+/// failure.)
+#[test]
+fn a_fifo_reached_by_the_open_itself_is_refused_without_waiting() {
+    let dir = scratch("special-open");
+    let Some(pipe) = fifo(&dir, "swapped.json") else {
+        return;
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(arbor_runtime::files::open_regular(&pipe).map(|_| ()));
+    });
+    let result = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("opening a FIFO returned instead of waiting for a writer");
+    let err = result.expect_err("a FIFO is not a regular file");
+    assert!(
+        matches!(
+            err,
+            arbor_runtime::files::ReadError::NotRegular("a FIFO (named pipe)")
+        ),
+        "{err}"
+    );
+    let file = dir.join("plain.json");
+    std::fs::write(&file, "{}").expect("write");
+    let (_, size) = arbor_runtime::files::open_regular(&file).expect("a regular file opens");
+    assert_eq!(size, 2);
+}

@@ -5,7 +5,7 @@
 //! "villager #k", so the editor (or any client of docs/debug-protocol.md) can attach.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -154,8 +154,9 @@ struct LoadedTree {
     file: arbor_runtime::format::TreeFile,
 }
 
-fn load(path: &PathBuf) -> Result<LoadedTree, Failure> {
-    let text = std::fs::read_to_string(path)
+fn load(path: &Path) -> Result<LoadedTree, Failure> {
+    let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
+    let text = arbor_runtime::files::read_text(path, limit)
         .map_err(|e| Failure::Run(format!("{}: {e}", path.display())))?;
     let file = parse_str(&text, Some(path)).map_err(|e| Failure::Run(e.to_string()))?;
     let tree = registry()

@@ -4,13 +4,21 @@
 //! - [`replace_with_subtree`]: a branch is replaced by a `Subtree` node referring to a file
 //!   (written beforehand with [`crate::document::extract_subtree`]), in the branch's place:
 //!   same parent, same slot among the children, same position; root if the branch was. Its
-//!   `remap` maps every key the branch uses to the key of the same name here, so the tree
-//!   behaves exactly as before.
+//!   `remap` maps every key the branch uses to the key of the same name here, and it
+//!   carries the branch's attached decorators (the file's root has none), so the tree
+//!   behaves exactly as before: the Subtree node passes its child's status through
+//!   (semantics rule 43), and a decorator on it guards, inverts and aborts (LowerPriority
+//!   included, rules 24 and 25) as it did on the branch's top.
 //! - [`inline_subtree`]: a `Subtree` node is replaced by a copy of the referenced tree
 //!   (its root's branch), under new GUIDs. `remap` is applied: a subtree key mapped to a
 //!   key of this tree is renamed to it in the copy; the other keys the copy uses are
-//!   declared here if missing. Limitation: an unmapped subtree key whose name this tree
-//!   already declares becomes shared rather than private.
+//!   declared here if missing. The Subtree node's attached decorators go to the copy's top;
+//!   if the file's root has decorators of its own, the copy is put under a one-child
+//!   Sequence that carries the Subtree node's, since merging the two lists would change
+//!   what they do (a condition of the inner list would block before the outer Inverter,
+//!   and an inner LowerPriority condition would start acting on this tree's composite).
+//!   Limitation: an unmapped subtree key whose name this tree already declares becomes
+//!   shared rather than private.
 
 use arbor_runtime::format::NodeDef;
 use arbor_runtime::NodeTypes;
@@ -21,7 +29,7 @@ use super::{
     quoted, refused, AddNode, Batch, BatchBuilder, CommandError, Connect, Paste, RemoveItems,
     RenameKey,
 };
-use crate::document::{Document, Fragment, LayoutOptions, Selection};
+use crate::document::{branch_keys, Document, Fragment, LayoutOptions, Selection};
 
 /// Replaces the branch under `top` by a `Subtree` node whose `path` is `path`.
 pub fn replace_with_subtree(
@@ -43,19 +51,18 @@ pub fn replace_with_subtree(
     // The branch keeps working on this tree's keys: every key it uses is remapped to
     // itself. With an empty remap the subtree's keys would be private copies and the
     // export would silently change what the tree does.
-    let branch: std::collections::HashSet<&str> = doc.subtree(top).into_iter().collect();
-    let mut remap = serde_json::Map::new();
-    for decl in doc.blackboard() {
-        if doc
-            .key_usages(types, &decl.key)
-            .iter()
-            .any(|u| branch.contains(u.owner.node()))
-        {
-            remap.insert(decl.key.clone(), json!(decl.key));
-        }
-    }
+    let remap: serde_json::Map<String, serde_json::Value> = branch_keys(doc, types, top)
+        .into_iter()
+        .map(|decl| (decl.key.clone(), json!(decl.key)))
+        .collect();
     node.params
         .insert("remap".into(), serde_json::Value::Object(remap));
+    // The branch's attached decorators stay here, on the Subtree node: they guard it as
+    // before and still take part in this tree's aborts (module documentation).
+    node.decorators = doc
+        .node(top)
+        .map(|n| n.decorators.clone())
+        .unwrap_or_default();
     let add = AddNode::with_node(node, doc.position(top).unwrap_or([0.0, 0.0]));
     let new = add.guid().to_owned();
 
@@ -108,7 +115,8 @@ pub fn inline_subtree(
         rename.edit(&mut sub);
     }
     let branch = Selection::of_nodes(sub.execution_order());
-    let fragment = Fragment::copy(&sub, &branch, types);
+    let mut fragment = Fragment::copy(&sub, &branch, types);
+    wear_decorators(&mut fragment, def, sizes);
 
     let parent = doc.parent_of(node).map(str::to_owned);
     let slot = parent
@@ -132,6 +140,37 @@ pub fn inline_subtree(
     }
     let label = format!("Inline {}", quoted(doc, node));
     Ok((batch.finish(label), pasted))
+}
+
+/// Gives the copied tree's top the Subtree node `def`'s attached decorators, or a one-child
+/// Sequence wearing them above the top if the top has decorators of its own (see the
+/// module documentation). The Sequence takes the top's place; the copy moves a column to
+/// the right, where the layout puts children.
+fn wear_decorators(fragment: &mut Fragment, def: &NodeDef, sizes: &LayoutOptions) {
+    if def.decorators.is_empty() {
+        return;
+    }
+    let Some(top) = fragment.tops().first().map(|t| t.to_string()) else {
+        return;
+    };
+    let Some(i) = fragment.nodes.iter().position(|n| n.guid == top) else {
+        return;
+    };
+    if fragment.nodes[i].decorators.is_empty() {
+        fragment.nodes[i].decorators = def.decorators.clone();
+        return;
+    }
+    let mut wrapper = NodeDef::new("Sequence");
+    wrapper.name = def.name.clone();
+    wrapper.decorators = def.decorators.clone();
+    wrapper.children.push(top.clone());
+    let at = fragment.positions.get(&top).copied().unwrap_or([0.0, 0.0]);
+    let column = sizes.node_size[0] + sizes.level_gap;
+    for p in fragment.positions.values_mut() {
+        p[0] += column;
+    }
+    fragment.positions.insert(wrapper.guid.clone(), at);
+    fragment.nodes.insert(0, wrapper);
 }
 
 #[cfg(test)]
@@ -271,5 +310,84 @@ mod tests {
                 .collect()
         };
         assert_eq!(kinds(&after), kinds(&doc));
+    }
+
+    /// A condition on the sample's Inverter `c`, with an abort type.
+    fn guarded(doc: &mut Document, node: &str) -> arbor_runtime::format::DecoratorDef {
+        let mut cond = arbor_runtime::format::DecoratorDef::new("Condition");
+        cond.params.insert("key".into(), json!("alert"));
+        cond.params.insert("equals".into(), json!(true));
+        cond.params.insert("abort".into(), json!("LowerPriority"));
+        doc.file.blackboard.push(KeyDecl {
+            key: "alert".into(),
+            ty: ValueType::Bool,
+            default: None,
+            description: String::new(),
+            unknown: Default::default(),
+        });
+        doc.node_mut(node).unwrap().decorators.push(cond.clone());
+        cond
+    }
+
+    #[test]
+    fn rule43_export_leaves_the_branchs_decorators_on_the_subtree_node() {
+        let types = NodeTypes::builtin();
+        let (mut doc, [a, _, c, ..]) = sample();
+        let cond = guarded(&mut doc, &c);
+        let file = extract_subtree(&doc, &c, &types, "branch").unwrap();
+        let root = file.node(file.root().unwrap()).unwrap();
+        assert!(root.decorators.is_empty(), "the file's root is undecorated");
+        assert!(
+            file.key("alert").is_none(),
+            "only the decorator used `alert`"
+        );
+        let batch = replace_with_subtree(&doc, &types, &c, "branch.json").unwrap();
+        let after = round_trip(&mut doc, batch);
+        let sub = after.node(&after.children(&a)[1]).unwrap();
+        assert_eq!(sub.decorators, vec![cond]);
+        assert_eq!(sub.params["remap"], json!({}), "{:?}", sub.params);
+    }
+
+    #[test]
+    fn rule43_inline_gives_the_subtree_nodes_decorators_to_the_copy() {
+        let types = NodeTypes::builtin();
+        let (doc, [a, _, c, ..]) = sample();
+        let mut guarded_doc = doc.clone();
+        let cond = guarded(&mut guarded_doc, &c);
+        let file = extract_subtree(&guarded_doc, &c, &types, "branch").unwrap();
+        let mut exported = guarded_doc.clone();
+        let mut step = super::super::Command::from(
+            replace_with_subtree(&guarded_doc, &types, &c, "branch.json").unwrap(),
+        );
+        step.edit(&mut exported);
+        let s = exported.children(&a)[1].clone();
+
+        // The file's root is undecorated: the copy's top wears the decorator.
+        let (batch, _) =
+            inline_subtree(&exported, &types, &s, &file, &LayoutOptions::default()).unwrap();
+        let after = round_trip(&mut exported.clone(), batch);
+        let top = after.node(&after.children(&a)[1]).unwrap();
+        assert_eq!(top.kind, "Inverter");
+        let worn: Vec<_> = top.decorators.iter().map(|d| &d.params).collect();
+        assert_eq!(worn, vec![&cond.params]);
+
+        // The file's root has its own: a one-child Sequence wears the Subtree node's.
+        let mut own = file.clone();
+        let root = own.root().unwrap().to_owned();
+        own.node_mut(&root)
+            .unwrap()
+            .decorators
+            .push(arbor_runtime::format::DecoratorDef::new("Inverter"));
+        let (batch, _) =
+            inline_subtree(&exported, &types, &s, &own, &LayoutOptions::default()).unwrap();
+        let after = round_trip(&mut exported, batch);
+        let wrapper = after.node(&after.children(&a)[1]).unwrap();
+        assert_eq!(wrapper.kind, "Sequence");
+        assert_eq!(wrapper.decorators.len(), 1);
+        assert_eq!(wrapper.decorators[0].params, cond.params);
+        let inner = after.node(&wrapper.children[0]).unwrap();
+        assert_eq!(inner.kind, "Inverter");
+        assert_eq!(inner.decorators.len(), 1);
+        assert_eq!(inner.decorators[0].kind, "Inverter");
     }
 }

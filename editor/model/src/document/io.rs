@@ -8,12 +8,15 @@
 //!   depth-first from the root then the unconnected ones) to `<name>.tmp-<pid>` beside the
 //!   target, flushes it to disk, then renames it over the target, so a crash or a full
 //!   disk never leaves a half-written tree. Save -> load -> save is byte-for-byte stable.
+//! - Every file the editor reads (trees, manifests, subtree files, XML, recovery files)
+//!   goes through [`read_text`], the runtime's bounded reader: a FIFO or a device such as
+//!   `/dev/zero` is refused before it is opened, and no read goes past the loader's file
+//!   size limit.
 
-use std::fs::{self, File};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use arbor_runtime::files::{self, ReadError};
 use arbor_runtime::{LoadError, LoadOptions, NodeTypes, Problem, ProblemKind, Severity};
 
 use super::model::Document;
@@ -67,23 +70,39 @@ pub fn load(path: &Path) -> Result<Document, OpenError> {
         path: path.to_owned(),
         source,
     };
-    let size = fs::metadata(path).map_err(read_error)?.len();
-    if size > limit {
-        // Refuse before reading: a huge file is not a tree anyone made by hand.
-        return Err(OpenError::Invalid(LoadError {
-            problems: vec![Problem {
-                severity: Severity::Error,
-                file: Arc::from(path.display().to_string()),
-                json_path: "$".to_owned(),
-                line: None,
-                node: None,
-                node_label: None,
-                kind: ProblemKind::FileTooLarge { size, limit },
-            }],
-        }));
-    }
-    let text = fs::read_to_string(path).map_err(read_error)?;
+    let text = match files::read_text(path, limit) {
+        Ok(text) => text,
+        // A huge file is not a tree anyone made by hand.
+        Err(ReadError::TooLarge { size, limit }) => {
+            return Err(OpenError::Invalid(LoadError {
+                problems: vec![Problem {
+                    severity: Severity::Error,
+                    file: Arc::from(path.display().to_string()),
+                    json_path: "$".to_owned(),
+                    line: None,
+                    node: None,
+                    node_label: None,
+                    kind: ProblemKind::FileTooLarge { size, limit },
+                }],
+            }))
+        }
+        Err(e) => return Err(read_error(io_error(e))),
+    };
     Ok(load_str(&text, Some(path))?)
+}
+
+/// Reads a file the user named as text through the runtime's bounded reader (see the
+/// module documentation), at most the loader's file size limit.
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    files::read_text(path, LoadOptions::default().max_file_bytes).map_err(io_error)
+}
+
+/// The reader's error as an I/O error, its message kept.
+fn io_error(e: ReadError) -> std::io::Error {
+    match e {
+        ReadError::Io(e) => e,
+        other => std::io::Error::new(std::io::ErrorKind::InvalidData, other.to_string()),
+    }
 }
 
 /// Parses a tree file's text; `path` names it in messages.
@@ -100,44 +119,9 @@ pub fn save(doc: &Document, path: &Path) -> Result<(), SaveError> {
     })
 }
 
-/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // Write through a symlink rather than replacing the link with a file.
-    let target = match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path)?,
-        _ => path.to_owned(),
-    };
-    let name = target.file_name().ok_or_else(|| {
-        std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file")
-    })?;
-    let mut temp_name = name.to_os_string();
-    temp_name.push(format!(".tmp-{}", std::process::id()));
-    let temp = target.with_file_name(temp_name);
-
-    let result = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        // Keep the permissions of the file being replaced.
-        if let Ok(meta) = fs::metadata(&target) {
-            file.set_permissions(meta.permissions())?;
-        }
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, &target)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-        return result;
-    }
-    // Make the rename itself durable. Not every platform can open a directory; the file's
-    // contents are already safe, so a failure here is not worth reporting.
-    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Ok(dir) = File::open(dir) {
-            let _ = dir.sync_all();
-        }
-    }
-    Ok(())
-}
+/// Writes `bytes` to a temporary file beside `path`, syncs it, and renames it over `path`:
+/// the runtime's writer, which the CLI's `-o` files use too.
+pub use arbor_runtime::files::write_atomic;
 
 /// The built-in node types plus those of every manifest the document names (relative to
 /// `base`, the tree file's folder). A manifest that cannot be read or merged is reported
@@ -147,7 +131,7 @@ pub fn load_node_types(doc: &Document, base: Option<&Path>) -> (NodeTypes, Vec<M
     let mut errors = Vec::new();
     for rel in doc.manifests() {
         let path = base.map_or_else(|| PathBuf::from(rel), |b| b.join(rel));
-        let result = fs::read_to_string(&path)
+        let result = read_text(&path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))
             .and_then(|text| types.merge_manifest(&text));
         if let Err(message) = result {
@@ -165,6 +149,7 @@ mod tests {
     use super::*;
     use crate::document::model::fixtures::sample;
     use arbor_runtime::NodeType;
+    use std::fs;
 
     #[test]
     fn save_load_save_is_byte_for_byte() {

@@ -24,6 +24,7 @@ pub mod io;
 mod json_path;
 mod layout;
 mod model;
+mod node_index;
 mod placement;
 mod selection;
 mod stamp;
@@ -43,7 +44,7 @@ pub use placement::{
 };
 pub use selection::Selection;
 pub use stamp::{fnv1a, DiskChange, DiskStamp};
-pub use subtree::extract_subtree;
+pub use subtree::{branch_keys, extract_subtree};
 
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]

@@ -30,6 +30,7 @@ use arbor_runtime::{
 use serde_json::{Map, Value};
 
 use super::editor_data::{EditorData, Group, Note, Pos};
+use super::node_index::NodeIndex;
 
 /// The thing a parameter or a name belongs to: a node, or a decorator attached to a node.
 /// Decorators are named by their own GUID so that reordering them does not retarget edits.
@@ -87,6 +88,8 @@ pub struct Document {
     /// the runtime's builder), laid out when it loaded. Shown, never saved: opening and
     /// saving such a file changes nothing, and a node moved by hand gets a stored place.
     pub(crate) derived: BTreeMap<String, Pos>,
+    /// GUID → place in `file.nodes`, a self-checking cache (node_index.rs).
+    index: NodeIndex,
 }
 
 impl Default for Document {
@@ -129,6 +132,7 @@ impl Document {
             file: TreeFile::new(name),
             editor: EditorData::default(),
             derived: BTreeMap::new(),
+            index: NodeIndex::default(),
         }
     }
 
@@ -160,6 +164,7 @@ impl Document {
             file,
             editor,
             derived: BTreeMap::new(),
+            index: NodeIndex::default(),
         };
         doc.place_unplaced_nodes();
         Ok(doc)
@@ -296,7 +301,14 @@ impl Document {
     }
 
     pub fn node(&self, guid: &str) -> Option<&NodeDef> {
-        self.file.nodes.iter().find(|n| n.guid == guid)
+        let i = self.index.find(&self.file.nodes, guid)?;
+        self.file.nodes.get(i)
+    }
+
+    /// Work the node lookups did so far: index entries built and list entries scanned
+    /// (tests prove with it that loading is linear).
+    pub fn lookup_work(&self) -> u64 {
+        self.index.work()
     }
 
     pub fn contains(&self, guid: &str) -> bool {
@@ -594,7 +606,8 @@ impl Document {
     // ---- Internals for commands ---------------------------------------------------------
 
     pub(crate) fn node_mut(&mut self, guid: &str) -> Option<&mut NodeDef> {
-        self.file.nodes.iter_mut().find(|n| n.guid == guid)
+        let i = self.index.find(&self.file.nodes, guid)?;
+        self.file.nodes.get_mut(i)
     }
 
     pub(crate) fn params_mut(&mut self, owner: &Owner) -> Option<&mut Map<String, Value>> {

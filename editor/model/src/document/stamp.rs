@@ -45,12 +45,12 @@ pub enum DiskChange {
 impl DiskStamp {
     /// Reads the file and stamps it.
     pub fn read(path: &Path) -> std::io::Result<DiskStamp> {
-        let bytes = std::fs::read(path)?;
+        let text = super::io::read_text(path)?;
         let meta = std::fs::metadata(path)?;
         Ok(DiskStamp {
             modified_ns: modified_ns(&meta),
             len: meta.len(),
-            hash: fnv1a(&bytes),
+            hash: fnv1a(text.as_bytes()),
         })
     }
 

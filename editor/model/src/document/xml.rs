@@ -54,7 +54,7 @@ pub fn open(path: &Path) -> Result<(Document, Notes), OpenError> {
     }
     for (name, text) in companions {
         let target = dir.join(&name);
-        match fs::read_to_string(&target) {
+        match super::io::read_text(&target) {
             Ok(old) if old == text => continue,
             Ok(_) if newer(modified(&target), xml_written) => {
                 notes.push(format!(
@@ -86,7 +86,7 @@ pub fn save(doc: &Document, path: &Path, types: &NodeTypes) -> Result<Notes, Sav
     };
     let mut load = |p: &Path| {
         let text =
-            fs::read_to_string(p).map_err(|e| format!("{}: cannot read: {e}", p.display()))?;
+            super::io::read_text(p).map_err(|e| format!("{}: cannot read: {e}", p.display()))?;
         arbor_runtime::parse_str(&text, Some(p)).map_err(|e| e.to_string())
     };
     let exported = btcpp::export(&doc.to_tree_file(), Some(path), types, &mut load)

@@ -25,6 +25,8 @@ pub struct Harness {
     pub guarded: bool,
     /// What the last frame painted.
     pub shapes: Vec<egui::epaint::ClippedShape>,
+    /// How soon the last frame asked for the next one (`Duration::MAX`: not at all).
+    pub repaint_delay: std::time::Duration,
 }
 
 /// A piece of text the last frame painted: what it says, where, and its font size.
@@ -59,6 +61,7 @@ impl Harness {
             output: Vec::new(),
             guarded: false,
             shapes: Vec::new(),
+            repaint_delay: std::time::Duration::MAX,
         }
     }
 
@@ -136,6 +139,10 @@ impl Harness {
         out.textures_delta.clear();
         self.output.push(out.platform_output);
         self.shapes = out.shapes;
+        self.repaint_delay = out
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .map_or(std::time::Duration::MAX, |v| v.repaint_delay);
     }
 
     /// Every text the last frame painted (inside its clip rect).

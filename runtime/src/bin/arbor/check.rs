@@ -5,8 +5,10 @@ use std::path::PathBuf;
 
 use arbor_runtime::{check_file, LoadOptions};
 
+use super::output::Failure;
+
 /// Returns Ok(false) if any file has errors.
-pub(super) fn run(manifests: &[PathBuf], files: &[PathBuf]) -> Result<bool, String> {
+pub(super) fn run(manifests: &[PathBuf], files: &[PathBuf]) -> Result<bool, Failure> {
     let base = super::types::explicit(manifests)?;
     let options = LoadOptions::default();
     let mut all_ok = true;

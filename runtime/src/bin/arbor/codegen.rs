@@ -21,7 +21,7 @@ pub(super) struct CodegenArgs {
 }
 
 /// Returns Ok(false), after printing every problem on stderr, if the tree does not load.
-pub(super) fn run(args: &CodegenArgs) -> Result<bool, String> {
+pub(super) fn run(args: &CodegenArgs) -> Result<bool, super::output::Failure> {
     let base = super::node_types(&args.types)?;
     let (types, warnings) = super::types::with_listed(&base, &args.file);
     for warning in &warnings {
@@ -50,9 +50,9 @@ pub(super) fn run(args: &CodegenArgs) -> Result<bool, String> {
         }
     };
     match &args.output {
-        Some(path) => std::fs::write(path, code)
+        Some(path) => arbor_runtime::files::write_atomic(path, code.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?,
-        None => print!("{code}"),
+        None => super::output::write(&code)?,
     }
     Ok(true)
 }

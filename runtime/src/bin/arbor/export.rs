@@ -23,7 +23,7 @@ pub(super) struct ExportArgs {
 
 /// Returns Ok(false), after printing every problem on stderr, if the tree cannot be
 /// exported.
-pub(super) fn run(args: &ExportArgs) -> Result<bool, String> {
+pub(super) fn run(args: &ExportArgs) -> Result<bool, super::output::Failure> {
     let types = super::node_types(&args.types)?;
     let exported = match btcpp::export_file(&args.file, &types) {
         Ok(x) => x,
@@ -42,9 +42,9 @@ pub(super) fn run(args: &ExportArgs) -> Result<bool, String> {
         say!("warning: {warning}");
     }
     match &args.output {
-        Some(path) => std::fs::write(path, &exported.xml)
+        Some(path) => arbor_runtime::files::write_atomic(path, exported.xml.as_bytes())
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?,
-        None => print!("{}", exported.xml),
+        None => super::output::write(&exported.xml)?,
     }
     Ok(true)
 }

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::output::Failure;
+
 use arbor_runtime::btcpp;
 
 #[derive(Args)]
@@ -38,7 +40,7 @@ fn script_enum(text: &str) -> Result<(String, i64), String> {
 }
 
 /// Prints the files written on stdout and the warnings on stderr.
-pub(super) fn run(args: &ImportArgs) -> Result<bool, String> {
+pub(super) fn run(args: &ImportArgs) -> Result<bool, Failure> {
     let stem = args
         .output
         .file_stem()

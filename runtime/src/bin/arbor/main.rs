@@ -10,19 +10,24 @@
 //! Everything returns a `Result` and `main` maps it to an exit code (as ripgrep's thin
 //! `main`): 0 on success, 1 when a file has problems or a command fails, 2 on bad usage.
 
-/// `eprintln!` with control characters escaped ([`arbor_runtime::text::escape_controls`]):
+/// A line on stderr with control characters escaped ([`arbor_runtime::text::escape_controls`]):
 /// every line that may quote user text (names, paths, messages) is printed through it, so
 /// a name holding a newline or an ANSI escape cannot forge a line or colour the terminal.
+/// A stderr that cannot be written is ignored (`eprintln!` would panic): there is nowhere
+/// left to say anything.
 macro_rules! say {
-    ($($arg:tt)*) => {
-        eprintln!("{}", arbor_runtime::text::escape_controls(&format!($($arg)*)))
-    };
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let text = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", arbor_runtime::text::escape_controls(&text));
+    }};
 }
 
-/// `println!` with control characters escaped, as [`say!`].
+/// A line on stdout with control characters escaped, as [`say!`]; a failed write returns
+/// [`output::Failure::Output`] from the calling function.
 macro_rules! say_out {
     ($($arg:tt)*) => {
-        println!("{}", arbor_runtime::text::escape_controls(&format!($($arg)*)))
+        crate::output::line(&arbor_runtime::text::escape_controls(&format!($($arg)*)))?
     };
 }
 
@@ -30,6 +35,7 @@ mod check;
 mod codegen;
 mod export;
 mod import;
+mod output;
 mod run;
 mod stimuli;
 mod stubs;
@@ -96,11 +102,8 @@ fn main() -> ExitCode {
         Command::Check { types, files } => check::run(&types, &files),
         Command::Run(args) => run::run(&args),
         Command::Manifest => {
-            print!(
-                "{}",
-                arbor_runtime::NodeTypes::builtin().manifest_where(|_| true)
-            );
-            Ok(true)
+            output::write(&arbor_runtime::NodeTypes::builtin().manifest_where(|_| true))
+                .map(|()| true)
         }
         Command::Import(args) => import::run(&args),
         Command::Export(args) => export::run(&args),
@@ -109,10 +112,7 @@ fn main() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
-        Err(message) => {
-            say!("arbor: {message}");
-            ExitCode::from(1)
-        }
+        Err(failure) => output::exit_code(failure),
     }
 }
 

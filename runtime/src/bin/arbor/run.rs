@@ -58,7 +58,7 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
+pub(super) fn run(args: &RunArgs) -> Result<bool, super::output::Failure> {
     let base = super::types::explicit(&args.types)?;
     let (types, mut warnings) = super::types::with_listed(&base, &args.file);
     let registry = Stubs::new(
@@ -125,9 +125,9 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, String> {
             say!("[tick {tick}] {name}: {message}");
         }
         if args.trace {
-            println!("{}", line(tick, status, &collected, &agent));
+            super::output::line(&line(tick, status, &collected, &agent))?;
         } else {
-            println!("tick {tick}: {status}");
+            super::output::line(&format!("tick {tick}: {status}"))?;
         }
     }
     Ok(true)

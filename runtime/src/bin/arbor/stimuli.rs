@@ -13,7 +13,7 @@ use arbor_runtime::Agent;
 #[serde(deny_unknown_fields)]
 pub(super) struct Inputs {
     #[serde(default)]
-    set: BTreeMap<String, Value>,
+    set: BTreeMap<String, Write>,
     #[serde(default)]
     events: Vec<String>,
     #[serde(default)]
@@ -88,11 +88,10 @@ impl Stimuli {
         let Some(inputs) = self.by_tick.get(&tick) else {
             return Ok(());
         };
-        for (key, value) in &inputs.set {
-            let (value, ttl) = split_ttl(value);
+        for (key, write) in &inputs.set {
             agent
                 .blackboard_mut()
-                .set_json(key, value, ttl)
+                .set_json(key, &write.value, write.ttl)
                 .map_err(|e| format!("{shown}: $.{tick}.set.{key}: {e}"))?;
         }
         for event in &inputs.events {
@@ -105,13 +104,39 @@ impl Stimuli {
     }
 }
 
-/// `{"value": v, "ttl": s}` carries a time to live; anything else is a plain value.
-fn split_ttl(value: &Value) -> (&Value, Option<f64>) {
-    if let Value::Object(map) = value {
-        let only_known = map.keys().all(|k| k == "value" || k == "ttl");
-        if let (true, Some(inner)) = (only_known, map.get("value")) {
-            return (inner, map.get("ttl").and_then(Value::as_f64));
+/// One blackboard write: `{"value": v, "ttl": s}` carries a time to live; anything else is
+/// a plain value.
+#[derive(Debug)]
+struct Write {
+    value: Value,
+    ttl: Option<f64>,
+}
+
+impl<'de> Deserialize<'de> for Write {
+    /// A `ttl` that is not a number of seconds (0 or more) is refused here, where the
+    /// error still gets the file's line and column: ignored, the value would never expire.
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(de)?;
+        if let Value::Object(map) = &value {
+            let only_known = map.keys().all(|k| k == "value" || k == "ttl");
+            if let (true, Some(inner)) = (only_known, map.get("value")) {
+                let ttl = match map.get("ttl") {
+                    None => None,
+                    Some(ttl) => match ttl.as_f64() {
+                        Some(s) if s.is_finite() && s >= 0.0 => Some(s),
+                        _ => {
+                            return Err(serde::de::Error::custom(format!(
+                                "`ttl` must be a number of seconds, 0 or more; found `{ttl}`"
+                            )))
+                        }
+                    },
+                };
+                return Ok(Write {
+                    value: inner.clone(),
+                    ttl,
+                });
+            }
         }
+        Ok(Write { value, ttl: None })
     }
-    (value, None)
 }

@@ -4,7 +4,7 @@
 //! Keys connected by a SubTree remapping are one variable, so they get one type: Arbor's
 //! loader requires equal types on both sides of a `remap`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::hosts::cpp_type;
 use super::{blackboard_ref, Cx, Doc, Draft, PVal};
@@ -21,6 +21,8 @@ struct KeyUses {
     /// `@name` used in another tree: that tree declares `name` too (for the file opened on
     /// its own, where `@name` is its own key), of one type with the main tree's.
     root_pairs: Vec<RemapPair>,
+    /// `root_pairs` as a set: checking the list for each use made many uses quadratic.
+    root_pairs_seen: HashSet<RemapPair>,
 }
 
 impl KeyUses {
@@ -30,6 +32,7 @@ impl KeyUses {
             types: vec![HashMap::new(); trees],
             main,
             root_pairs: Vec::new(),
+            root_pairs_seen: HashSet::new(),
         }
     }
 
@@ -41,7 +44,7 @@ impl KeyUses {
             if t != self.main {
                 self.add_own(t, bare, ty);
                 let pair = (self.main, bare.to_owned(), t, bare.to_owned());
-                if !self.root_pairs.contains(&pair) {
+                if self.root_pairs_seen.insert(pair.clone()) {
                     self.root_pairs.push(pair);
                 }
             }
@@ -336,6 +339,7 @@ impl Cx<'_> {
     ) {
         for (t, draft) in drafts.iter_mut().enumerate() {
             let list = &decls[t];
+            let index = super::scripts::key_index(list);
             let mut demoted = Vec::new();
             draft.walk_mut(&mut |d| {
                 if d.kind != "Increment" {
@@ -346,7 +350,10 @@ impl Cx<'_> {
                     _ => None,
                 });
                 let numeric = key
-                    .and_then(|k| list.iter().find(|decl| decl.key == k))
+                    .and_then(|k| {
+                        crate::work::add(crate::work::Counter::KeySteps, 1);
+                        index.get(k.as_str()).map(|&i| &list[i])
+                    })
                     .is_some_and(|decl| matches!(decl.ty, ValueType::Int | ValueType::Float));
                 if !numeric {
                     // Arbor's Script runs it (check_scripts keeps it as text if it does

@@ -132,18 +132,19 @@ impl Imported {
         !self.types.is_empty() || !self.script_enums.is_empty()
     }
 
-    /// Writes every file (and the manifest, if there are host types) into `dir`; returns
-    /// the paths written.
+    /// Writes every file (and the manifest, if there are host types) into `dir`, each
+    /// atomically ([`crate::files::write_atomic`]: a failure leaves the file it would have
+    /// replaced as it was); returns the paths written.
     pub fn write_to(&self, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         let mut written = Vec::new();
         for f in &self.files {
             let path = dir.join(&f.file_name);
-            std::fs::write(&path, f.tree.to_json_pretty())?;
+            crate::files::write_atomic(&path, f.tree.to_json_pretty().as_bytes())?;
             written.push(path);
         }
         if self.has_manifest() {
             let path = dir.join(&self.manifest_name);
-            std::fs::write(&path, self.manifest())?;
+            crate::files::write_atomic(&path, self.manifest().as_bytes())?;
             written.push(path);
         }
         Ok(written)
@@ -152,8 +153,23 @@ impl Imported {
 
 /// Imports a document from text.
 pub fn import_str(text: &str, options: &ImportOptions) -> Result<Imported, ImportError> {
+    import_text(text, options, None)
+}
+
+/// [`import_str`] of the text of the file `top` (canonical), if it came from one: an
+/// `<include>` of that file is then a cycle.
+fn import_text(
+    text: &str,
+    options: &ImportOptions,
+    top: Option<PathBuf>,
+) -> Result<Imported, ImportError> {
     let mut cx = Cx::new(options);
-    let doc = cx.load(text, &options.origin, options.base_dir.as_deref());
+    let mut includes = Includes::default();
+    if let Some(top) = top {
+        includes.seen.insert(top.clone());
+        includes.chain.push((top, options.origin.clone()));
+    }
+    let doc = cx.load(text, &options.origin, options.base_dir.as_deref(), includes);
     let Some(doc) = doc.filter(|_| cx.errors.is_empty()) else {
         return Err(ImportError {
             problems: cx.errors,
@@ -186,7 +202,17 @@ pub fn import_file_with(path: &Path, options: ImportOptions) -> Result<Imported,
         origin,
         ..options
     };
-    import_str(&text, &options)
+    import_text(&text, &options, path.canonicalize().ok())
+}
+
+/// The files `<include>`d so far, and the chain of files whose includes are being read
+/// (the top document first), to tell a file included twice (read once) from a cycle (an
+/// error naming the chain).
+#[derive(Default)]
+struct Includes {
+    seen: HashSet<PathBuf>,
+    /// Canonical path and name in messages of each file being read.
+    chain: Vec<(PathBuf, String)>,
 }
 
 /// Reads an XML file as the loader reads tree files: a regular file (a FIFO or device is
@@ -420,10 +446,15 @@ impl<'o> Cx<'o> {
 
     // ---- pass 1: load ----------------------------------------------------------------
 
-    fn load(&mut self, text: &str, origin: &str, base: Option<&Path>) -> Option<Doc> {
+    fn load(
+        &mut self,
+        text: &str,
+        origin: &str,
+        base: Option<&Path>,
+        mut includes: Includes,
+    ) -> Option<Doc> {
         let mut trees = Vec::new();
-        let mut seen = HashSet::new();
-        self.load_into(text, origin, base, 0, &mut trees, &mut seen);
+        self.load_into(text, origin, base, 0, &mut trees, &mut includes);
         if !self.errors.is_empty() {
             return None;
         }
@@ -490,7 +521,7 @@ impl<'o> Cx<'o> {
         base: Option<&Path>,
         depth: usize,
         trees: &mut Vec<TreeSrc>,
-        seen: &mut HashSet<PathBuf>,
+        includes: &mut Includes,
     ) {
         let root = match xml::parse_tolerant(text, origin) {
             Ok((root, warnings)) => {
@@ -569,7 +600,7 @@ impl<'o> Cx<'o> {
                     Ok(models) => self.models.extend(models),
                     Err(p) => self.errors.push(p),
                 },
-                "include" => self.include(child, origin, base, depth, trees, seen),
+                "include" => self.include(child, origin, base, depth, trees, includes),
                 other => self.warn(
                     origin,
                     child,
@@ -586,7 +617,7 @@ impl<'o> Cx<'o> {
         base: Option<&Path>,
         depth: usize,
         trees: &mut Vec<TreeSrc>,
-        seen: &mut HashSet<PathBuf>,
+        includes: &mut Includes,
     ) {
         let Some(rel) = el.attr("path") else {
             return self.error(origin, el, "<include> needs a path attribute");
@@ -639,15 +670,32 @@ impl<'o> Cx<'o> {
                 ),
             );
         }
-        if !seen.insert(canonical) {
-            // Included twice (or a cycle): its trees are already there.
+        if let Some(first) = includes.chain.iter().position(|(p, _)| *p == canonical) {
+            let mut files: Vec<&str> = includes.chain[first..]
+                .iter()
+                .map(|(_, shown)| shown.as_str())
+                .collect();
+            files.push(&includes.chain[first].1);
+            return self.error(
+                origin,
+                el,
+                format!(
+                    "<include path=\"{rel}\"> makes a cycle: {}",
+                    files.join(" -> ")
+                ),
+            );
+        }
+        if !includes.seen.insert(canonical.clone()) {
+            // Included twice: its trees are already there.
             return;
         }
         match read_xml(&path).map_err(|(_, _, m)| m) {
             Ok(text) => {
                 let shown = path.display().to_string();
                 let folder = path.parent().map(Path::to_path_buf);
-                self.load_into(&text, &shown, folder.as_deref(), depth + 1, trees, seen);
+                includes.chain.push((canonical, shown.clone()));
+                self.load_into(&text, &shown, folder.as_deref(), depth + 1, trees, includes);
+                includes.chain.pop();
             }
             Err(e) => self.error(origin, el, format!("included file {}: {e}", path.display())),
         }
@@ -700,7 +748,7 @@ impl<'o> Cx<'o> {
                 .entry(host_type_name(id))
                 .or_insert_with(|| id.clone());
         }
-        let manifest_name = format!("{}.types.json", self.options.stem);
+        let manifest_name = self.manifest_name();
         let mut files = Vec::new();
         for &t in &order {
             let tree = self.build(
@@ -1329,9 +1377,19 @@ impl<'o> Cx<'o> {
         Ok(order)
     }
 
+    /// The node-types manifest's file name.
+    fn manifest_name(&self) -> String {
+        format!("{}.types.json", self.options.stem)
+    }
+
+    /// Each tree's file name: `<stem>.json` for the main tree, `<stem>.<ID>.json` for the
+    /// others, with `-2`, `-3`, … added where two would clash. The manifest's name
+    /// (`<stem>.types.json`) is taken first, so a tree whose ID is `types` cannot overwrite
+    /// it; names are compared ignoring case, as case-insensitive file systems do.
     fn file_names(&self, doc: &Doc, order: &[usize]) -> HashMap<usize, String> {
         let mut names = HashMap::new();
         let mut used = HashSet::new();
+        used.insert(self.manifest_name().to_lowercase());
         for &t in order {
             let base = if t == doc.main {
                 self.options.stem.clone()
@@ -1340,7 +1398,7 @@ impl<'o> Cx<'o> {
             };
             let mut name = format!("{base}.json");
             let mut n = 2;
-            while !used.insert(name.clone()) {
+            while !used.insert(name.to_lowercase()) {
                 name = format!("{base}-{n}.json");
                 n += 1;
             }
@@ -1376,10 +1434,12 @@ impl<'o> Cx<'o> {
             tree_attributes: src.attrs.clone(),
             ..Meta::default()
         };
+        // By name: scanning the keys for each node that names one made many keys
+        // quadratic.
+        let index = scripts::key_index(keys);
         let key_type = |k: &str| {
-            keys.iter()
-                .find(|d| d.key == k)
-                .map_or(ValueType::Json, |d| d.ty)
+            crate::work::add(crate::work::Counter::KeySteps, 1);
+            index.get(k).map_or(ValueType::Json, |&i| keys[i].ty)
         };
         let mut nodes = Vec::new();
         let root_guid = self.emit(root, &mut nodes, &mut meta, &key_type, names, types);

@@ -7,6 +7,8 @@
 //! declared (`check_scripts`). A script that does not check is kept as text: its node
 //! becomes the opaque stand-in, its attribute is kept for export, with a warning.
 
+use std::collections::{HashMap, HashSet};
+
 use super::{Cx, Doc, Draft, HostUse, PVal, Parent};
 use crate::blackboard::Key;
 use crate::btcpp::xml::Element;
@@ -192,30 +194,40 @@ impl Cx<'_> {
     /// of a remapping must agree, and `declare_keys` already unified them).
     pub(super) fn type_script_copies(&self, drafts: &[Draft], decls: &mut [Vec<KeyDecl>]) {
         for (t, draft) in drafts.iter().enumerate() {
-            let linked = |k: &str| {
-                self.calls.iter().any(|c| {
-                    (c.autoremap && (c.parent == t || c.sub == t))
-                        || c.remap
-                            .iter()
-                            .any(|(s, p)| (c.sub == t && s == k) || (c.parent == t && p == k))
-                })
-            };
+            // Keys a SubTree call connects (every key of a tree an `_autoremap` call
+            // touches): looked up in sets, since scanning the calls for each key made
+            // many keys quadratic.
+            let auto_linked = self
+                .calls
+                .iter()
+                .any(|c| c.autoremap && (c.parent == t || c.sub == t));
+            let mut linked: HashSet<&str> = HashSet::new();
+            for c in &self.calls {
+                for (s, p) in &c.remap {
+                    if c.sub == t {
+                        linked.insert(s);
+                    }
+                    if c.parent == t {
+                        linked.insert(p);
+                    }
+                }
+            }
             let mut codes = Vec::new();
             // Keys other nodes use: their type came from those uses (json when they
             // disagree), which a script's suggestion must not override.
-            let mut others: Vec<String> = Vec::new();
+            let mut others: HashSet<String> = HashSet::new();
             draft.walk(&mut |d| {
                 for dec in &d.decorators {
-                    others.push(dec.test.key.clone());
+                    others.insert(dec.test.key.clone());
                 }
                 for (_, p) in &d.params {
                     match p {
                         PVal::Key(k) | PVal::Bind(k) | PVal::Typed { key: k, .. } => {
-                            others.push(k.clone())
+                            others.insert(k.clone());
                         }
                         PVal::Port(raw) => {
                             if let Some(k) = super::blackboard_ref(raw) {
-                                others.push(k.to_owned());
+                                others.insert(k.to_owned());
                             }
                         }
                         _ => {}
@@ -233,6 +245,12 @@ impl Cx<'_> {
                     }
                 }
             });
+            // The tree's keys by name (the first of a repeated name); names do not change
+            // below, only types.
+            let index: HashMap<String, usize> = key_index(&decls[t])
+                .into_iter()
+                .map(|(k, i)| (k.to_owned(), i))
+                .collect();
             // A chain of copies (`b := a; c := b`) takes a round per link.
             for _ in 0..8 {
                 let list = &decls[t];
@@ -241,29 +259,35 @@ impl Cx<'_> {
                     if enums.contains_key(n) {
                         return Some(Ty::Int);
                     }
-                    list.iter()
-                        .find(|d| d.key == n)
-                        .and_then(|d| Ty::of_key(d.ty))
+                    crate::work::add(crate::work::Counter::KeySteps, 1);
+                    index.get(n).and_then(|&i| Ty::of_key(list[i].ty))
                 };
+                // Every suggested type of each key, keys in first-suggested order.
                 let mut seen: Vec<(String, Vec<Ty>)> = Vec::new();
+                let mut seen_at: HashMap<String, usize> = HashMap::new();
                 for (code, tested) in &codes {
                     for (k, ty) in
                         script::key_uses_with(code, *tested, &declared).unwrap_or_default()
                     {
                         let Some(ty) = ty else { continue };
-                        match seen.iter_mut().find(|(n, _)| *n == k) {
-                            Some((_, tys)) => tys.push(ty),
-                            None => seen.push((k, vec![ty])),
+                        match seen_at.get(&k) {
+                            Some(&i) => seen[i].1.push(ty),
+                            None => {
+                                seen_at.insert(k.clone(), seen.len());
+                                seen.push((k, vec![ty]));
+                            }
                         }
                     }
                 }
                 let mut changed = false;
                 for (k, tys) in seen {
                     let one = tys.iter().all(|t| *t == tys[0]);
-                    let Some(decl) = decls[t].iter_mut().find(|d| d.key == k) else {
+                    crate::work::add(crate::work::Counter::KeySteps, 1);
+                    let Some(&i) = index.get(k.as_str()) else {
                         continue;
                     };
-                    let free = !linked(&k) && !others.contains(&k);
+                    let decl = &mut decls[t][i];
+                    let free = !auto_linked && !linked.contains(k.as_str()) && !others.contains(&k);
                     if one && decl.ty == ValueType::Json && decl.default.is_none() && free {
                         decl.ty = tys[0].value_type();
                         changed = true;
@@ -285,7 +309,11 @@ impl Cx<'_> {
         decls: &[Vec<KeyDecl>],
     ) {
         for (t, draft) in drafts.iter_mut().enumerate() {
-            let names = DeclNames(&decls[t], &self.options.script_enums);
+            let names = DeclNames {
+                decls: &decls[t],
+                index: key_index(&decls[t]),
+                enums: &self.options.script_enums,
+            };
             let origin = doc.trees[t].origin.clone();
             let mut problems = Vec::new();
             let mut demoted = Vec::new();
@@ -376,17 +404,33 @@ fn compile(code: &str, names: &DeclNames<'_>, condition: bool) -> Result<(), Str
 }
 
 /// A tree's declared keys and the program's scripting enums, for checking its scripts.
-struct DeclNames<'a>(&'a [KeyDecl], &'a std::collections::BTreeMap<String, i64>);
+struct DeclNames<'a> {
+    decls: &'a [KeyDecl],
+    /// `decls` by name: scanning them for each name a script reads made many keys
+    /// quadratic.
+    index: HashMap<&'a str, usize>,
+    enums: &'a std::collections::BTreeMap<String, i64>,
+}
 
 impl Names for DeclNames<'_> {
     fn key(&self, name: &str, _root: bool) -> Option<(Key, ValueType)> {
-        let i = self.0.iter().position(|d| d.key == name)?;
-        Some((Key(i as u32), self.0[i].ty))
+        crate::work::add(crate::work::Counter::KeySteps, 1);
+        let i = *self.index.get(name)?;
+        Some((Key(i as u32), self.decls[i].ty))
     }
 
     fn enum_value(&self, name: &str) -> Option<i64> {
-        self.1.get(name).copied()
+        self.enums.get(name).copied()
     }
+}
+
+/// Key declarations by name, the first of a repeated name winning (as a scan would find).
+pub(super) fn key_index(decls: &[KeyDecl]) -> HashMap<&str, usize> {
+    let mut index = HashMap::with_capacity(decls.len());
+    for (i, d) in decls.iter().enumerate() {
+        index.entry(d.key.as_str()).or_insert(i);
+    }
+    index
 }
 
 impl Cx<'_> {

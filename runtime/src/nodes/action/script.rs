@@ -1,18 +1,20 @@
 //! Script: runs its `code` (docs/semantics.md rules 51 and 52) and succeeds; a script that
-//! reads a key without a valid value stops there and the node fails.
+//! reads a key without a valid value stops there and the node fails. So does one that
+//! stops on a limit (a string over `script::MAX_STRING_LEN`, a non-finite number stored),
+//! which is also reported as the node's `TraceEvent::Log` (see [`run`]).
 //! JSON: `{"type":"Script","params":{"code":"count += 1; done := count >= 3"}}`
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::args::Args;
-use crate::blackboard::Key;
+use crate::blackboard::{Blackboard, Key};
 use crate::exec::Exec;
 use crate::nodes::{ty, Kind, LowerCx, ParamError};
-use crate::script::{self, Names, Program, ScriptError};
+use crate::script::{self, Names, Program, ScriptError, Stop};
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
-use crate::trace::Observer;
+use crate::trace::{NodeId, Observer, TraceEvent};
 use crate::value::ValueType;
 
 pub(crate) fn spec() -> NodeType {
@@ -97,11 +99,42 @@ impl Names for FileNames<'_> {
 /// both fail when the script reads a key without a valid value.
 pub(crate) fn tick<C, O: Observer + ?Sized>(
     x: &mut Exec<'_, '_, C, O>,
+    i: u32,
     program: &Program,
     condition: bool,
 ) -> Status {
-    match program.run(&mut *x.cx.blackboard) {
+    match run(&mut *x.cx.blackboard, &mut *x.obs, i, program) {
         Ok(value) => Status::from_bool(value || !condition),
         Err(_) => Status::Failure,
+    }
+}
+
+/// Runs the script of node `i` (its own, or one of its script decorators') as a
+/// condition. A stop on a limit is a problem in the tree, not an outcome the script can
+/// test for, so besides stopping the script it is reported to the observer as a
+/// `TraceEvent::Log` of node `i` with the located message (`Program::stop_message`):
+/// `arbor run` prints it, the editor's preview lists it.
+#[inline]
+pub(crate) fn run<O: Observer + ?Sized>(
+    bb: &mut Blackboard,
+    obs: &mut O,
+    i: u32,
+    program: &Program,
+) -> Result<bool, Stop> {
+    let result = program.run(bb);
+    if let Err(stop @ (Stop::TooLong { .. } | Stop::NotFinite { .. })) = result {
+        report(obs, i, program, stop);
+    }
+    result
+}
+
+#[cold]
+#[inline(never)]
+fn report<O: Observer + ?Sized>(obs: &mut O, i: u32, program: &Program, stop: Stop) {
+    if let Some(message) = program.stop_message(stop) {
+        obs.event(TraceEvent::Log {
+            node: NodeId(i),
+            message: &message,
+        });
     }
 }

@@ -14,6 +14,7 @@ use super::DecoratorKind;
 use crate::args::Args;
 use crate::blackboard::Blackboard;
 use crate::exec::Exec;
+use crate::nodes::action::script::run;
 use crate::nodes::{LowerCx, ParamError};
 use crate::script::Program;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
@@ -177,9 +178,9 @@ pub(crate) fn before_start<C, O: Observer + ?Sized>(
         };
         let decided = match *role {
             Role::FailureIf | Role::SuccessIf | Role::SkipIf(_) => {
-                program.run(&mut *x.cx.blackboard).unwrap_or(false)
+                run(&mut *x.cx.blackboard, &mut *x.obs, i, program).unwrap_or(false)
             }
-            Role::While(_) => !program.run(&mut *x.cx.blackboard).unwrap_or(false),
+            Role::While(_) => !run(&mut *x.cx.blackboard, &mut *x.obs, i, program).unwrap_or(false),
             _ => continue,
         };
         x.obs.event(TraceEvent::Check {
@@ -204,7 +205,14 @@ pub(crate) fn before_start<C, O: Observer + ?Sized>(
 fn finish<C, O: Observer + ?Sized>(x: &mut Exec<'_, '_, C, O>, i: u32, status: Status) -> Status {
     for d in x.tree.decorators_of(i).iter().rev() {
         if let DecoratorKind::Script { role, program } = &d.kind {
-            after(&mut *x.cx.blackboard, *role, program, status);
+            after(
+                &mut *x.cx.blackboard,
+                &mut *x.obs,
+                i,
+                *role,
+                program,
+                status,
+            );
         }
     }
     status
@@ -226,7 +234,7 @@ pub(crate) fn while_running<C, O: Observer + ?Sized>(
             program,
         } = &d.kind
         {
-            let holds = program.run(&mut *x.cx.blackboard).unwrap_or(false);
+            let holds = run(&mut *x.cx.blackboard, &mut *x.obs, i, program).unwrap_or(false);
             x.obs.event(TraceEvent::Check {
                 node: NodeId(i),
                 decorator: k as u32,
@@ -241,9 +249,16 @@ pub(crate) fn while_running<C, O: Observer + ?Sized>(
     None
 }
 
-/// Rule 58: a post-script as the node completes with `status`. A script that reads a key
-/// without a valid value stops there and changes nothing else.
-pub(crate) fn after(bb: &mut Blackboard, role: Role, program: &Program, status: Status) {
+/// Rule 58: a post-script of node `i` as it completes with `status`. A script that reads a
+/// key without a valid value stops there and changes nothing else.
+pub(crate) fn after<O: Observer + ?Sized>(
+    bb: &mut Blackboard,
+    obs: &mut O,
+    i: u32,
+    role: Role,
+    program: &Program,
+    status: Status,
+) {
     let runs = match role {
         Role::OnSuccess => status == Status::Success,
         Role::OnFailure => status == Status::Failure,
@@ -251,6 +266,6 @@ pub(crate) fn after(bb: &mut Blackboard, role: Role, program: &Program, status: 
         _ => false,
     };
     if runs {
-        let _ = program.run(bb);
+        let _ = run(bb, obs, i, program);
     }
 }
