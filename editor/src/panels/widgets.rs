@@ -58,7 +58,11 @@ impl Shape<'static> {
             ValueType::Float => Shape::Float,
             ValueType::String => Shape::Text,
             ValueType::Json => Shape::Json,
-            ValueType::List(_) | ValueType::Map(_) => Shape::Typed(ty),
+            ValueType::List(_)
+            | ValueType::Map(_)
+            | ValueType::Vec2
+            | ValueType::Vec3
+            | ValueType::Entity => Shape::Typed(ty),
         }
     }
 }
@@ -86,9 +90,11 @@ impl<'a> Shape<'a> {
             ParamKind::Enum => Shape::Enum(&spec.values),
             ParamKind::KeyMap => Shape::KeyMap(keys),
             ParamKind::Json => Shape::Json,
-            ParamKind::List(_) | ParamKind::Map(_) => {
-                spec.kind.value_kind().map_or(Shape::Json, Shape::of_type)
-            }
+            ParamKind::List(_)
+            | ParamKind::Map(_)
+            | ParamKind::Vec2
+            | ParamKind::Vec3
+            | ParamKind::Entity => spec.kind.value_kind().map_or(Shape::Json, Shape::of_type),
         }
     }
 

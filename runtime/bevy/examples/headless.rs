@@ -1,4 +1,4 @@
-//! Many walkers, headless: Bevy's minimal plugins, the tree as an asset, one agent per
+//! Many walkers, headless: Bevy's minimal plugins (task pools, time, a hand-driven runner), the tree as an asset, one agent per
 //! entity, ticked in parallel by `ArborPlugin`. Prints the tick throughput.
 //! `cargo run --release -p arbor-bevy --example headless -- [ENTITIES] [FRAMES]`
 //! (defaults 10000 and 600); CI runs it small.
@@ -14,11 +14,10 @@ use arbor_bevy::{
     ArborAgent, ArborDebugServer, ArborPlugin, ArborTree, CompiledTrees, TreeProblems,
 };
 use arbor_runtime::{ActionCtx, Args, InPort, NodeType, ParamSpec, Registry, Status, ValueType};
-use bevy::app::PluginGroup as _;
-use bevy::app::{App, ScheduleRunnerPlugin};
-use bevy::asset::{AssetPlugin, AssetServer, Handle};
-use bevy::ecs::component::Component;
-use bevy::MinimalPlugins;
+use bevy_app::{App, ScheduleRunnerPlugin, TaskPoolPlugin};
+use bevy_asset::{AssetPlugin, AssetServer, Handle};
+use bevy_ecs::component::Component;
+use bevy_time::TimePlugin;
 
 /// The host data each entity's tree acts on.
 #[derive(Component, Default)]
@@ -81,16 +80,16 @@ fn main() {
     let mut args = args.into_iter();
     let entities: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(10_000);
     let frames: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(600);
-    let mut plugin = ArborPlugin::new(registry())
-        .fixed_dt(0.1)
-        .project_root(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
+    let mut plugin = ArborPlugin::new(registry()).fixed_dt(0.1);
     if let Some(addr) = &debug {
         plugin = plugin.debug_server(arbor_runtime::debug::DebugConfig::new(addr.clone()));
     }
 
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        ScheduleRunnerPlugin::run_once(),
         AssetPlugin {
             file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/assets").to_owned(),
             ..AssetPlugin::default()

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use bevy::asset::{AssetId, Handle};
-use bevy::ecs::component::Component;
-use bevy::platform::cell::SyncCell;
+use bevy_asset::{AssetId, Handle};
+use bevy_ecs::component::Component;
+use bevy_platform::cell::SyncCell;
 
 use arbor_runtime::{Agent, CompiledTree, Status};
 
