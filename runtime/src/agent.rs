@@ -19,6 +19,9 @@ use crate::tree::CompiledTree;
 pub struct Agent<C> {
     tree: Arc<CompiledTree<C>>,
     state: State,
+    /// The `agent` field of its `tracing` events (`tracing` feature).
+    #[cfg(feature = "tracing")]
+    trace_id: u64,
 }
 
 impl<C> Agent<C> {
@@ -36,9 +39,37 @@ impl<C> Agent<C> {
             host: Host {
                 rng: crate::rng::Rng::with_seed(seed),
                 states: tree.states.iter().map(|m| (m.make)()).collect(),
+                info: tree.info.clone(),
+                ticked_at: 0.0,
+                ticked_before: 0.0,
             },
         };
-        Agent { tree, state }
+        Agent {
+            tree,
+            state,
+            #[cfg(feature = "tracing")]
+            trace_id: seed,
+        }
+    }
+
+    /// The `agent` field of this agent's `tracing` events: its seed unless set.
+    #[cfg(feature = "tracing")]
+    pub fn trace_id(&self) -> u64 {
+        self.trace_id
+    }
+
+    /// Sets the `agent` field of this agent's `tracing` events (an entity id, an index).
+    #[cfg(feature = "tracing")]
+    pub fn set_trace_id(&mut self, id: u64) {
+        self.trace_id = id;
+    }
+
+    /// One root tick reported as `tracing` events, when a subscriber wants them.
+    #[cfg(feature = "tracing")]
+    #[inline(never)]
+    fn run_logged(&mut self, data: &mut C) -> Status {
+        let mut observer = crate::tracing_events::TracingObserver::new(self.trace_id, &self.tree);
+        self.run_traced(data, &mut observer)
     }
 
     /// The tree and the state, borrowed apart (generated code's `support::direct`).
@@ -54,6 +85,11 @@ impl<C> Agent<C> {
 
     /// Advances the clock by `dt` seconds and ticks the root once.
     pub fn tick(&mut self, data: &mut C, dt: f64) -> Status {
+        #[cfg(feature = "tracing")]
+        if crate::tracing_events::wanted() {
+            self.advance(dt);
+            return self.run_logged(data);
+        }
         // A tree compiled to Rust (`arbor codegen`): one dynamic call to the program's own
         // function for the whole tick, its arguments in registers so that it can be a jump
         // before this function sets up its frame. The interpreter pays this one branch.
@@ -90,6 +126,10 @@ impl<C> Agent<C> {
 
     /// Ticks the root once at the current time (rule 2, step 4).
     pub fn run(&mut self, data: &mut C) -> Status {
+        #[cfg(feature = "tracing")]
+        if crate::tracing_events::wanted() {
+            return self.run_logged(data);
+        }
         // As in `tick`.
         if let Some(program) = &self.tree.program {
             return program.tick(&self.tree, &mut self.state, data, None);
@@ -106,7 +146,7 @@ impl<C> Agent<C> {
     /// One root tick through the interpreter.
     #[inline(always)]
     fn interpret<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
-        self.state.nodes.run += 1;
+        self.state.begin_run();
         let tree = &*self.tree;
         let (nodes, mut cx) = split(&mut self.state, data);
         Exec::new(tree, nodes, &mut cx, observer).tick_root(&tree.root)
@@ -117,7 +157,7 @@ impl<C> Agent<C> {
         let Some(program) = &self.tree.program else {
             return self.interpret(data, observer);
         };
-        self.state.nodes.run += 1;
+        self.state.begin_run();
         let mut forward = Forward(observer);
         let observer: &mut dyn Observer = &mut forward;
         let (nodes, mut cx) = split(&mut self.state, data);
@@ -145,6 +185,12 @@ impl<C> Agent<C> {
         let mut fresh = Agent::new(tree, 0);
         fresh.state.host.rng = self.state.host.rng.clone();
         fresh.state.nodes.run = self.state.nodes.run;
+        fresh.state.host.ticked_at = self.state.host.ticked_at;
+        fresh.state.host.ticked_before = self.state.host.ticked_before;
+        #[cfg(feature = "tracing")]
+        {
+            fresh.trace_id = self.trace_id;
+        }
         let dropped = fresh.state.bb.adopt(&self.state.bb);
         for (i, name) in fresh.tree.triggers.iter().enumerate() {
             if let Some(j) = self.tree.triggers.iter().position(|t| t == name) {
@@ -232,6 +278,8 @@ impl<C> Clone for Agent<C> {
         Agent {
             tree: self.tree.clone(),
             state: self.state.clone(),
+            #[cfg(feature = "tracing")]
+            trace_id: self.trace_id,
         }
     }
 }

@@ -10,13 +10,15 @@ use super::graph::{self, Graph};
 use super::key_use::KeyUse;
 use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
+use super::renames;
+use super::running_condition;
 use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
 use crate::nodes::{Kind, Lower, LowerCx, Names, RootKey};
-use crate::spec::{Category, NodeType, NodeTypes};
+use crate::spec::{Category, ChildCount, NodeType, NodeTypes};
 
 /// One node after checking.
 pub(crate) struct Lowered {
@@ -29,6 +31,10 @@ pub(crate) struct Lowered {
     pub decorator_args: Vec<Option<Args>>,
     /// Subtree nodes: the path and the remapping.
     pub subtree: Option<(String, Vec<(String, String)>)>,
+    /// Whether the node's children have roles by position (one child, IfThenElse,
+    /// WhileDoElse, Switch, a child list matched by a per-child parameter): such a node
+    /// cannot run without one of them (rule 79).
+    pub roles: bool,
 }
 
 /// One file after checking.
@@ -40,6 +46,9 @@ pub(crate) struct Analysed {
     pub graph: Graph,
     pub keys: FileKeys,
     pub nodes: Vec<Lowered>,
+    /// For each node: whether it runs as if absent (rule 79): disabled, or a node whose
+    /// children have roles with a child that is absent.
+    pub absent: Vec<bool>,
     /// No error anywhere in this file.
     pub ok: bool,
     /// The top-level file (not a subtree file): emitted once, so its names can be moved
@@ -67,6 +76,8 @@ impl<'a> Analyser<'a> {
         problems: &mut Vec<Problem>,
     ) -> Analysed {
         let start = problems.len();
+        let mut file = file;
+        problems.extend(renames::apply(&mut file, self.types, &origin));
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
         // Only a file that writes `@` somewhere can name a root key; the others skip
@@ -87,11 +98,15 @@ impl<'a> Analyser<'a> {
             let lowered = self.node(&file, i, cx, problems);
             nodes.push(lowered);
         }
+        problems.extend(running_condition::warnings(
+            &file, &graph, self.types, &origin,
+        ));
         // A subtree file's keys may be written by the tree that uses it (key_use.rs).
         if self.opts.lint_keys && self.root.is_none() {
             problems.extend(key_use.warnings(&file, &origin));
         }
         let ok = problems[start..].iter().all(|p| !p.is_error());
+        let absent = absent(&file, &graph, &nodes);
         Analysed {
             file,
             origin,
@@ -99,6 +114,7 @@ impl<'a> Analyser<'a> {
             graph,
             keys,
             nodes,
+            absent,
             ok,
             top: false,
         }
@@ -135,6 +151,7 @@ impl<'a> Analyser<'a> {
             decorators: Vec::new(),
             decorator_args: Vec::new(),
             subtree: None,
+            roles: false,
         };
         for (j, d) in node.decorators.iter().enumerate() {
             let dsite = Site {
@@ -144,6 +161,16 @@ impl<'a> Analyser<'a> {
                 node: (&node.guid, &node.name, &node.kind),
             };
             let Some(ty) = self.types.decorator(&d.kind) else {
+                if let Some(node_ty) = self.types.node(&d.kind) {
+                    problems.push(dsite.problem(
+                        ".type",
+                        ProblemKind::NodeAsDecorator {
+                            kind: d.kind.clone(),
+                            category: node_ty.category.as_str(),
+                        },
+                    ));
+                    continue;
+                }
                 problems.push(
                     dsite.problem(
                         ".type",
@@ -204,6 +231,8 @@ impl<'a> Analyser<'a> {
             return lowered;
         };
         *last_type = Some((&node.kind, ty));
+        lowered.roles = matches!(ty.children(), ChildCount::One | ChildCount::Range { .. })
+            || (!ty.host && matches!(ty.name.as_str(), "RandomSelector" | "UtilitySelector"));
         let found = graph.children[i].len().max(node.children.len());
         let expected = ty.children().violation(found);
         if let Some(expected) = expected {
@@ -273,6 +302,34 @@ impl<'a> Analyser<'a> {
         }
         lowered
     }
+}
+
+/// Which nodes run as if absent (rule 79): a disabled node, and a node whose children have
+/// roles (`Lowered::roles`) when one of its children is absent, and so up. Children
+/// first: the nodes the root reaches, in reverse pre-order (iterative; a file with a
+/// cycle is not emitted, and the walk visits each node once regardless).
+fn absent(file: &TreeFile, graph: &Graph, nodes: &[Lowered]) -> Vec<bool> {
+    let n = file.nodes.len();
+    let mut absent: Vec<bool> = file.nodes.iter().map(|node| !node.enabled).collect();
+    if file.nodes.iter().all(|node| node.enabled) {
+        return absent;
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut stack: Vec<usize> = graph.root.into_iter().collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        order.push(i);
+        stack.extend(graph.children[i].iter().copied());
+    }
+    for &i in order.iter().rev() {
+        if !absent[i] && nodes[i].roles && graph.children[i].iter().any(|&c| absent[c]) {
+            absent[i] = true;
+        }
+    }
+    absent
 }
 
 /// What checking one node needs besides the file: the file's structure and keys, its
