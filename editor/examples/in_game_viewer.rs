@@ -20,7 +20,8 @@ struct Game {
 const TICK: f64 = 0.25;
 
 impl eframe::App for Game {
-    fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = &ui.ctx().clone();
         self.pending += f64::from(ctx.input(|i| i.stable_dt)).min(0.5);
         while self.pending >= TICK {
             self.pending -= TICK;
@@ -30,7 +31,7 @@ impl eframe::App for Game {
             // Advanced above: the viewer watches a tick of zero more seconds.
             self.viewer.tick(&mut self.agent, &mut self.world, 0.0);
         }
-        egui::CentralPanel::default().show(ctx, |ui| {
+        egui::CentralPanel::default().show(ui, |ui| {
             ui.heading("A village (the game)");
             ui.label(self.world.needs_text());
         });

@@ -8,7 +8,7 @@
 //!   history). That crate depends on no UI crate.
 //! - [`app`]: the eframe application: [`app::ArborApp`] holds [`app::Tab`]s, each one
 //!   document with its own views, and routes input to the active one.
-//! - The views: [`canvas`] (egui_node_graph2 as a view of the document), [`panels`]
+//! - The views: [`canvas`] (egui_node_editor as a view of the document), [`panels`]
 //!   (inspector, blackboard, problems, history, palette), [`preview`] (a sample agent
 //!   running the tree being edited), [`remote`] (attached to a running program's debug
 //!   server). They import neither `app` nor each other.

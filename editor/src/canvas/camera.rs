@@ -1,5 +1,5 @@
 //! The camera: the document holds canvas coordinates only; the view shows them scaled by
-//! the zoom and shifted by the pan. egui_node_graph2 zooms about the centre of the view and
+//! the zoom and shifted by the pan. egui_node_editor zooms about the centre of the view and
 //! rescales its own node positions; the canvas rewrites positions from the document every
 //! frame, so it moves the pan to keep the same point under the centre instead.
 //!
@@ -22,7 +22,7 @@ pub(super) const HANDLE: f32 = 14.0;
 /// Bounds used for nodes not drawn yet.
 pub const DEFAULT_NODE_SIZE: [f64; 2] = [200.0, 90.0];
 
-/// After egui_node_graph2 changed the zoom by `factor` about the view centre.
+/// After egui_node_editor changed the zoom by `factor` about the view centre.
 pub fn follow_zoom(cache: &mut ViewCache, factor: f32) {
     let half = cache.state.pan_zoom.clip_rect.size() / 2.0;
     let pan = cache.state.pan_zoom.pan;

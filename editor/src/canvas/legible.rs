@@ -100,7 +100,7 @@ pub fn block(
     color: egui::Color32,
 ) {
     let font = egui::FontId::proportional(size);
-    let row = painter.fonts(|f| f.row_height(&font));
+    let row = painter.fonts_mut(|f| f.row_height(&font));
     let rows = (area.height() / row).floor();
     if rows < 1.0 || area.width() < size * 2.0 {
         return;

@@ -82,7 +82,9 @@ impl Canvas {
         };
         let over_minimap =
             hover.is_some_and(|p| self.minimap_rect().is_some_and(|m| m.contains(p)));
-        let over_window = ui.ctx().is_pointer_over_area() || over_minimap;
+        // A window or popup over the canvas takes the pointer.
+        let over_window =
+            hover.is_some_and(|p| !super::context_menu::uncovered(ui, p)) || over_minimap;
         let target = grabbed.or_else(|| {
             hover
                 .filter(|p| self.view.contains(*p) && !over_window)
@@ -168,8 +170,12 @@ impl Canvas {
         if let Some(to) = pointer {
             let over = hit(&self.lod_boxes, to).filter(|b| b.rect != from);
             if let Some(b) = over {
-                ui.painter()
-                    .rect_stroke(b.rect.expand(2.0), 4.0, Stroke::new(2.0, Color32::WHITE));
+                ui.painter().rect_stroke(
+                    b.rect.expand(2.0),
+                    4.0,
+                    Stroke::new(2.0, Color32::WHITE),
+                    egui::StrokeKind::Middle,
+                );
             }
             ui.painter().line_segment(
                 [from.right_center(), to],

@@ -1,7 +1,7 @@
 //! Stage 4 of a canvas frame: everything drawn, back to front.
 //!
 //! 1. Notes and groups, behind the nodes.
-//! 2. The nodes: egui_node_graph2's widgets (it calls view.rs for each node and reports what
+//! 2. The nodes: egui_node_editor's widgets (it calls view.rs for each node and reports what
 //!    the pointer did to them), or, below [`LOD_ZOOM`], the level of detail: each visible
 //!    node as a plain box with straight lines to its parent and children, straight from
 //!    the scene, since widget text is unreadable that small anyway. Boxes keep the live
@@ -170,7 +170,7 @@ pub(super) fn paint_boxes(
             }
         };
         let rounding = 6.0 * zoom;
-        painter.rect(r, rounding, fill, outline);
+        painter.rect(r, rounding, fill, outline, egui::StrokeKind::Middle);
         if preview.has_breakpoint(&node.guid) {
             let d = (r.height() * 0.12).clamp(2.0, 6.0);
             painter.circle_filled(
@@ -184,6 +184,7 @@ pub(super) fn paint_boxes(
                 r.expand(2.0),
                 rounding,
                 Stroke::new(2.0, status_color(Status::Running)),
+                egui::StrokeKind::Middle,
             );
         }
         // The port under the name: a name running past the box covers it; the port of
@@ -223,7 +224,7 @@ impl Canvas {
             Vec::new()
         };
 
-        // The wires go under the nodes (egui_node_graph2 would draw them over): a slot
+        // The wires go under the nodes (egui_node_editor would draw them over): a slot
         // taken before the nodes are drawn, filled once their ports are known.
         let wires = ui.painter().add(egui::Shape::Noop);
         let zoom_before = self.cache.state.pan_zoom.zoom;
@@ -232,6 +233,7 @@ impl Canvas {
                 .state
                 .draw_graph_editor(ui, NoTemplates, &mut self.user, Vec::new());
         let zoom_after = self.cache.state.pan_zoom.zoom;
+        self.ctrl_pan(ui);
         self.remember_sizes(zoom_before);
         if (zoom_after - zoom_before).abs() > f32::EPSILON {
             follow_zoom(&mut self.cache, zoom_after / zoom_before);
@@ -241,6 +243,29 @@ impl Canvas {
         self.draw_ports(ui);
         self.draw_collapsed_edges(ui, cx);
         response.node_responses
+    }
+
+    /// Ctrl+drag on the background pans, as a middle-drag does: egui_node_editor pans on
+    /// the middle button only and would start a box selection instead, which is dropped
+    /// in the frame it starts.
+    fn ctrl_pan(&mut self, ui: &egui::Ui) {
+        let (command, primary, delta) = ui.input(|i| {
+            (
+                i.modifiers.command_only(),
+                i.pointer.primary_down(),
+                i.pointer.delta(),
+            )
+        });
+        let state = &mut self.cache.state;
+        if command && state.ongoing_box_selection.is_some() {
+            state.ongoing_box_selection = None;
+            self.panning = true;
+        } else if self.panning && primary {
+            state.pan_zoom.pan += delta;
+        }
+        if !primary {
+            self.panning = false;
+        }
     }
 
     /// Notes and groups: groups, then notes, behind the graph.
@@ -257,7 +282,13 @@ impl Canvas {
             );
             if group.collapsed {
                 let r = collapsed_rect(cam, group);
-                painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
+                painter.rect(
+                    r,
+                    6.0,
+                    color.gamma_multiply(0.55),
+                    outline,
+                    egui::StrokeKind::Middle,
+                );
                 let pad = 10.0 * cam.zoom;
                 let size = legible::annotation_size(15.0, cam.zoom);
                 legible::line(
@@ -290,15 +321,21 @@ impl Canvas {
                 [group.rect[0], group.rect[1]],
                 [group.rect[2], group.rect[3]],
             );
-            painter.rect(r, 8.0, color.gamma_multiply(0.16), outline);
+            painter.rect(
+                r,
+                8.0,
+                color.gamma_multiply(0.16),
+                outline,
+                egui::StrokeKind::Middle,
+            );
             let title = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * cam.zoom));
             painter.rect_filled(
                 title,
-                egui::Rounding {
-                    nw: 8.0,
-                    ne: 8.0,
-                    sw: 0.0,
-                    se: 0.0,
+                egui::CornerRadius {
+                    nw: 8,
+                    ne: 8,
+                    sw: 0,
+                    se: 0,
                 },
                 color.gamma_multiply(0.6),
             );
@@ -327,6 +364,7 @@ impl Canvas {
                 4.0,
                 color.gamma_multiply(0.92),
                 Stroke::new(if selected { 2.5 } else { 0.0 }, Color32::WHITE),
+                egui::StrokeKind::Middle,
             );
             let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
             painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));

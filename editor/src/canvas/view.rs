@@ -1,9 +1,9 @@
-//! The egui_node_graph2 side of the canvas: the type parameters of its graph and how one
+//! The egui_node_editor side of the canvas: the type parameters of its graph and how one
 //! node draws. A node's data (`NodeView`) is derived from the document on every resync;
 //! nothing here is the source of truth.
 //!
 //! While drawing, each node records its content rect and the rows of its two ports into
-//! `CanvasState::rects`: egui_node_graph2 keeps port positions private, and the canvas needs
+//! `CanvasState::rects`: egui_node_editor keeps port positions private, and the canvas needs
 //! them to highlight the running path, measure nodes for the tidy layout, and to let tests
 //! aim at ports.
 
@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::{Category, Direction, Status};
 use egui::{Color32, RichText};
-use egui_node_graph2 as eng;
+use egui_node_editor as eng;
 use eng::NodeId;
 
 use crate::document::Color;
@@ -197,9 +197,13 @@ fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState, view: &No
         )
         .truncate(),
     );
-    // egui_node_graph2 pads the row to at least 15 points and puts the port in its
-    // middle; the same here, so the port drawn by the canvas is where the library's is.
-    let after = r.rect.bottom().max(before + 15.0);
+    // A row of at least 15 points (room for the port beside small text); the library
+    // puts the port in the middle of the row, and so does the canvas, which draws it.
+    let short = before + 15.0 - r.rect.bottom();
+    if short > 0.0 {
+        ui.add_space(short);
+    }
+    let after = ui.min_rect().bottom();
     state
         .drawn
         .entry(node)
@@ -216,7 +220,7 @@ fn empty_drawn(rect: egui::Rect) -> DrawnNode {
     }
 }
 
-/// Nodes are added through Arbor's own palette, never egui_node_graph2's finder, so there
+/// Nodes are added through Arbor's own palette, never egui_node_editor's finder, so there
 /// are no templates; the type exists because the library requires one.
 #[derive(Clone, Copy, Debug)]
 pub struct NoTemplate;
@@ -243,7 +247,7 @@ impl eng::NodeTemplateTrait for NoTemplate {
     fn build_node(&self, _: &mut Graph, _: &mut CanvasState, _: NodeId) {}
 }
 
-/// The (empty) template list handed to egui_node_graph2.
+/// The (empty) template list handed to egui_node_editor.
 pub struct NoTemplates;
 
 impl eng::NodeTemplateIter for NoTemplates {
@@ -432,6 +436,7 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 0.9),
                 6.0,
                 egui::Stroke::new(2.5, color),
+                egui::StrokeKind::Middle,
             );
         }
         if state.found.contains(&self.guid) {
@@ -439,6 +444,7 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 1.1),
                 7.0,
                 egui::Stroke::new(3.0, FOUND_COLOR),
+                egui::StrokeKind::Middle,
             );
         }
         if state.influence.contains(&self.guid) {
@@ -446,6 +452,7 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 0.8),
                 6.0,
                 egui::Stroke::new(2.0, Color32::from_rgb(120, 190, 255)),
+                egui::StrokeKind::Middle,
             );
         }
         responses
@@ -492,10 +499,10 @@ fn decorator_band(
     decorators: &[(String, Option<AbortMark>)],
     live: Option<&NodeLive>,
 ) {
-    egui::Frame::none()
+    egui::Frame::NONE
         .fill(Color32::from_black_alpha(70))
-        .rounding(3.0)
-        .inner_margin(egui::Margin::symmetric(3.0, 2.0))
+        .corner_radius(3.0)
+        .inner_margin(egui::Margin::symmetric(3, 2))
         .show(ui, |ui| {
             for (k, (label, abort)) in decorators.iter().enumerate() {
                 let result = live.and_then(|l| l.decorators.get(k).copied().flatten());

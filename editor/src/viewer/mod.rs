@@ -23,9 +23,11 @@
 //! // Each frame: tick through the viewer (it watches the tick), then draw it.
 //! assert_eq!(viewer.tick(&mut agent, &mut steps, 0.1), Status::Success);
 //! let ctx = egui::Context::default();
-//! let _ = ctx.run(egui::RawInput::default(), |ctx| {
-//!     egui::Window::new("npc").show(ctx, |ui| viewer.ui(ui));
+//! let output = ctx.run_ui(egui::RawInput::default(), |ui| {
+//!     egui::Window::new("npc").show(ui.ctx(), |ui| viewer.ui(ui));
 //! });
+//! // A game hands `output` to its renderer; here there is none.
+//! output.drop_without_applying_deltas();
 //! ```
 
 use std::collections::HashSet;

@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-const UI_CRATES: &[&str] = &["egui", "eframe", "egui_node_graph2", "rfd"];
+const UI_CRATES: &[&str] = &["egui", "eframe", "egui_node_editor", "rfd"];
 
 fn editor_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -18,11 +18,12 @@ fn fills(viewer: &TreeViewer) -> Vec<egui::Color32> {
         )),
         ..egui::RawInput::default()
     };
-    let output = ctx.run(input, |ctx| {
-        egui::CentralPanel::default().show(ctx, |ui| {
+    let mut output = ctx.run_ui(input, |ui| {
+        egui::CentralPanel::default().show(ui, |ui| {
             viewer.ui(ui);
         });
     });
+    output.textures_delta.clear();
     output
         .shapes
         .iter()
