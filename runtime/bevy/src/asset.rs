@@ -1,8 +1,8 @@
 //! The tree-file asset and its loader: bytes -> [`TreeFile`] (parsed, not yet compiled:
 //! compiling needs the program's registry, see the plugin).
 
-use bevy::asset::{io::Reader, Asset, AssetLoader, AssetPath, Handle, LoadContext};
-use bevy::reflect::TypePath;
+use bevy_asset::{io::Reader, Asset, AssetLoader, AssetPath, Handle, LoadContext};
+use bevy_reflect::TypePath;
 
 use arbor_runtime::format::TreeFile;
 
@@ -13,9 +13,10 @@ pub struct ArborTree {
     pub file: TreeFile,
     /// Where the asset server found it (relative to its asset source).
     pub path: AssetPath<'static>,
-    /// The tree files its Subtree nodes refer to, loaded as dependencies: the tree counts
-    /// as loaded with its dependencies once they are, and a changed subtree file
-    /// recompiles every tree that uses it (see the plugin).
+    /// The tree files its Subtree nodes refer to, loaded as dependencies from the same
+    /// asset source: the compiler takes their contents from here (it reads no file), the
+    /// tree compiles once they have loaded, and a changed subtree file recompiles every
+    /// tree that uses it (see the plugin).
     #[dependency]
     pub subtrees: Vec<Handle<ArborTree>>,
 }

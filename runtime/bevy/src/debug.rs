@@ -6,9 +6,9 @@
 //! tick. An agent is registered when it starts and again after a hot reload (a handle
 //! describes the tree it was registered with).
 
-use bevy::app::App;
-use bevy::ecs::entity::Entity;
-use bevy::ecs::resource::Resource;
+use bevy_app::App;
+use bevy_ecs::entity::Entity;
+use bevy_ecs::resource::Resource;
 
 use arbor_runtime::debug::{DebugConfig, DebugServer, Instance};
 use arbor_runtime::format::TreeFile;

@@ -19,21 +19,28 @@
 //!   through [`arbor_runtime::Agent::reload`] (running nodes are halted through abort and
 //!   exit first; blackboard values of the same name and type survive).
 //!
-//! - Subtrees: the tree files a tree's Subtree nodes name are loaded as its asset
-//!   dependencies; a changed subtree file recompiles every tree that uses it.
+//! - Subtrees: the tree files a tree's Subtree nodes name are loaded by the asset server as
+//!   its dependencies, from the tree's own asset source (a folder, `embedded://`, a packed
+//!   or web source: whatever the game reads assets from), and handed to the compiler,
+//!   which reads no file itself; a changed subtree file recompiles every tree that uses it.
 //! - Debugging (feature `debug`): [`ArborPlugin::debug_server`] serves Arbor's debug
 //!   protocol, so the editor attaches to the running game and shows every agent live.
+//! - In-game viewer (feature `viewer`): [`ArborViewerPlugin`] draws the live tree of the
+//!   entity [`ArborViewer`] names in an egui window (bevy_egui), with `arbor-viewer`'s
+//!   painter, the editor's.
+//!
+//! arbor-bevy depends on Bevy's parts (`bevy_app`, `bevy_ecs`, `bevy_asset`, …), which a
+//! game that uses the `bevy` crate links too: `bevy_app::App` is `bevy::app::App`.
 //!
 //! # Limitations
-//! - The compiler reads Subtree files from the file system under
-//!   [`ArborPlugin::project_root`] (default `assets`, Bevy's default asset folder), so
-//!   trees with subtrees must come from the default (file) asset source.
 //! - `C` is one component; queries over several components per host action are not
 //!   offered (copy them into `C`, as above).
 //!
 //! ```no_run
-//! use bevy::prelude::*;
-//! use bevy::asset::AssetPlugin;
+//! use bevy_app::{App, ScheduleRunnerPlugin, TaskPoolPlugin};
+//! use bevy_asset::{AssetPlugin, AssetServer, Handle};
+//! use bevy_ecs::component::Component;
+//! use bevy_time::TimePlugin;
 //! use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree};
 //! use arbor_runtime::{NodeType, Registry, Status};
 //!
@@ -46,17 +53,25 @@
 //!     Status::Success
 //! });
 //! let mut app = App::new();
-//! app.add_plugins((MinimalPlugins, AssetPlugin::default(), ArborPlugin::new(registry)));
+//! // With the `bevy` crate: `(MinimalPlugins, AssetPlugin::default(), ArborPlugin::new(…))`.
+//! app.add_plugins((
+//!     (TaskPoolPlugin::default(), TimePlugin, ScheduleRunnerPlugin::default()),
+//!     AssetPlugin::default(),
+//!     ArborPlugin::new(registry),
+//! ));
 //! let tree: Handle<ArborTree> = app.world().resource::<AssetServer>().load("npc.json");
 //! app.world_mut().spawn((ArborAgent::<Npc>::new(tree, 1), Npc::default()));
 //! app.update();
 //! ```
-// Without the `debug` feature the method does not exist: its name above then points to the
-// plugin rather than nowhere (which `cargo doc` would warn about).
+// Without the `debug` (`viewer`) feature the method (the viewer's types) does not exist:
+// their names above then point to the plugin rather than nowhere (which `cargo doc` would
+// warn about).
 #![cfg_attr(
     not(feature = "debug"),
     doc = "[`ArborPlugin::debug_server`]: ArborPlugin"
 )]
+#![cfg_attr(not(feature = "viewer"), doc = "[`ArborViewerPlugin`]: ArborPlugin")]
+#![cfg_attr(not(feature = "viewer"), doc = "[`ArborViewer`]: ArborPlugin")]
 
 /// docs/bevy.md's snippets, compiled and run as doctests (`cargo test -p arbor-bevy --doc`).
 #[cfg(doctest)]
@@ -68,9 +83,13 @@ mod asset;
 #[cfg(feature = "debug")]
 mod debug;
 mod plugin;
+#[cfg(feature = "viewer")]
+mod viewer;
 
 pub use agent::ArborAgent;
 pub use asset::{ArborTree, ArborTreeLoader, TreeLoadError};
 #[cfg(feature = "debug")]
 pub use debug::ArborDebugServer;
 pub use plugin::{ArborPlugin, ArborSystems, CompiledTrees, TreeProblems};
+#[cfg(feature = "viewer")]
+pub use viewer::{ArborViewer, ArborViewerPlugin};

@@ -2,21 +2,23 @@
 //! ticks every [`ArborAgent`] once per `Update`, in parallel.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use bevy::app::{App, Plugin, Update};
-use bevy::asset::{AssetApp as _, AssetEvent, AssetId, Assets};
-use bevy::ecs::component::{Component, Mutable};
-use bevy::ecs::entity::Entity;
-use bevy::ecs::message::MessageReader;
-use bevy::ecs::resource::Resource;
-use bevy::ecs::schedule::{IntoScheduleConfigs as _, SystemSet};
-use bevy::ecs::system::{Query, Res, ResMut};
-use bevy::platform::cell::SyncCell;
-use bevy::time::Time;
+use bevy_app::{App, Plugin, Update};
+use bevy_asset::{
+    AssetApp as _, AssetEvent, AssetId, AssetLoadFailedEvent, AssetServer, Assets, Handle,
+    LoadState,
+};
+use bevy_ecs::component::{Component, Mutable};
+use bevy_ecs::entity::Entity;
+use bevy_ecs::message::MessageReader;
+use bevy_ecs::resource::Resource;
+use bevy_ecs::schedule::{IntoScheduleConfigs as _, SystemSet};
+use bevy_ecs::system::{Query, Res, ResMut};
+use bevy_platform::cell::SyncCell;
+use bevy_time::Time;
 
-use arbor_runtime::{Agent, CompiledTree, LoadOptions, Registry};
+use arbor_runtime::{Agent, CompiledTree, Embedded, LoadOptions, Registry};
 
 use crate::agent::ArborAgent;
 use crate::asset::{ArborTree, ArborTreeLoader};
@@ -26,7 +28,6 @@ use crate::asset::{ArborTree, ArborTreeLoader};
 pub struct ArborPlugin<C> {
     registry: Mutex<Option<Registry<C>>>,
     dt: Option<f64>,
-    project_root: PathBuf,
     #[cfg(feature = "debug")]
     debug: Option<arbor_runtime::debug::DebugConfig>,
 }
@@ -37,7 +38,6 @@ impl<C: 'static> ArborPlugin<C> {
         ArborPlugin {
             registry: Mutex::new(Some(registry)),
             dt: None,
-            project_root: PathBuf::from("assets"),
             #[cfg(feature = "debug")]
             debug: None,
         }
@@ -47,14 +47,6 @@ impl<C: 'static> ArborPlugin<C> {
     /// duration (`Time::delta`): a deterministic run, as in tests and CI.
     pub fn fixed_dt(mut self, dt: f64) -> Self {
         self.dt = Some(dt);
-        self
-    }
-
-    /// The folder the asset server reads tree files from (default `assets`, as
-    /// `AssetPlugin::file_path`): the compiler reads Subtree files there, relative to the
-    /// file that refers to them, and refuses paths that leave it.
-    pub fn project_root(mut self, root: impl Into<PathBuf>) -> Self {
-        self.project_root = root.into();
         self
     }
 
@@ -102,14 +94,13 @@ pub struct TreeProblems {
     pub by_tree: HashMap<AssetId<ArborTree>, Vec<String>>,
 }
 
+/// The program's node types, as the plugin was given them.
 #[derive(Resource)]
-struct ArborRegistry<C>(Registry<C>);
+pub(crate) struct ArborRegistry<C>(pub(crate) Registry<C>);
 
 #[derive(Resource)]
 struct ArborConfig<C> {
     dt: Option<f64>,
-    options: LoadOptions,
-    project_root: PathBuf,
     _data: std::marker::PhantomData<fn() -> C>,
 }
 
@@ -136,11 +127,6 @@ where
             })
             .insert_resource(ArborConfig::<C> {
                 dt: self.dt,
-                options: LoadOptions {
-                    project_root: Some(self.project_root.clone()),
-                    ..LoadOptions::default()
-                },
-                project_root: self.project_root.clone(),
                 _data: std::marker::PhantomData,
             })
             .configure_sets(Update, (ArborSystems::Compile, ArborSystems::Tick).chain())
@@ -154,20 +140,26 @@ where
 }
 
 /// Compiles added and modified tree assets, and every tree that uses a changed one as a
-/// subtree (the compiler reads subtree files itself, so their new text is picked up). A
-/// modified tree that no longer compiles keeps its agents on the previous version (and its
-/// problems are reported).
+/// subtree. The compiler reads no file: a tree's subtree files are its asset dependencies,
+/// handed over from `Assets` (so they come from whatever asset source the tree did), and a
+/// tree waits until they have loaded or failed. A modified tree that no longer compiles
+/// keeps its agents on the previous version (and its problems are reported).
+#[allow(clippy::too_many_arguments)] // a system's parameters are what it reads
 fn compile_trees<C: Send + Sync + 'static>(
     mut events: MessageReader<AssetEvent<ArborTree>>,
+    mut failures: MessageReader<AssetLoadFailedEvent<ArborTree>>,
     assets: Res<Assets<ArborTree>>,
+    server: Res<AssetServer>,
     registry: Res<ArborRegistry<C>>,
-    config: Res<ArborConfig<C>>,
     mut compiled: ResMut<CompiledTrees<C>>,
     mut problems: ResMut<TreeProblems>,
 ) {
     let mut changed = Vec::new();
     for event in events.read() {
         match *event {
+            // Not `LoadedWithDependencies`: a subtree's own `Added` already brought the
+            // trees above it back (`with_dependents`), and compiling again would reload
+            // agents that just started.
             AssetEvent::Added { id } | AssetEvent::Modified { id } => changed.push(id),
             AssetEvent::Removed { id } => {
                 compiled.trees.remove(&id);
@@ -177,6 +169,15 @@ fn compile_trees<C: Send + Sync + 'static>(
             _ => {}
         }
     }
+    for failure in failures.read() {
+        // A tree file that cannot be read as one: its own problem, and a reason for the
+        // trees that wait on it to compile now (and report it).
+        problems.by_tree.insert(
+            failure.id,
+            vec![format!("{}: {}", failure.path, failure.error)],
+        );
+        changed.push(failure.id);
+    }
     if changed.is_empty() {
         return;
     }
@@ -184,9 +185,16 @@ fn compile_trees<C: Send + Sync + 'static>(
         let Some(asset) = assets.get(id) else {
             continue;
         };
-        let loader = registry.0.loader().with_options(config.options.clone());
-        let path = config.project_root.join(asset.path.path());
-        match loader.load_tree(&asset.file, Some(&path)) {
+        let Some(subtrees) = subtree_files(asset, &assets, &server) else {
+            // A subtree is still loading; its arrival brings this tree back.
+            continue;
+        };
+        let options = LoadOptions {
+            embedded: subtrees.embedded,
+            ..LoadOptions::default()
+        };
+        let loader = registry.0.loader().with_options(options);
+        match loader.load_tree(&asset.file, Some(asset.path.path())) {
             Ok(tree) => {
                 let lines: Vec<String> = tree.warnings().iter().map(ToString::to_string).collect();
                 if lines.is_empty() {
@@ -198,7 +206,8 @@ fn compile_trees<C: Send + Sync + 'static>(
                 compiled.generation += 1;
             }
             Err(e) => {
-                let lines: Vec<String> = e.problems.iter().map(ToString::to_string).collect();
+                let mut lines: Vec<String> = e.problems.iter().map(ToString::to_string).collect();
+                lines.extend(subtrees.failed);
                 eprintln!("arbor: tree `{}` did not compile:", asset.file.name);
                 for line in &lines {
                     eprintln!("  {line}");
@@ -207,6 +216,51 @@ fn compile_trees<C: Send + Sync + 'static>(
             }
         }
     }
+}
+
+/// A tree's subtree files, as the compiler takes them.
+struct SubtreeFiles {
+    /// Every loaded file the tree reaches through Subtree nodes, however deep, named by
+    /// its path in the tree's asset source; the tree itself named by its own.
+    embedded: Embedded,
+    /// Why each file that failed to load did (the compiler reports its Subtree node).
+    failed: Vec<String>,
+}
+
+/// The subtree files `tree` reaches, or `None` while one of them is still loading. Files in
+/// another asset source than the tree's are left out: the compiler names them missing at
+/// their Subtree node. Linear in the files reached.
+fn subtree_files(
+    tree: &ArborTree,
+    assets: &Assets<ArborTree>,
+    server: &AssetServer,
+) -> Option<SubtreeFiles> {
+    let mut embedded = Embedded::new().with_top_file(tree.path.path());
+    let mut failed = Vec::new();
+    let mut seen: HashSet<AssetId<ArborTree>> = HashSet::new();
+    let mut queue: Vec<&Handle<ArborTree>> = tree.subtrees.iter().collect();
+    while let Some(handle) = queue.pop() {
+        if !seen.insert(handle.id()) {
+            continue;
+        }
+        let Some(path) = handle.path() else {
+            continue;
+        };
+        match assets.get(handle) {
+            Some(sub) => {
+                if path.source() == tree.path.source() {
+                    embedded = embedded.with_tree(path.path(), sub.file.clone());
+                }
+                queue.extend(sub.subtrees.iter());
+            }
+            None => match server.load_state(handle) {
+                LoadState::Failed(e) => failed.push(format!("{path}: did not load: {e}")),
+                // Loading (or not started): come back when it has.
+                _ => return None,
+            },
+        }
+    }
+    Some(SubtreeFiles { embedded, failed })
 }
 
 /// `changed` and every loaded tree that reaches one of them through its subtrees, each

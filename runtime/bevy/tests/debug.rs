@@ -1,7 +1,7 @@
 //! Feature `debug`: the plugin serves Arbor's debug protocol; every agent is listed, and a
 //! client's pause stops that entity's agent (and only it) at its next tick.
 
-mod common;
+use crate::common;
 
 use std::io::{BufReader, Write};
 use std::net::TcpStream;
@@ -10,10 +10,9 @@ use std::time::{Duration, Instant};
 use arbor_bevy::{ArborDebugServer, ArborPlugin, CompiledTrees};
 use arbor_runtime::debug::{is_timeout, DebugConfig, Framed, LineReader};
 use arbor_runtime::{NodeType, Registry, Status};
-use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
-use bevy::asset::AssetPlugin;
-use bevy::ecs::component::Component;
-use bevy::MinimalPlugins;
+use bevy_app::App;
+use bevy_asset::AssetPlugin;
+use bevy_ecs::component::Component;
 use serde_json::{json, Value};
 
 #[derive(Component, Default)]
@@ -70,7 +69,7 @@ fn the_editor_can_list_and_pause_the_agents_of_a_bevy_app() {
     });
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
+        common::minimal_plugins(),
         AssetPlugin {
             file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
             ..AssetPlugin::default()

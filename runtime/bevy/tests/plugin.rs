@@ -2,16 +2,15 @@
 //! parallel, host actions reach the entity's component, a changed asset reloads the
 //! agents, and a broken tree's problems are reported.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 
 use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
 use arbor_runtime::{NodeType, Registry, Status};
-use bevy::app::{App, PluginGroup as _, ScheduleRunnerPlugin};
-use bevy::asset::{AssetPlugin, Assets};
-use bevy::ecs::component::Component;
-use bevy::MinimalPlugins;
+use bevy_app::App;
+use bevy_asset::{AssetPlugin, Assets};
+use bevy_ecs::component::Component;
 
 #[derive(Component, Default)]
 struct Counter {
@@ -33,7 +32,7 @@ fn app() -> App {
     registry.action(NodeType::action("Stop", "Fails."), |_| Status::Failure);
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(ScheduleRunnerPlugin::run_once()),
+        common::minimal_plugins(),
         AssetPlugin {
             file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
             ..AssetPlugin::default()

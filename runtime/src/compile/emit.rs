@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::analyse::{Analysed, Analyser};
+use super::embedded::EmbeddedFile;
 use super::params::{FileKeys, RootKeys};
 use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
@@ -174,10 +175,19 @@ impl<'a, C: 'static> Emitter<'a, C> {
                     .as_ref()
                     .and_then(|p| p.parent().map(Path::to_path_buf))
             });
-        if !self.opts.embedded.is_empty() {
-            // Embedded files are named from the top file's folder (`super::embedded`).
-            let name = top.path.as_ref().and_then(|p| p.file_name());
-            self.chain.push(name.map(PathBuf::from).unwrap_or_default());
+        if self.opts.embedded.in_use() {
+            // Embedded files are named from the top file's folder, or from the root its
+            // given name is relative to (`super::embedded`).
+            let name = match self.opts.embedded.top_file() {
+                Some(name) => name.to_path_buf(),
+                None => top
+                    .path
+                    .as_ref()
+                    .and_then(|p| p.file_name())
+                    .map(PathBuf::from)
+                    .unwrap_or_default(),
+            };
+            self.chain.push(name);
         } else if let Some(c) = canonical {
             self.chain.push(c);
         }
@@ -493,10 +503,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
             )
             .at_node(&def.guid, &def.name, &def.kind)
         };
-        let (canonical, target) = if self.opts.embedded.is_empty() {
-            self.locate_on_disk(file, rel, &at)?
-        } else {
+        let (canonical, target) = if self.opts.embedded.in_use() {
             self.locate_embedded(file, rel, &at)?
+        } else {
+            self.locate_on_disk(file, rel, &at)?
         };
         if let Some(pos) = self.chain.iter().position(|c| *c == canonical) {
             let mut names: Vec<String> = self.chain[pos..].iter().map(|p| file_name(p)).collect();
@@ -660,11 +670,20 @@ impl<'a, C: 'static> Emitter<'a, C> {
         rel: &str,
         at: &dyn Fn(&str, String) -> Problem,
     ) -> Option<(PathBuf, PathBuf)> {
-        // The top file's name is its own (whatever folder the program gave it); a subtree
-        // file's is its embedded name.
+        // The top file's folder is the names' root unless the top file was named among
+        // them (whatever folder the program gave it); a subtree file's name is its
+        // embedded name.
+        let top_dir = || {
+            self.opts
+                .embedded
+                .top_file()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf)
+                .unwrap_or_default()
+        };
         let dir = match &file.path {
             Some(p) if !file.top => p.parent().map(Path::to_path_buf).unwrap_or_default(),
-            _ => PathBuf::new(),
+            _ => top_dir(),
         };
         let Some(key) = super::embedded::key(&dir, Path::new(rel)) else {
             self.problems.push(at(
@@ -673,11 +692,14 @@ impl<'a, C: 'static> Emitter<'a, C> {
             ));
             return None;
         };
-        if self.opts.embedded.get(&key).is_none() {
+        // The named top file need not be among the files: reaching it is a cycle, reported
+        // as such by the caller.
+        let is_top = self.opts.embedded.top_file() == Some(key.as_path());
+        if self.opts.embedded.get(&key).is_none() && !is_top {
             self.problems.push(at(
                 ".path",
                 format!(
-                    "subtree `{rel}` ({}) is not among the tree files embedded in this program; generate its code again",
+                    "subtree `{rel}` ({}) is not among the tree files supplied with this tree",
                     key.display()
                 ),
             ));
@@ -700,18 +722,23 @@ impl<'a, C: 'static> Emitter<'a, C> {
             return Ok(done.clone());
         }
         let origin: Arc<str> = Arc::from(shown.display().to_string());
-        let read = match self.opts.embedded.get(canonical) {
-            Some(text) => Ok(text.to_owned()),
-            None => source::read(canonical, &origin, self.opts),
-        };
-        if let Err(problems) = &read {
-            if problems.iter().all(|p| p.line.is_none()) {
-                self.files.insert(canonical.to_path_buf(), None);
-                let why: Vec<String> = problems.iter().map(Problem::message).collect();
-                return Err(why.join("; "));
+        let parsed = match self.opts.embedded.get(canonical) {
+            Some(EmbeddedFile::Tree(file)) => Ok((**file).clone()),
+            embedded => {
+                let read = match embedded {
+                    Some(EmbeddedFile::Text(text)) => Ok(text.to_string()),
+                    _ => source::read(canonical, &origin, self.opts),
+                };
+                if let Err(problems) = &read {
+                    if problems.iter().all(|p| p.line.is_none()) {
+                        self.files.insert(canonical.to_path_buf(), None);
+                        let why: Vec<String> = problems.iter().map(Problem::message).collect();
+                        return Err(why.join("; "));
+                    }
+                }
+                read.and_then(|text| source::parse(&text, &origin, self.opts))
             }
-        }
-        let parsed = read.and_then(|text| source::parse(&text, &origin, self.opts));
+        };
         let result = match parsed {
             Err(problems) => {
                 self.problems.extend(problems);

@@ -1,6 +1,7 @@
 //! Subtree files taken from memory (`LoadOptions::embedded`), as generated code loads its
 //! tree: nothing is read from disk, names resolve against the naming file's folder, and a
-//! name that is not embedded or leaves the top folder is a located error at the Subtree.
+//! name that is not embedded or leaves the top folder is a located error at the Subtree. A
+//! program that names its top file among them (a game's asset path) resolves from there.
 
 use arbor_runtime::{Agent, Embedded, LoadOptions, Registry, Status};
 use serde_json::{json, Value};
@@ -32,6 +33,11 @@ fn load(main: &Value, files: &[(&str, Value)]) -> Result<Status, String> {
     for (name, text) in files {
         embedded = embedded.with(name, text.to_string());
     }
+    run(embedded, main, "/nowhere/at/all/main.json")
+}
+
+/// Compiles `main`, found at `path`, with `embedded`, and ticks it once.
+fn run(embedded: Embedded, main: &Value, path: &str) -> Result<Status, String> {
     let options = LoadOptions {
         embedded,
         ..LoadOptions::default()
@@ -39,13 +45,14 @@ fn load(main: &Value, files: &[(&str, Value)]) -> Result<Status, String> {
     let tree = Registry::<()>::new()
         .loader()
         .with_options(options)
-        .load_str(
-            &main.to_string(),
-            Some(std::path::Path::new("/nowhere/at/all/main.json")),
-        )
+        .load_tree(&parse(main)?, Some(std::path::Path::new(path)))
         .map_err(|e| e.to_string())?;
     let mut agent = Agent::new(std::sync::Arc::new(tree), 1);
     Ok(agent.tick(&mut (), 0.1))
+}
+
+fn parse(file: &Value) -> Result<arbor_runtime::format::TreeFile, String> {
+    arbor_runtime::parse_str(&file.to_string(), None).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -83,7 +90,7 @@ fn a_name_not_embedded_or_outside_the_folder_is_a_located_error() {
     assert!(
         err.contains("$.nodes[0].params.path")
             && err.contains(
-                "subtree `lib/other.json` (lib/other.json) is not among the tree files embedded in this program"
+                "subtree `lib/other.json` (lib/other.json) is not among the tree files supplied with this tree"
             ),
         "{err}"
     );
@@ -101,5 +108,57 @@ fn embedded_cycles_are_refused_as_on_disk() {
     let mut b = calling("a.json");
     b["guid"] = json!(guid(40));
     let err = load(&calling("a.json"), &[("a.json", a), ("b.json", b)]).unwrap_err();
+    assert!(err.contains("subtree cycle"), "{err}");
+}
+
+/// Loads `main`, named `top` among the embedded files, with `files` given parsed.
+fn load_named(top: &str, main: &Value, files: &[(&str, Value)]) -> Result<Status, String> {
+    let mut embedded = Embedded::new().with_top_file(top);
+    for (name, file) in files {
+        embedded = embedded.with_tree(name, parse(file)?);
+    }
+    run(embedded, main, top)
+}
+
+#[test]
+fn a_named_top_file_resolves_from_its_folder_up_to_the_root() {
+    // npcs/guard.json calls ../shared/leaf.json: above its own folder, inside the root.
+    let files = [("shared/leaf.json", leaf("failure"))];
+    assert_eq!(
+        load_named("npcs/guard.json", &calling("../shared/leaf.json"), &files),
+        Ok(Status::Failure)
+    );
+    let err = load_named("npcs/guard.json", &calling("../../leaf.json"), &files).unwrap_err();
+    assert!(
+        err.contains("is outside the folder of the embedded tree files"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_named_top_file_never_reads_subtrees_from_disk() {
+    // No file supplied; a tree file exists at the path from the working directory (the
+    // crate's folder): still an error at the Subtree, nothing read.
+    let rel = "tests/data/good/guard.json";
+    assert!(std::path::Path::new(rel).is_file(), "{rel} is on disk");
+    let err = load_named("main.json", &calling(rel), &[]).unwrap_err();
+    assert!(
+        err.contains("$.nodes[0].params.path")
+            && err.contains(&format!(
+                "subtree `{rel}` ({rel}) is not among the tree files supplied"
+            )),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_cycle_back_to_a_named_top_file_is_refused() {
+    let back = calling("../npcs/guard.json");
+    let err = load_named(
+        "npcs/guard.json",
+        &calling("../lib/back.json"),
+        &[("lib/back.json", back)],
+    )
+    .unwrap_err();
     assert!(err.contains("subtree cycle"), "{err}");
 }

@@ -3,10 +3,11 @@
 use std::time::{Duration, Instant};
 
 use arbor_bevy::{ArborAgent, ArborTree, CompiledTrees, TreeProblems};
-use bevy::app::App;
-use bevy::asset::{AssetServer, Handle};
-use bevy::ecs::component::Component;
-use bevy::ecs::entity::Entity;
+use bevy_app::{App, ScheduleRunnerPlugin, TaskPoolPlugin};
+use bevy_asset::{AssetServer, Handle};
+use bevy_ecs::component::Component;
+use bevy_ecs::entity::Entity;
+use bevy_time::TimePlugin;
 
 /// Loads `path` and updates the app until the tree compiled or reported problems (host
 /// data `C`); fails the test after 20 s.
@@ -45,4 +46,14 @@ pub fn spawn<C: Component + Default + Send + Sync + 'static>(
     app.world_mut()
         .spawn((ArborAgent::<C>::new(tree.clone(), seed), C::default()))
         .id()
+}
+
+/// Bevy's minimal plugins (the `bevy` crate's `MinimalPlugins` less the frame counter),
+/// updated by hand: `app.update()` runs one frame.
+pub fn minimal_plugins() -> (TaskPoolPlugin, TimePlugin, ScheduleRunnerPlugin) {
+    (
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        ScheduleRunnerPlugin::run_once(),
+    )
 }

@@ -1,0 +1,7 @@
+//! arbor-bevy's integration tests, one binary: a module per subject.
+
+mod common;
+mod debug;
+mod plugin;
+mod subtrees;
+mod viewer;
