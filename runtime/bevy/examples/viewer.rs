@@ -7,7 +7,7 @@
 //!
 //! `-- --frames N` quits after N frames (for a screenshot taken from outside).
 
-use arbor_bevy::{ArborAgent, ArborPlugin, ArborViewer, ArborViewerPlugin, ArborTree};
+use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, ArborViewer, ArborViewerPlugin};
 use bevy_internal::app::{App, AppExit, PluginGroup as _, Startup, Update};
 use bevy_internal::asset::{AssetPlugin, AssetServer, Handle};
 use bevy_internal::camera::Camera2d;

@@ -80,7 +80,6 @@ where
 fn follow<C>(
     watched: Res<ArborViewer>,
     mut last: Local<Option<Entity>>,
-    mut failed: Local<Option<usize>>,
     mut agents: Query<&mut ArborAgent<C>>,
     assets: Res<Assets<ArborTree>>,
     registry: Res<ArborRegistry<C>>,
@@ -106,30 +105,20 @@ fn follow<C>(
         .viewer
         .as_mut()
         .is_some_and(|w| Arc::ptr_eq(&w.get().tree, &running));
-    // The tree's address stands for it: a tree whose viewer could not be built is not
-    // tried (and reported) again every frame.
-    let key = Arc::as_ptr(&running) as usize;
-    if current || *failed == Some(key) {
+    if current {
         return;
     }
     arbor.viewer = None;
     let Some(asset) = assets.get(arbor.tree_id()) else {
         return;
     };
-    match TreeViewer::new(&running, &asset.file, registry.0.types()) {
-        Ok(viewer) => {
-            let title = format!("{} #{}", asset.file.name, entity.index());
-            arbor.viewer = Some(SyncCell::new(Watch {
-                tree: running,
-                viewer,
-                title,
-            }));
-        }
-        Err(e) => {
-            eprintln!("arbor: the viewer cannot show `{}`: {e}", asset.file.name);
-            *failed = Some(key);
-        }
-    }
+    let viewer = TreeViewer::new(&running, &asset.file, registry.0.types());
+    let title = format!("{} #{}", asset.file.name, entity.index());
+    arbor.viewer = Some(SyncCell::new(Watch {
+        tree: running,
+        viewer,
+        title,
+    }));
 }
 
 /// Draws the watched agent's tree in its window.

@@ -7,10 +7,10 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use arbor_bevy::{ArborPlugin, ArborViewer, ArborViewerPlugin, ArborTree};
+use arbor_bevy::{ArborPlugin, ArborTree, ArborViewer, ArborViewerPlugin};
 use arbor_runtime::builder::{action, seq, TreeBuilder};
 use arbor_runtime::{NodeType, Registry, Status};
-use bevy_app::{App, PostUpdate};
+use bevy_app::{App, PostUpdate, PreUpdate};
 use bevy_asset::io::embedded::EmbeddedAssetRegistry;
 use bevy_asset::{AssetPlugin, Handle};
 use bevy_ecs::component::Component;
@@ -20,10 +20,13 @@ use bevy_ecs::schedule::IntoScheduleConfigs as _;
 use bevy_ecs::system::{Query, ResMut};
 use bevy_egui::egui::epaint::{ClippedShape, Shape};
 use bevy_egui::egui::{Color32, Pos2, Rect};
-use bevy_egui::{EguiFullOutput, EguiPostUpdateSet, PrimaryEguiContext};
+use bevy_egui::{EguiContext, EguiFullOutput, EguiPostUpdateSet, PrimaryEguiContext};
 
+/// Counts the ticks of its `Busy` node.
 #[derive(Component, Default)]
-struct Npc;
+struct Npc {
+    busy: u32,
+}
 
 /// The shapes egui was asked to paint in the last frame, read before bevy_egui tessellates
 /// them.
@@ -41,12 +44,21 @@ fn capture(mut outputs: Query<&mut EguiFullOutput>, mut drawn: ResMut<Drawn>) {
     }
 }
 
-/// A tree whose nodes end differently: `ok` succeeds, then `busy` runs, forever.
+/// No animations: a new window fades in over egui's animation time, drawing every colour
+/// translucent meanwhile, and these frames run faster than a screen's.
+fn still(mut contexts: Query<&mut EguiContext>) {
+    for mut context in &mut contexts {
+        context
+            .get_mut()
+            .all_styles_mut(|style| style.animation_time = 0.0);
+    }
+}
+
+/// A tree whose nodes end differently: `ok` succeeds, then `busy` runs for a tick and
+/// succeeds the next, and the sequence starts over.
 fn tree_json() -> String {
     TreeBuilder::new("patrol")
-        .root(
-            seq([action("Done").name("ok"), action("Busy").name("busy")]).name("steps"),
-        )
+        .root(seq([action("Done").name("ok"), action("Busy").name("busy")]).name("steps"))
         .to_json()
 }
 
@@ -55,7 +67,13 @@ fn tree_json() -> String {
 fn app() -> (App, Handle<ArborTree>) {
     let mut registry = Registry::<Npc>::new();
     registry.action(NodeType::action("Done", "Succeeds."), |_| Status::Success);
-    registry.action(NodeType::action("Busy", "Runs."), |_| Status::Running);
+    registry.action(NodeType::action("Busy", "Runs every other tick."), |cx| {
+        cx.agent.busy += 1;
+        match cx.agent.busy % 2 {
+            1 => Status::Running,
+            _ => Status::Success,
+        }
+    });
     let mut app = App::new();
     app.add_plugins((
         common::minimal_plugins(),
@@ -70,6 +88,7 @@ fn app() -> (App, Handle<ArborTree>) {
         ArborViewerPlugin::<Npc>::default(),
     ))
     .init_resource::<Drawn>()
+    .add_systems(PreUpdate, still)
     .add_systems(
         PostUpdate,
         capture
@@ -81,7 +100,11 @@ fn app() -> (App, Handle<ArborTree>) {
     let path = "viewer/patrol.json";
     app.world()
         .resource::<EmbeddedAssetRegistry>()
-        .insert_asset(PathBuf::from(path), Path::new(path), tree_json().into_bytes());
+        .insert_asset(
+            PathBuf::from(path),
+            Path::new(path),
+            tree_json().into_bytes(),
+        );
     let tree = common::load::<Npc>(&mut app, &format!("embedded://{path}"));
     (app, tree)
 }
@@ -134,9 +157,13 @@ fn the_viewer_draws_the_watched_agents_nodes_in_their_status_colours() {
     // Nothing watched: no window, no node.
     assert!(texts(app.world().resource::<Drawn>()).is_empty());
 
-    // The frame the entity is watched: its viewer is built after that frame's tick, so
-    // the window shows the tree in its node categories' colours.
+    // The frame the entity is watched its viewer is built, after that frame's tick (the
+    // second: `busy` succeeds, and the sequence with it); egui lays a new window out
+    // unseen in its first frame. The next frame's tick goes through the viewer: the
+    // sequence starts over, `ok` succeeds and `busy` runs. Freshly visited nodes are drawn
+    // in the status colour itself.
     watch(&mut app, Some(npc));
+    app.update();
     app.update();
     let drawn = app.world().resource::<Drawn>();
     let names: Vec<String> = texts(drawn).into_iter().map(|(t, _)| t).collect();
@@ -148,17 +175,18 @@ fn the_viewer_draws_the_watched_agents_nodes_in_their_status_colours() {
     assert!(names.contains(&title), "{names:?}");
     let success = arbor_viewer::status_color(Status::Success);
     let running = arbor_viewer::status_color(Status::Running);
-    let before = box_of(drawn, "ok");
-    assert!(before.is_some() && before != Some(success), "{before:?}");
-
-    // The next tick goes through the viewer: `ok` succeeded, `busy` and the sequence run.
-    // (Freshly visited nodes are drawn in the status colour itself; it fades as the
-    // agent's clock moves on.)
-    app.update();
-    let drawn = app.world().resource::<Drawn>();
     assert_eq!(box_of(drawn, "ok"), Some(success));
     assert_eq!(box_of(drawn, "busy"), Some(running));
     assert_eq!(box_of(drawn, "steps"), Some(running));
+
+    // The sequence resumes at `busy`, which succeeds: `ok` is not ticked again, and its
+    // success fades as the agent's clock moves on.
+    app.update();
+    let drawn = app.world().resource::<Drawn>();
+    assert_eq!(box_of(drawn, "busy"), Some(success));
+    assert_eq!(box_of(drawn, "steps"), Some(success));
+    let ok = box_of(drawn, "ok");
+    assert!(ok.is_some() && ok != Some(success), "{ok:?}");
 
     // Unwatched: the window goes.
     watch(&mut app, None);
