@@ -1,6 +1,8 @@
-//! The live-status contract: what a running tree tells the views about each node, the one
-//! palette its statuses are drawn with ([`status_color`]), and [`LiveBlackboard`], the one
-//! widget both sources' blackboards are drawn and edited with.
+//! The live-status contract: what a running tree tells the views about each node
+//! ([`LiveSource`], [`NodeLive`]) and the one palette its statuses are drawn with
+//! ([`status_color`]), both arbor-viewer's, re-exported; how a visit ended ([`Outcome`]);
+//! and [`LiveBlackboard`], the one widget both sources' blackboards are drawn and edited
+//! with.
 //!
 //! Two sources implement [`LiveSource`]: the local preview (`preview::Preview`) and an
 //! instance attached in a running program (`remote::Remote`). The canvas reads statuses

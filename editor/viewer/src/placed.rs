@@ -35,16 +35,18 @@ impl PlacedTree {
     /// Places `file`'s nodes; `types` give their categories (the colours).
     pub fn new(file: &TreeFile, types: &NodeTypes) -> PlacedTree {
         let saved = saved_positions(file);
-        let tidy;
-        let positions = if file
+        let all_saved = file
             .nodes
             .iter()
-            .all(|n| saved.contains_key(n.guid.as_str()))
-        {
-            saved
+            .all(|n| saved.contains_key(n.guid.as_str()));
+        let tidy;
+        let (positions, size) = if all_saved {
+            (saved, DEFAULT_NODE_SIZE)
         } else {
             tidy = layout::tidy(file);
-            tidy.iter().map(|(g, p)| (g.as_str(), *p)).collect()
+            let positions = tidy.iter().map(|(g, p)| (g.as_str(), *p)).collect();
+            // Shorter than the rows are apart, so that laid-out leaves do not touch.
+            (positions, [DEFAULT_NODE_SIZE[0], layout::ROW - 20.0])
         };
         let mut tree = PlacedTree {
             nodes: Vec::with_capacity(file.nodes.len()),
@@ -69,7 +71,7 @@ impl PlacedTree {
             };
             let rect = Rect::from_min_size(
                 Pos2::new(p[0] as f32, p[1] as f32),
-                egui::vec2(DEFAULT_NODE_SIZE[0] as f32, DEFAULT_NODE_SIZE[1] as f32),
+                egui::vec2(size[0] as f32, size[1] as f32),
             );
             tree.bounds = tree.bounds.union(rect);
             tree.by_guid
@@ -160,4 +162,68 @@ fn saved_positions(file: &TreeFile) -> HashMap<&str, [f64; 2]> {
             (x.is_finite() && y.is_finite()).then_some((guid.as_str(), [x, y]))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use arbor_runtime::builder::{action, seq, TreeBuilder};
+    use arbor_runtime::format::layout::{COLUMN, ROW};
+    use arbor_runtime::Registry;
+
+    use super::*;
+
+    fn file() -> TreeFile {
+        TreeBuilder::new("t")
+            .root(seq([action("Wait").name("a"), action("Wait").name("b")]).name("s"))
+            .to_file()
+    }
+
+    fn rect_of(tree: &PlacedTree, label: &str) -> Rect {
+        (0..tree.len() as u32)
+            .map(|i| tree.node(i))
+            .find(|n| n.label == label)
+            .map(|n| n.rect)
+            .expect("placed")
+    }
+
+    #[test]
+    fn a_file_without_positions_is_laid_out_left_to_right() {
+        let types = Registry::<()>::new();
+        let tree = PlacedTree::new(&file(), types.types());
+        assert_eq!(tree.len(), 3);
+        let (s, a, b) = (
+            rect_of(&tree, "s"),
+            rect_of(&tree, "a"),
+            rect_of(&tree, "b"),
+        );
+        assert_eq!(a.min, Pos2::new(COLUMN as f32, 0.0));
+        assert_eq!(b.min, Pos2::new(COLUMN as f32, ROW as f32));
+        assert!(s.min.x < a.min.x && !a.intersects(b), "{s:?} {a:?} {b:?}");
+        let root = tree.index(&file().root.expect("a root")).expect("placed");
+        assert_eq!(tree.node(root).children.len(), 2);
+    }
+
+    #[test]
+    fn saved_positions_are_used_when_every_node_has_one() {
+        let mut file = file();
+        let positions: serde_json::Map<String, serde_json::Value> = file
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.guid.clone(), serde_json::json!([i as f64 * 1000.0, 5.0])))
+            .collect();
+        file.editor = Some(serde_json::json!({ "positions": positions.clone() }));
+        let tree = PlacedTree::new(&file, Registry::<()>::new().types());
+        assert_eq!(rect_of(&tree, "s").min, Pos2::new(0.0, 5.0));
+        assert_eq!(rect_of(&tree, "s").size(), egui::vec2(200.0, 90.0));
+
+        // One node without a valid position: the whole tree is laid out instead.
+        let mut broken = positions;
+        if let Some(first) = broken.values_mut().next() {
+            *first = serde_json::json!(["x", 1]);
+        }
+        file.editor = Some(serde_json::json!({ "positions": broken }));
+        let tree = PlacedTree::new(&file, Registry::<()>::new().types());
+        assert_eq!(rect_of(&tree, "a").min, Pos2::new(COLUMN as f32, 0.0));
+    }
 }

@@ -121,6 +121,11 @@ fn texts(drawn: &Drawn) -> Vec<(String, Pos2)> {
         .collect()
 }
 
+/// Each text drawn.
+fn names(drawn: &Drawn) -> Vec<String> {
+    texts(drawn).into_iter().map(|(t, _)| t).collect()
+}
+
 /// The fill of the smallest opaque rectangle drawn around `at` (a node's box around its
 /// label).
 fn fill_under(drawn: &Drawn, at: Pos2) -> Option<Color32> {
@@ -166,7 +171,7 @@ fn the_viewer_draws_the_watched_agents_nodes_in_their_status_colours() {
     app.update();
     app.update();
     let drawn = app.world().resource::<Drawn>();
-    let names: Vec<String> = texts(drawn).into_iter().map(|(t, _)| t).collect();
+    let names = names(drawn);
     for name in ["steps", "ok", "busy"] {
         assert!(names.iter().any(|t| t == name), "{name} drawn: {names:?}");
     }
@@ -204,10 +209,7 @@ fn the_window_follows_the_watched_entity() {
         app.update();
     }
     let title = |e: Entity| format!("patrol #{}", e.index());
-    let names: Vec<String> = texts(app.world().resource::<Drawn>())
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect();
+    let names = names(app.world().resource::<Drawn>());
     assert!(names.contains(&title(second)), "{names:?}");
     assert!(!names.contains(&title(first)), "{names:?}");
     // Switching entities moves the window.
@@ -215,10 +217,7 @@ fn the_window_follows_the_watched_entity() {
     for _ in 0..3 {
         app.update();
     }
-    let names: Vec<String> = texts(app.world().resource::<Drawn>())
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect();
+    let names = names(app.world().resource::<Drawn>());
     assert!(names.contains(&title(first)), "{names:?}");
     assert!(!names.contains(&title(second)), "{names:?}");
 }
