@@ -17,7 +17,9 @@
 
 use std::sync::Arc;
 
+use crate::entity::Entity;
 use crate::value::{Value, ValueType};
+use crate::vector::{Vec2, Vec3};
 
 /// Time comparisons forgive this much rounding, so that ten steps of 0.1 s reach 1 s.
 pub(crate) const TIME_EPSILON: f64 = 1e-9;
@@ -106,8 +108,9 @@ pub struct Blackboard {
     expiring: Vec<u32>,
     listed: Vec<bool>,
     /// Writes so far per key, wrapping (rules 66 to 68); 0 for a key never written (its
-    /// default is not a write). Kept beside the entries, not in them: an entry stays 32
-    /// bytes, which is what a read's address arithmetic and a write's move cost.
+    /// default is not a write). Kept beside the entries, not in them: an entry stays a
+    /// value and a deadline (40 bytes, a `vec3` being the largest value), which is what a
+    /// read's address arithmetic and a write's move cost.
     updates: Vec<u32>,
 }
 
@@ -227,6 +230,30 @@ impl Blackboard {
     /// The key's valid value as a string; `None` if it has none or another type.
     pub fn get_str(&self, key: Key) -> Option<&str> {
         self.get(key).and_then(Value::as_str)
+    }
+
+    /// The key's valid value as a [`Vec2`]; `None` if it has none or another type.
+    pub fn get_vec2(&self, key: Key) -> Option<Vec2> {
+        match self.value(key) {
+            Value::Vec2(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The key's valid value as a [`Vec3`]; `None` if it has none or another type.
+    pub fn get_vec3(&self, key: Key) -> Option<Vec3> {
+        match self.value(key) {
+            Value::Vec3(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The key's valid value as an [`Entity`]; `None` if it has none or another type.
+    pub fn get_entity(&self, key: Key) -> Option<Entity> {
+        match self.value(key) {
+            Value::Entity(e) => Some(*e),
+            _ => None,
+        }
     }
 
     /// Writes a value that never expires, at the current time.
@@ -384,6 +411,16 @@ mod tests {
                 ty: ValueType::Bool,
                 default: Value::Null,
             },
+            KeyInfo {
+                name: "pos".into(),
+                ty: ValueType::Vec2,
+                default: Value::Vec2(Vec2::new(1.0, 2.0)),
+            },
+            KeyInfo {
+                name: "target".into(),
+                ty: ValueType::Entity,
+                default: Value::Null,
+            },
         ]))
     }
 
@@ -421,6 +458,29 @@ mod tests {
         let err = bb.set(hp, "lots").unwrap_err();
         assert_eq!(err.to_string(), "key `hp` holds float values; got \"lots\"");
         assert!(bb.set_json("nope", &serde_json::json!(1), None).is_err());
+    }
+
+    #[test]
+    fn native_values_are_typed_on_write_and_read_back_unboxed() {
+        let mut bb = board();
+        let (pos, target) = (bb.key("pos").unwrap(), bb.key("target").unwrap());
+        assert_eq!(bb.get_vec2(pos), Some(Vec2::new(1.0, 2.0)), "the default");
+        bb.set(pos, Vec2::new(3.0, 4.0)).unwrap();
+        assert_eq!(bb.get_vec2(pos), Some(Vec2::new(3.0, 4.0)));
+        assert_eq!(bb.get_vec3(pos), None, "another type");
+        let err = bb.set(pos, Vec3::new(1.0, 2.0, 3.0)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "key `pos` holds vec2 values; got [1.0,2.0,3.0]"
+        );
+        assert!(bb.set(pos, 7).is_err());
+        assert!(bb.set(target, Entity(9)).is_ok());
+        assert_eq!(bb.get_entity(target), Some(Entity(9)));
+        assert!(bb.set(target, 9).is_err(), "an int is not an entity");
+        bb.set_json("pos", &serde_json::json!({"x": 5, "y": 6}), None)
+            .unwrap();
+        assert_eq!(bb.get_vec2(pos), Some(Vec2::new(5.0, 6.0)));
+        assert_eq!(bb.to_json()["pos"], serde_json::json!([5.0, 6.0]));
     }
 
     #[test]

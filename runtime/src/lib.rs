@@ -3,8 +3,9 @@
 //!
 //! # Brief overview
 //! - [`Registry`] holds the node types a program can run: the built-in kinds plus host
-//!   actions and conditions ([`Action`]), each declared by a [`NodeType`] so the editor can
-//!   offer them ([`Registry::manifest`]).
+//!   actions and conditions ([`Action`]) and host composites and decorators
+//!   ([`Control`]), each declared by a [`NodeType`] so the editor can offer them
+//!   ([`Registry::manifest`]).
 //! - [`Loader`] reads a tree file ([`format::TreeFile`]), reports *every* problem as a located
 //!   [`Problem`] in a [`LoadError`], and compiles it into a [`CompiledTree`]: immutable, flat,
 //!   shared through `Arc` by any number of agents.
@@ -82,8 +83,10 @@ pub mod btcpp;
 pub mod builder;
 pub mod codegen;
 mod compile;
+mod control;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;
+mod entity;
 mod exec;
 pub mod files;
 pub mod format;
@@ -102,6 +105,7 @@ pub mod text;
 mod trace;
 mod tree;
 mod value;
+mod vector;
 #[doc(hidden)]
 pub mod work;
 
@@ -112,9 +116,12 @@ pub use compile::{
     check_file, check_str, check_tree, parse_str, Embedded, LoadError, LoadOptions, Loader,
     Problem, ProblemKind, Report, Severity,
 };
+pub use control::{Control, ControlCtx};
+pub use entity::Entity;
 pub use exec::MAX_LOOPS_PER_TICK;
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
+pub use nodes::{Scorer, UtilitySelector};
 pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BINDING_FIELD};
 pub use registry::Registry;
 pub use rng::Rng;
@@ -126,3 +133,4 @@ pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
+pub use vector::{Vec2, Vec3};

@@ -15,14 +15,16 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::blackboard::{Blackboard, BlackboardError, Key};
+use crate::entity::Entity;
 use crate::value::{Value, ValueType};
+use crate::vector::{Vec2, Vec3};
 
 mod sealed {
     pub trait Sealed {}
 }
 
-/// A Rust type a port can carry: `f64`, `i64`, `bool`, `str` or [`Value`] (any type,
-/// lists and maps included).
+/// A Rust type a port can carry: `f64`, `i64`, `bool`, `str`, [`Vec2`], [`Vec3`],
+/// [`Entity`] or [`Value`] (any type, lists and maps included).
 pub trait PortType: sealed::Sealed + 'static {
     /// How a literal is kept, ready to read.
     type Literal: Clone + fmt::Debug + Send + Sync;
@@ -199,6 +201,49 @@ impl ScalarPort for str {
         Value::Str(value)
     }
 }
+
+/// The native `Copy` types: a key of the port's own type or, read through `json`, any key
+/// holding one; written to a key of their own type or a `json` key.
+macro_rules! native_port {
+    ($ty:ident, $name:literal) => {
+        impl sealed::Sealed for $ty {}
+        impl PortType for $ty {
+            type Literal = $ty;
+            type Read<'a> = $ty;
+            const NAME: &'static str = $name;
+            fn literal(value: &Value) -> Option<$ty> {
+                Self::read(value)
+            }
+            #[inline(always)]
+            fn read_literal(literal: &$ty) -> $ty {
+                *literal
+            }
+            #[inline(always)]
+            fn read(value: &Value) -> Option<$ty> {
+                match value {
+                    Value::$ty(v) => Some(*v),
+                    _ => None,
+                }
+            }
+            fn reads_from(ty: ValueType) -> bool {
+                matches!(ty, ValueType::$ty | ValueType::Json)
+            }
+            fn writes_to(ty: ValueType) -> bool {
+                matches!(ty, ValueType::$ty | ValueType::Json)
+            }
+        }
+        impl ScalarPort for $ty {
+            type Write = $ty;
+            #[inline(always)]
+            fn to_value(value: $ty) -> Value {
+                Value::$ty(value)
+            }
+        }
+    };
+}
+native_port!(Vec2, "a vec2");
+native_port!(Vec3, "a vec3");
+native_port!(Entity, "an entity id");
 
 impl sealed::Sealed for Value {}
 impl PortType for Value {

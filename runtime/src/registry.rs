@@ -4,16 +4,19 @@
 use std::collections::HashMap;
 
 use crate::args::Args;
+use crate::control::{Control, ControlFactory};
 use crate::host::{
     Action, ActionCtx, ActionFn, ConditionFn, Factory, StateMaker, Stateful, StatefulAction,
 };
-use crate::spec::{NodeType, NodeTypes};
+use crate::spec::{Category, NodeType, NodeTypes};
 use crate::status::Status;
 
 /// Node types and host implementations for agents whose program data is `C`.
 pub struct Registry<C> {
     types: NodeTypes,
     factories: HashMap<String, Factory<C>>,
+    /// Host composites and decorators, and the built-in kinds written as controls.
+    controls: HashMap<String, ControlFactory<C>>,
 }
 
 impl<C: 'static> Default for Registry<C> {
@@ -28,6 +31,7 @@ impl<C: 'static> Registry<C> {
         Registry {
             types: NodeTypes::builtin(),
             factories: HashMap::new(),
+            controls: HashMap::new(),
         }
     }
 
@@ -35,7 +39,10 @@ impl<C: 'static> Registry<C> {
     /// per node when a tree loads. `ty.host` is set for you.
     ///
     /// # Panics
-    /// If `ty.name` is a built-in kind: that is a programming error, not a data error.
+    /// If `ty.name` is a built-in kind, or `ty` is not a leaf (an Action or a Condition:
+    /// a composite or decorator is a [`Registry::composite`] or [`Registry::decorator`]):
+    /// those are programming errors, not data errors.
+    #[track_caller]
     pub fn register<A, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
     where
         A: Action<C> + 'static,
@@ -49,7 +56,8 @@ impl<C: 'static> Registry<C> {
     /// each have their own. Also for conditions (`ty` of category Condition).
     ///
     /// # Panics
-    /// If `ty.name` is a built-in kind.
+    /// As [`Registry::register`].
+    #[track_caller]
     pub fn register_stateful<A, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
     where
         A: StatefulAction<C> + 'static,
@@ -67,6 +75,7 @@ impl<C: 'static> Registry<C> {
     /// [`Registry::register`], saying whether the actions may have lifecycle hooks (false
     /// only for the closure actions below, whose `enter`, `exit` and `abort` are the
     /// trait's empty defaults) and how to make their state, if they keep one.
+    #[track_caller]
     fn insert<A, F>(
         &mut self,
         mut ty: NodeType,
@@ -78,15 +87,10 @@ impl<C: 'static> Registry<C> {
         A: Action<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
-        let builtin = |t: &NodeType| !t.host;
-        assert!(
-            !self.types.node(&ty.name).is_some_and(builtin)
-                && !self.types.decorator(&ty.name).is_some_and(builtin),
-            "`{}` is a built-in node or decorator type",
-            ty.name
-        );
+        self.check_new(&ty, &[Category::Action, Category::Condition], "a leaf");
         ty.host = true;
         let name = ty.name.clone();
+        self.controls.remove(&name);
         self.types.insert(ty);
         self.factories.insert(
             name,
@@ -101,7 +105,78 @@ impl<C: 'static> Registry<C> {
         self
     }
 
+    /// Refuses a registration that would replace a built-in kind, or whose declaration is
+    /// not of one of `categories` (rule 73: a node runs as what it is registered as).
+    #[track_caller]
+    fn check_new(&self, ty: &NodeType, categories: &[Category], what: &str) {
+        let builtin = |t: &NodeType| !t.host;
+        assert!(
+            !self.types.node(&ty.name).is_some_and(builtin)
+                && !self.types.decorator(&ty.name).is_some_and(builtin),
+            "`{}` is a built-in node or decorator type",
+            ty.name
+        );
+        if !categories.contains(&ty.category) {
+            let how = match ty.category {
+                Category::Composite => "register it with `Registry::composite`",
+                Category::Decorator => "register it with `Registry::decorator`",
+                Category::Action | Category::Condition => {
+                    "register it with `Registry::register`, `action` or `condition`"
+                }
+                Category::Subtree | Category::Attached => {
+                    "a host type is an Action, Condition, Composite or Decorator"
+                }
+            };
+            panic!(
+                "`{}` is declared as a {} but registered as {what}: {how}",
+                ty.name,
+                ty.category.as_str()
+            );
+        }
+    }
+
+    /// Registers a host composite (any number of children, `ty` of category Composite)
+    /// whose behaviour is built from the node's parameters, once per node when a tree
+    /// loads (rules 73 to 75). `ty.host` is set for you.
+    ///
+    /// # Panics
+    /// If `ty.name` is a built-in kind, or `ty` is not a Composite.
+    #[track_caller]
+    pub fn composite<K, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
+    where
+        K: Control<C> + 'static,
+        F: Fn(&Args) -> Result<K, String> + Send + Sync + 'static,
+    {
+        self.check_new(&ty, &[Category::Composite], "a composite");
+        self.insert_control(ty, ControlFactory::of(factory))
+    }
+
+    /// Registers a host decorator (exactly one child, `ty` of category Decorator), as
+    /// [`Registry::composite`].
+    ///
+    /// # Panics
+    /// If `ty.name` is a built-in kind, or `ty` is not a Decorator.
+    #[track_caller]
+    pub fn decorator<K, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
+    where
+        K: Control<C> + 'static,
+        F: Fn(&Args) -> Result<K, String> + Send + Sync + 'static,
+    {
+        self.check_new(&ty, &[Category::Decorator], "a decorator");
+        self.insert_control(ty, ControlFactory::of(factory))
+    }
+
+    fn insert_control(&mut self, mut ty: NodeType, factory: ControlFactory<C>) -> &mut Self {
+        ty.host = true;
+        let name = ty.name.clone();
+        self.factories.remove(&name);
+        self.types.insert(ty);
+        self.controls.insert(name, factory);
+        self
+    }
+
     /// Registers a parameterless action that runs `tick` on every tick.
+    #[track_caller]
     pub fn action<F>(&mut self, ty: NodeType, tick: F) -> &mut Self
     where
         F: Fn(&mut ActionCtx<'_, C>) -> Status + Send + Sync + Clone + 'static,
@@ -110,6 +185,7 @@ impl<C: 'static> Registry<C> {
     }
 
     /// Registers a parameterless condition: `true` is success, `false` failure.
+    #[track_caller]
     pub fn condition<F>(&mut self, ty: NodeType, test: F) -> &mut Self
     where
         F: Fn(&mut ActionCtx<'_, C>) -> bool + Send + Sync + Clone + 'static,
@@ -133,6 +209,7 @@ impl<C: 'static> Registry<C> {
         );
         ty.host = true;
         self.factories.remove(&ty.name);
+        self.controls.remove(&ty.name);
         self.types.insert(ty);
         self
     }
@@ -157,6 +234,11 @@ impl<C: 'static> Registry<C> {
 
     pub(crate) fn factory(&self, name: &str) -> Option<&Factory<C>> {
         self.factories.get(name)
+    }
+
+    /// The program's implementation of host composite or decorator `name`.
+    pub(crate) fn control(&self, name: &str) -> Option<&ControlFactory<C>> {
+        self.controls.get(name)
     }
 }
 

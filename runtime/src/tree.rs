@@ -66,6 +66,8 @@ pub struct CompiledTree<C> {
     pub(crate) events: Vec<String>,
     pub(crate) triggers: Vec<String>,
     pub(crate) actions: Vec<Arc<dyn Action<C>>>,
+    /// The composites and decorators written as controls, by `Kind::Control::control`.
+    pub(crate) controls: Vec<Box<dyn crate::control::Erased<C>>>,
     /// Per-child entries, parallel to `children` (see `exec::entry`).
     pub(crate) entries: Vec<Entry<C>>,
     /// The root's entry, where every tick starts.

@@ -1,11 +1,14 @@
 //! Value: a blackboard value, and the type-strict equality of docs/semantics.md rule 7.
 //!
 //! Strings and JSON containers sit behind `Arc` so that copying a value into the blackboard
-//! at tick time never allocates.
+//! at tick time never allocates; vectors and entities are held inline (`Copy` payloads).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
+
+use crate::entity::Entity;
+use crate::vector::{Vec2, Vec3};
 
 /// The type of one element of a list or one value of a map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,8 +45,9 @@ impl Scalar {
 
 /// The declared type of a blackboard key or parameter value.
 ///
-/// In files it is a string: `bool`, `int`, `float`, `string`, `json`, or a list or map of
-/// one of the four scalar types, `list<float>`, `map<string>` (file format version 2).
+/// In files it is a string: `bool`, `int`, `float`, `string`, `json`, a list or map of
+/// one of the four scalar types, `list<float>`, `map<string>` (file format version 2), or
+/// one of the native types `vec2`, `vec3`, `entity`, whose values are stored unboxed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
     /// `true` or `false`.
@@ -60,11 +64,17 @@ pub enum ValueType {
     List(Scalar),
     /// A JSON object whose values all have one scalar type (keys are strings).
     Map(Scalar),
+    /// A 2D vector of floats ([`Vec2`]).
+    Vec2,
+    /// A 3D vector of floats ([`Vec3`]).
+    Vec3,
+    /// A 64-bit entity id ([`Entity`]).
+    Entity,
 }
 
 impl ValueType {
     /// Every type, in the order the editor offers them.
-    pub const ALL: [ValueType; 13] = [
+    pub const ALL: [ValueType; 16] = [
         ValueType::Bool,
         ValueType::Int,
         ValueType::Float,
@@ -78,6 +88,9 @@ impl ValueType {
         ValueType::Map(Scalar::Int),
         ValueType::Map(Scalar::Float),
         ValueType::Map(Scalar::String),
+        ValueType::Vec2,
+        ValueType::Vec3,
+        ValueType::Entity,
     ];
 
     /// The name used in files (`float`, `list<int>`, `map<string>`, …).
@@ -96,6 +109,9 @@ impl ValueType {
             ValueType::Map(Scalar::Int) => "map<int>",
             ValueType::Map(Scalar::Float) => "map<float>",
             ValueType::Map(Scalar::String) => "map<string>",
+            ValueType::Vec2 => "vec2",
+            ValueType::Vec3 => "vec3",
+            ValueType::Entity => "entity",
         }
     }
 
@@ -132,6 +148,9 @@ impl ValueType {
             },
             (ValueType::String, J::String(s)) => Value::Str(Arc::from(s.as_str())),
             (ValueType::Json, other) => Value::from_json(other),
+            (ValueType::Vec2, json) => Value::Vec2(Vec2::from_json(json)?),
+            (ValueType::Vec3, json) => Value::Vec3(Vec3::from_json(json)?),
+            (ValueType::Entity, json) => Value::Entity(Entity::from_json(json)?),
             (ValueType::List(element), J::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
@@ -175,6 +194,9 @@ impl ValueType {
             ValueType::Map(Scalar::Int) => "a map of integers",
             ValueType::Map(Scalar::Float) => "a map of numbers",
             ValueType::Map(Scalar::String) => "a map of strings",
+            ValueType::Vec2 => "a vec2",
+            ValueType::Vec3 => "a vec3",
+            ValueType::Entity => "an entity id",
         }
     }
 
@@ -253,7 +275,7 @@ impl<'de> Deserialize<'de> for ValueType {
         ValueType::parse(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(
                 "unknown value type `{}`; expected bool, int, float, string, json, \
-                 list<T> or map<T> (T one of bool, int, float, string)",
+                 vec2, vec3, entity, list<T> or map<T> (T one of bool, int, float, string)",
                 short(&text)
             ))
         })
@@ -292,6 +314,12 @@ pub enum Value {
     Str(Arc<str>),
     /// Arrays and objects.
     Json(Arc<serde_json::Value>),
+    /// A 2D vector, inline.
+    Vec2(Vec2),
+    /// A 3D vector, inline.
+    Vec3(Vec3),
+    /// An entity id.
+    Entity(Entity),
 }
 
 impl Value {
@@ -320,6 +348,9 @@ impl Value {
             Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
             Value::Str(s) => J::String(s.to_string()),
             Value::Json(j) => (**j).clone(),
+            Value::Vec2(v) => v.to_json(),
+            Value::Vec3(v) => v.to_json(),
+            Value::Entity(e) => e.to_json(),
         }
     }
 
@@ -371,6 +402,9 @@ impl Value {
                 | (ValueType::Int, Value::Int(_))
                 | (ValueType::Float, Value::Float(_) | Value::Int(_))
                 | (ValueType::String, Value::Str(_))
+                | (ValueType::Vec2, Value::Vec2(_))
+                | (ValueType::Vec3, Value::Vec3(_))
+                | (ValueType::Entity, Value::Entity(_))
         ) || match (ty, self) {
             (ValueType::List(e), Value::Json(j)) => j
                 .as_array()
@@ -383,7 +417,8 @@ impl Value {
     }
 
     /// Type-strict equality of rule 7: a boolean never equals a number, numbers compare
-    /// numerically (`1 == 1.0`), strings and containers structurally.
+    /// numerically (`1 == 1.0`), strings and containers structurally, vectors component by
+    /// component, entities by id; a vector never equals a list, nor an entity a number.
     pub fn strict_eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Null, Value::Null) => true,
@@ -394,6 +429,9 @@ impl Value {
             }
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Json(a), Value::Json(b)) => json_eq(a, b),
+            (Value::Vec2(a), Value::Vec2(b)) => a == b,
+            (Value::Vec3(a), Value::Vec3(b)) => a == b,
+            (Value::Entity(a), Value::Entity(b)) => a == b,
             _ => false,
         }
     }
@@ -460,6 +498,21 @@ impl From<serde_json::Value> for Value {
         Value::from_json(&json)
     }
 }
+impl From<Vec2> for Value {
+    fn from(v: Vec2) -> Value {
+        Value::Vec2(v)
+    }
+}
+impl From<Vec3> for Value {
+    fn from(v: Vec3) -> Value {
+        Value::Vec3(v)
+    }
+}
+impl From<Entity> for Value {
+    fn from(e: Entity) -> Value {
+        Value::Entity(e)
+    }
+}
 impl From<String> for Value {
     fn from(s: String) -> Value {
         Value::Str(Arc::from(s))
@@ -486,6 +539,45 @@ mod tests {
         let b = Value::from_json(&json!({"x": [1.0, 2]}));
         assert!(a.strict_eq(&b));
         assert!(!a.strict_eq(&Value::from_json(&json!({"x": [1, 3]}))));
+    }
+
+    #[test]
+    fn rule7_vectors_and_entities_compare_by_type_then_components() {
+        let a = Value::Vec2(Vec2::new(1.0, 2.0));
+        assert!(a.strict_eq(&Value::Vec2(Vec2::new(1.0, 2.0))));
+        assert!(!a.strict_eq(&Value::Vec2(Vec2::new(1.0, 2.5))));
+        assert!(
+            !a.strict_eq(&Value::from_json(&json!([1.0, 2.0]))),
+            "a vec2 is not a list"
+        );
+        assert!(!a.strict_eq(&Value::Vec3(Vec3::new(1.0, 2.0, 0.0))));
+        assert!(Value::Entity(Entity(5)).strict_eq(&Value::Entity(Entity(5))));
+        assert!(!Value::Entity(Entity(5)).strict_eq(&Value::Int(5)));
+    }
+
+    #[test]
+    fn native_types_coerce_from_both_json_forms_and_round_trip() {
+        for (ty, json) in [
+            (ValueType::Vec2, json!([1.5, 2.0])),
+            (ValueType::Vec3, json!([1.0, -2.0, 3.5])),
+            (ValueType::Entity, json!(42)),
+        ] {
+            assert_eq!(ValueType::parse(ty.as_str()), Some(ty));
+            let value = ty.coerce(&json).unwrap();
+            assert!(value.fits(ty), "{ty}");
+            assert_eq!(value.to_json(), json, "{ty}");
+        }
+        assert_eq!(
+            ValueType::Vec2.coerce(&json!({"x": 1.5, "y": 2})),
+            Ok(Value::Vec2(Vec2::new(1.5, 2.0)))
+        );
+        assert!(!Value::Vec2(Vec2::ZERO).fits(ValueType::List(Scalar::Float)));
+        assert!(ValueType::Vec3.coerce(&json!([1, 2])).is_err());
+    }
+
+    #[test]
+    fn native_values_are_no_bigger_than_a_string_value_plus_a_vec3() {
+        assert!(std::mem::size_of::<Value>() <= 32);
     }
 
     #[test]

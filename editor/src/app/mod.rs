@@ -66,6 +66,12 @@ pub const APP_ID: &str = "Arbor";
 /// The narrowest a side panel gets (the inspector's fields need this much).
 const SIDE_MIN_WIDTH: f32 = 200.0;
 
+/// How long egui's animations last (a scroll bar fading in, a header opening). egui's own
+/// default, 0.2 s, keeps the editor drawing every frame for that long after each change,
+/// so an editor left alone would still be asking for frames a dozen frames after it
+/// settled; 1/12 s is still visibly animated.
+const ANIMATION_SECONDS: f32 = 1.0 / 12.0;
+
 /// The editor.
 pub struct ArborApp {
     /// The open documents; never empty.
@@ -312,6 +318,9 @@ impl ArborApp {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = &ui.ctx().clone();
         self.prefs.apply_theme(ctx);
+        if ctx.global_style().animation_time != ANIMATION_SECONDS {
+            ctx.all_styles_mut(|style| style.animation_time = ANIMATION_SECONDS);
+        }
         self.autosave(ctx);
         self.watch_disk(ctx);
         let seen = self.session().generation();

@@ -466,6 +466,9 @@ fn neutral(spec: &ParamSpec, key_type: Option<ValueType>) -> Value {
         },
         Some(ValueType::List(_)) => Value::Array(Vec::new()),
         Some(ValueType::Map(_)) => Value::Object(Map::new()),
+        Some(ValueType::Vec2) => serde_json::json!([0.0, 0.0]),
+        Some(ValueType::Vec3) => serde_json::json!([0.0, 0.0, 0.0]),
+        Some(ValueType::Entity) => Value::from(0),
         Some(ValueType::Json) | None => Value::Null,
     }
 }

@@ -21,6 +21,10 @@ pub(crate) struct Painted {
     pub rect: Rect,
 }
 
+/// How many frames [`Harness::frame_with`] runs after the one with input, at most, while
+/// egui asks for more (a hover animation takes about six at 60 frames a second).
+const FOLLOW_UPS: usize = 8;
+
 pub(crate) struct Harness {
     pub ctx: egui::Context,
     pub session: Session,
@@ -71,13 +75,30 @@ impl Harness {
         }
     }
 
-    /// Runs one frame with `events`; `draw` gets a fresh [`UiCx`] (with the current
-    /// validation report, as the app recomputes it).
+    /// Runs one frame with `events`, then, as eframe does, the frames egui asks for at once
+    /// (a grid whose columns are still growing, a new area); `draw` gets a fresh [`UiCx`]
+    /// (with the current validation report, as the app recomputes it).
     pub fn frame_with(
         &mut self,
         events: Vec<Event>,
         draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
+        let mut wants_more = self.one_frame(events, draw);
+        // Bounded: an animation asks for every frame until it ends.
+        for _ in 0..FOLLOW_UPS {
+            if !wants_more {
+                break;
+            }
+            wants_more = self.one_frame(Vec::new(), draw);
+        }
+    }
+
+    /// Runs one frame; whether egui asked for the next one at once.
+    fn one_frame(
+        &mut self,
+        events: Vec<Event>,
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
+    ) -> bool {
         let raw = RawInput {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 1024.0))),
             time: Some(self.time),
@@ -105,6 +126,10 @@ impl Harness {
         for ClippedShape { clip_rect, shape } in &output.shapes {
             collect(shape, *clip_rect, &mut self.painted);
         }
+        output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero())
     }
 
     pub fn frame(&mut self, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {

@@ -13,7 +13,7 @@
 
 use arbor_runtime::format::KeyDecl;
 use arbor_runtime::{ParamKind, ParamSpec, ValueType};
-use egui::{Button, ComboBox, DragValue, Id, RichText, TextEdit, Ui};
+use egui::{Button, ComboBox, DragValue, Id, RichText, TextEdit, Ui, UiBuilder};
 use serde_json::{Map, Value};
 
 use crate::view::Gestures;
@@ -58,7 +58,11 @@ impl Shape<'static> {
             ValueType::Float => Shape::Float,
             ValueType::String => Shape::Text,
             ValueType::Json => Shape::Json,
-            ValueType::List(_) | ValueType::Map(_) => Shape::Typed(ty),
+            ValueType::List(_)
+            | ValueType::Map(_)
+            | ValueType::Vec2
+            | ValueType::Vec3
+            | ValueType::Entity => Shape::Typed(ty),
         }
     }
 }
@@ -86,9 +90,11 @@ impl<'a> Shape<'a> {
             ParamKind::Enum => Shape::Enum(&spec.values),
             ParamKind::KeyMap => Shape::KeyMap(keys),
             ParamKind::Json => Shape::Json,
-            ParamKind::List(_) | ParamKind::Map(_) => {
-                spec.kind.value_kind().map_or(Shape::Json, Shape::of_type)
-            }
+            ParamKind::List(_)
+            | ParamKind::Map(_)
+            | ParamKind::Vec2
+            | ParamKind::Vec3
+            | ParamKind::Entity => spec.kind.value_kind().map_or(Shape::Json, Shape::of_type),
         }
     }
 
@@ -197,6 +203,14 @@ pub fn value_ui(
     .inner
 }
 
+/// Draws `add` in a scope whose id is `id` alone, not derived from the widgets drawn before
+/// it: a `DragValue` takes its id from its scope's widget count, and typing a first value
+/// can change what is drawn above it (a problem that goes away), which would give the field
+/// a new id and take the keyboard focus from it mid-word.
+fn in_scope<R>(ui: &mut Ui, id: Id, add: impl FnOnce(&mut Ui) -> R) -> R {
+    ui.scope_builder(UiBuilder::new().id(id), add).inner
+}
+
 fn bool_ui(ui: &mut Ui, gestures: &mut Gestures, shown: Option<&Value>) -> Option<Change> {
     let mut b = shown.and_then(Value::as_bool).unwrap_or(false);
     let r = ui.checkbox(&mut b, "");
@@ -211,7 +225,7 @@ fn int_ui(ui: &mut Ui, gestures: &mut Gestures, id: Id, shown: Option<&Value>) -
         .and_then(|v| ValueType::Int.coerce(v).ok())
         .and_then(|v| v.as_i64())
         .unwrap_or(0);
-    let r = ui.push_id(id, |ui| ui.add(DragValue::new(&mut i))).inner;
+    let r = in_scope(ui, id, |ui| ui.add(DragValue::new(&mut i)));
     // Every frame, so that gaining focus (typing into the value) starts a new gesture.
     let gesture = gestures.for_response(&r);
     r.changed().then(|| Change {
@@ -222,9 +236,7 @@ fn int_ui(ui: &mut Ui, gestures: &mut Gestures, id: Id, shown: Option<&Value>) -
 
 fn float_ui(ui: &mut Ui, gestures: &mut Gestures, id: Id, shown: Option<&Value>) -> Option<Change> {
     let mut f = shown.and_then(Value::as_f64).unwrap_or(0.0);
-    let r = ui
-        .push_id(id, |ui| ui.add(DragValue::new(&mut f).speed(0.1)))
-        .inner;
+    let r = in_scope(ui, id, |ui| ui.add(DragValue::new(&mut f).speed(0.1)));
     let gesture = gestures.for_response(&r);
     if !r.changed() {
         return None;

@@ -38,8 +38,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::control::{Control, ControlCtx};
 use crate::host::{Action, ActionCtx};
 use crate::registry::Registry;
+use crate::spec::Category;
 use crate::spec::NodeTypes;
 use crate::status::Status;
 use crate::trace::NodeId;
@@ -104,6 +106,16 @@ impl Action<StandIns> for StandIn {
     }
 }
 
+/// A control or decorator without a stand-in: a scripted leaf that does not tick its
+/// children (rule 61).
+impl Control<StandIns> for StandIn {
+    type State = ();
+    fn tick(&self, cx: &mut ControlCtx<'_, StandIns>, _: &mut ()) -> Status {
+        let node = cx.node();
+        cx.agent().next(node)
+    }
+}
+
 /// A registry whose host node types are the host types of `types`, each run by a
 /// stand-in (see the module docs).
 pub fn stand_in_registry(types: &NodeTypes) -> Registry<StandIns> {
@@ -116,9 +128,11 @@ pub fn stand_in_registry(types: &NodeTypes) -> Registry<StandIns> {
     {
         // A control or decorator with a declared stand-in runs its children as that
         // built-in kind (rule 61); everything else is a scripted leaf.
-        match ty.stand_in {
-            Some(_) => registry.declare(ty.clone()),
-            None => registry.register(ty.clone(), |_| Ok(StandIn)),
+        match (ty.stand_in, ty.category) {
+            (Some(_), _) => registry.declare(ty.clone()),
+            (None, Category::Composite) => registry.composite(ty.clone(), |_| Ok(StandIn)),
+            (None, Category::Decorator) => registry.decorator(ty.clone(), |_| Ok(StandIn)),
+            (None, _) => registry.register(ty.clone(), |_| Ok(StandIn)),
         };
     }
     // The program's scripting enums (a manifest's `script_enums`), which scripts name.

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::graph::{self, Graph};
+use super::key_use::KeyUse;
 use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
@@ -48,7 +49,8 @@ pub(crate) struct Analysed {
 
 pub(crate) struct Analyser<'a> {
     pub types: &'a NodeTypes,
-    pub lowers: &'a HashMap<String, Lower>,
+    /// `None` for a built-in kind made as a control (lowered as a host node is).
+    pub lowers: &'a HashMap<String, Option<Lower>>,
     pub names: &'a mut Names,
     pub opts: &'a LoadOptions,
     pub suggestions: &'a Suggestions,
@@ -73,15 +75,21 @@ impl<'a> Analyser<'a> {
         let keys = FileKeys::new(&file).under(root);
         let mut nodes = Vec::with_capacity(file.nodes.len());
         let mut last_type = None;
+        let mut key_use = KeyUse::new(&file);
         for (i, _) in file.nodes.iter().enumerate() {
             let cx = NodeCx {
                 graph: &graph,
                 keys: &keys,
                 origin: &origin,
                 last_type: &mut last_type,
+                key_use: &mut key_use,
             };
             let lowered = self.node(&file, i, cx, problems);
             nodes.push(lowered);
+        }
+        // A subtree file's keys may be written by the tree that uses it (key_use.rs).
+        if self.opts.lint_keys && self.root.is_none() {
+            problems.extend(key_use.warnings(&file, &origin));
         }
         let ok = problems[start..].iter().all(|p| !p.is_error());
         Analysed {
@@ -108,6 +116,7 @@ impl<'a> Analyser<'a> {
             keys,
             origin,
             last_type,
+            key_use,
         } = cx;
         let node = &file.nodes[i];
         let root_key = self
@@ -153,6 +162,7 @@ impl<'a> Analyser<'a> {
             if problems.len() > before {
                 continue;
             }
+            key_use.record(i, ty, &args, keys);
             let mut cx = LowerCx {
                 key_types: &keys.types,
                 key_names: &keys.by_name,
@@ -206,10 +216,17 @@ impl<'a> Analyser<'a> {
                 },
             ));
         } else if ty.category == Category::Composite && found == 0 {
-            problems.push(
-                site.problem("", ProblemKind::EmptyComposite(ty.name.clone()))
-                    .warning(),
-            );
+            // Rule 12's composites succeed; others do what their own rule says.
+            let kind = if matches!(
+                ty.name.as_str(),
+                "Sequence" | "Selector" | "Parallel" | "ParallelAll"
+            ) && !ty.host
+            {
+                ProblemKind::EmptyComposite(ty.name.clone())
+            } else {
+                ProblemKind::NoChildren(ty.name.clone())
+            };
+            problems.push(site.problem("", kind).warning());
         }
 
         let before = problems.len();
@@ -217,7 +234,8 @@ impl<'a> Analyser<'a> {
         if problems.len() > before {
             return lowered;
         }
-        if ty.host {
+        key_use.record(i, ty, &args, keys);
+        if ty.host || matches!(self.lowers.get(&ty.name), Some(None)) {
             lowered.host = Some(args);
             return lowered;
         }
@@ -229,7 +247,7 @@ impl<'a> Analyser<'a> {
             };
             lowered.subtree = Some((path, remap));
         }
-        match self.lowers.get(&ty.name) {
+        match self.lowers.get(&ty.name).copied().flatten() {
             Some(lower) => {
                 let mut cx = LowerCx {
                     key_types: &keys.types,
@@ -267,6 +285,8 @@ struct NodeCx<'c, 'f, 't> {
     /// type skip the lookup by name, a search of the sorted type table with a string
     /// comparison per step that made a twentieth of loading a large tree.
     last_type: &'c mut Option<(&'f str, &'t NodeType)>,
+    /// What the file's nodes do with its keys.
+    key_use: &'c mut KeyUse,
 }
 
 fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {

@@ -14,11 +14,13 @@ use super::problem::{Problem, ProblemKind};
 use super::suggest::Suggestions;
 use super::{source, LoadOptions};
 use crate::blackboard::{Key, KeyInfo};
+use crate::control::{ControlFactory, Erased};
 use crate::exec::NO_STATE;
 use crate::host::{Action, Factory, StateMaker};
 use crate::nodes::attached::{Decorator, DecoratorKind};
-use crate::nodes::{Kind, Lower, Names};
+use crate::nodes::{Kind, Lower, Lowering, Names};
 use crate::registry::Registry;
+use crate::spec::Category;
 use crate::spec::NodeTypes;
 use crate::tree::{Node, NodeInfo};
 
@@ -27,7 +29,10 @@ pub(crate) struct Emitter<'a, C> {
     pub registry: Option<&'a Registry<C>>,
     pub types: &'a NodeTypes,
     pub opts: &'a LoadOptions,
-    pub lowers: HashMap<String, Lower>,
+    /// The built-in kinds' lowerings; `None` for those written as controls, which are
+    /// made as host composites and decorators are (`builtin_controls`).
+    pub lowers: HashMap<String, Option<Lower>>,
+    builtin_controls: HashMap<String, ControlFactory<C>>,
     pub names: Names,
     pub problems: Vec<Problem>,
     pub nodes: Vec<Node>,
@@ -42,6 +47,8 @@ pub(crate) struct Emitter<'a, C> {
     /// "Did you mean" lookups left for this load.
     suggestions: Suggestions,
     pub actions: Vec<Box<dyn Action<C>>>,
+    /// The composites and decorators written as controls (`Kind::Control`).
+    pub controls: Vec<Box<dyn Erased<C>>>,
     /// Timers given to timed nodes so far (`Duration::timer`).
     pub timers: u32,
     /// How to make each stateful host node's state, by state index.
@@ -70,14 +77,23 @@ impl<'a, C: 'static> Emitter<'a, C> {
         types: &'a NodeTypes,
         opts: &'a LoadOptions,
     ) -> Self {
+        let mut lowers = HashMap::new();
+        let mut builtin_controls = HashMap::new();
+        for (ty, lowering) in crate::nodes::builtin_kinds::<C>() {
+            match lowering {
+                Lowering::Kind(lower) => lowers.insert(ty.name, Some(lower)),
+                Lowering::Control(factory) => {
+                    builtin_controls.insert(ty.name.clone(), factory);
+                    lowers.insert(ty.name, None)
+                }
+            };
+        }
         Emitter {
             registry,
             types,
             opts,
-            lowers: crate::nodes::builtin_kinds()
-                .into_iter()
-                .map(|(ty, lower)| (ty.name, lower))
-                .collect(),
+            lowers,
+            builtin_controls,
             names: Names::default(),
             problems: Vec::new(),
             nodes: Vec::new(),
@@ -90,6 +106,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             key_names: HashMap::new(),
             suggestions: Suggestions::default(),
             actions: Vec::new(),
+            controls: Vec::new(),
             timers: 0,
             states: Vec::new(),
             files: HashMap::new(),
@@ -289,6 +306,10 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 kind.map_keys(&remap);
                 (kind, false)
             }
+            (None, Some(args)) if self.is_control(&def.kind) => {
+                let (control, state) = self.control(file, i, &def.kind, args, &remap)?;
+                (Kind::Control { control, state }, false)
+            }
             (None, Some(args)) => match self.runs_as(&def.kind) {
                 Err(stand_in) => (crate::nodes::stand_in::kind(stand_in), false),
                 Ok(factory) => {
@@ -337,7 +358,8 @@ impl<'a, C: 'static> Emitter<'a, C> {
             duration.timer = self.timers;
             self.timers += 1;
         }
-        let plain = lowered.decorators.is_empty() && !matches!(kind, Kind::Host { .. });
+        let plain = lowered.decorators.is_empty()
+            && !matches!(kind, Kind::Host { .. } | Kind::Control { .. });
         self.nodes.push(Node {
             kind,
             first_child: 0,
@@ -404,6 +426,71 @@ impl<'a, C: 'static> Emitter<'a, C> {
         node.first_child = first_child;
         node.child_count = child_count;
         Some(me)
+    }
+
+    /// Whether nodes of type `kind` are made as controls (rule 73): a built-in kind written
+    /// with the `Control` API, a composite or decorator the registry implements, or,
+    /// checking only (no registry), any host composite or decorator, so that the compiled
+    /// shape is the one a registry that implements it gives (generated code relies on it).
+    fn is_control(&self, kind: &str) -> bool {
+        if self.builtin_controls.contains_key(kind) {
+            return true;
+        }
+        match self.registry {
+            Some(registry) => registry.control(kind).is_some(),
+            None => self.types.node(kind).is_some_and(|ty| {
+                ty.host && matches!(ty.category, Category::Composite | Category::Decorator)
+            }),
+        }
+    }
+
+    /// Makes the control of node `i`, of a type [`Emitter::is_control`] accepts, and allots
+    /// its per-agent state; its control and state indices.
+    fn control(
+        &mut self,
+        file: &Analysed,
+        i: usize,
+        kind: &str,
+        args: &crate::args::Args,
+        remap: &impl Fn(Key) -> Key,
+    ) -> Option<(u32, u32)> {
+        let factory = match self.builtin_controls.get(kind) {
+            Some(factory) => factory,
+            None => match self.registry.and_then(|r| r.control(kind)) {
+                Some(factory) => factory,
+                // Checking only: the declaration was enough.
+                None => return Some((u32::MAX, NO_STATE)),
+            },
+        };
+        let mut args = args.clone();
+        args.map_keys(remap);
+        let made = (factory.make)(&args);
+        let maker = factory.state;
+        match made {
+            Ok(control) => {
+                self.controls.push(control);
+                self.states.push(maker);
+                Some((
+                    (self.controls.len() - 1) as u32,
+                    (self.states.len() - 1) as u32,
+                ))
+            }
+            Err(message) => {
+                let def = &file.file.nodes[i];
+                self.problems.push(
+                    Problem::new(
+                        &file.origin,
+                        format!("$.nodes[{i}]"),
+                        ProblemKind::HostRejected {
+                            kind: kind.to_owned(),
+                            message,
+                        },
+                    )
+                    .at_node(&def.guid, &def.name, &def.kind),
+                );
+                None
+            }
+        }
     }
 
     /// How a host node of type `kind` runs: through the registry's factory for it (none

@@ -11,6 +11,7 @@ mod analyse;
 mod embedded;
 mod emit;
 mod graph;
+mod key_use;
 mod params;
 mod problem;
 mod source;
@@ -50,6 +51,11 @@ pub struct LoadOptions {
     /// Subtree files to take from memory instead of the disk (generated code embeds
     /// them); when any is given, no subtree is read from disk.
     pub embedded: Embedded,
+    /// Also warn about every key some node reads that nothing in the file writes and that
+    /// has no default (`ProblemKind::KeyNeverWritten`). `arbor check` turns it on; it is
+    /// off by default because the loader cannot see the program's own writes, so a key
+    /// only the program sets would be reported too.
+    pub lint_keys: bool,
 }
 
 impl Default for LoadOptions {
@@ -63,6 +69,7 @@ impl Default for LoadOptions {
             project_root: None,
             allow_outside_root: false,
             embedded: Embedded::new(),
+            lint_keys: false,
         }
     }
 }
@@ -247,6 +254,7 @@ fn build<C: 'static>(
         events: emitter.names.events,
         triggers: emitter.names.triggers,
         actions,
+        controls: emitter.controls,
         timers: emitter.timers,
         states: emitter.states,
         name,

@@ -237,7 +237,10 @@ pub(crate) fn check(
             | ParamKind::String
             | ParamKind::Json
             | ParamKind::List(_)
-            | ParamKind::Map(_) => {
+            | ParamKind::Map(_)
+            | ParamKind::Vec2
+            | ParamKind::Vec3
+            | ParamKind::Entity => {
                 let ty = spec.kind.value_kind().unwrap_or(ValueType::Json);
                 ty.coerce(json).map(Arg::Value).map_err(bad)
             }
@@ -333,7 +336,12 @@ fn expected(kind: ParamKind, values: &[String]) -> String {
         ParamKind::Int => "an integer".to_owned(),
         ParamKind::Float => "a number".to_owned(),
         ParamKind::String => "a string".to_owned(),
-        ParamKind::Json | ParamKind::List(_) | ParamKind::Map(_) => kind
+        ParamKind::Json
+        | ParamKind::List(_)
+        | ParamKind::Map(_)
+        | ParamKind::Vec2
+        | ParamKind::Vec3
+        | ParamKind::Entity => kind
             .value_kind()
             .map_or("a value", ValueType::describe)
             .to_owned(),

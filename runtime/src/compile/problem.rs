@@ -109,6 +109,16 @@ pub enum ProblemKind {
     /// Message: "… has no children and will always succeed".
     #[error("{0} has no children and will always succeed")]
     EmptyComposite(String),
+    /// A composite other than the four of rule 12 without children: what it does then is
+    /// its own rule's (RandomSelector and UtilitySelector fail) or the program's.
+    #[error("{0} has no children")]
+    NoChildren(String),
+    /// A key some node reads that nothing in the file writes and that has no default.
+    #[error(
+        "key `{key}` is read (by {reader}) but nothing in the tree writes it and it has no \
+         default: it has no value until the program sets it"
+    )]
+    KeyNeverWritten { key: String, reader: String },
     #[error("unknown parameter `{param}` for {kind}{}", did_you_mean(.suggestion))]
     UnknownParam {
         param: String,
@@ -260,7 +270,11 @@ impl fmt::Display for Problem {
 }
 
 /// A tree that did not load: every error found, then the warnings.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// `Debug` prints the same located list as `Display`, so that a `LoadError` returned from
+/// `main` (`fn main() -> Result<(), Box<dyn Error>>` and `?`) reads as the loader's report,
+/// not as a dump of its fields; the problems themselves are in [`LoadError::problems`].
+#[derive(Clone, PartialEq)]
 pub struct LoadError {
     /// Every problem: errors first, then warnings, each in the order found.
     pub problems: Vec<Problem>,
@@ -285,6 +299,12 @@ impl fmt::Display for LoadError {
     }
 }
 
+impl fmt::Debug for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
 impl std::error::Error for LoadError {}
 
 /// The outcome of checking a tree without running it.
@@ -305,5 +325,34 @@ impl Report {
         self.problems
             .iter()
             .filter(move |p| p.node.as_deref() == Some(guid))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Registry;
+
+    /// What `main` prints for a `LoadError` returned through `Box<dyn Error>` (`?` in a
+    /// `fn main() -> Result<(), Box<dyn Error>>` prints the error's `Debug`): the located
+    /// list, the same text as `Display`.
+    #[test]
+    fn debug_prints_the_located_list() {
+        let text = r#"{"format": "arbor-tree", "version": 1, "guid": "00000000-0000-4000-8000-000000000000",
+            "name": "t", "root": "00000000-0000-4000-8000-000000000001",
+            "nodes": [{"guid": "00000000-0000-4000-8000-000000000001", "type": "Wiat"}]}"#;
+        let err = Registry::<()>::new()
+            .loader()
+            .load_str(text, None)
+            .expect_err("an unknown type");
+        let boxed: Box<dyn std::error::Error> = Box::new(err.clone());
+        let printed = format!("{boxed:?}");
+        assert_eq!(printed, err.to_string());
+        assert!(
+            printed.starts_with("the tree did not load (1 problem):\n  "),
+            "{printed}"
+        );
+        assert!(printed.contains("$.nodes[0].type"), "{printed}");
+        assert!(printed.contains("Wait"), "did you mean: {printed}");
+        assert!(!printed.contains("problems: ["), "no field dump: {printed}");
     }
 }

@@ -1,6 +1,6 @@
 //! BlackboardDiff: which keys' valid values changed since the last watched tick.
-//! Values are compared with rule 7's equality, except that NaN equals NaN (a NaN that
-//! stays NaN has not changed).
+//! Values are compared with rule 7's equality, except that NaN equals NaN, in a float or a
+//! vector's component (a NaN that stays NaN has not changed).
 
 use crate::blackboard::Blackboard;
 use crate::value::Value;
@@ -12,9 +12,17 @@ pub(crate) struct BlackboardDiff {
 
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Float(x), Value::Float(y)) if x.is_nan() && y.is_nan() => true,
+        (Value::Float(x), Value::Float(y)) => same_float(*x, *y),
+        (Value::Vec2(p), Value::Vec2(q)) => same_float(p.x, q.x) && same_float(p.y, q.y),
+        (Value::Vec3(p), Value::Vec3(q)) => {
+            same_float(p.x, q.x) && same_float(p.y, q.y) && same_float(p.z, q.z)
+        }
         _ => a.strict_eq(b),
     }
+}
+
+fn same_float(x: f64, y: f64) -> bool {
+    x == y || (x.is_nan() && y.is_nan())
 }
 
 impl BlackboardDiff {
@@ -48,5 +56,31 @@ impl BlackboardDiff {
             .enumerate()
             .map(|(i, v)| (i as u32, v.clone()))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blackboard::KeyInfo;
+    use crate::value::ValueType;
+    use crate::vector::Vec2;
+    use std::sync::Arc;
+
+    #[test]
+    fn vectors_are_sent_when_they_change_and_a_nan_component_is_not_a_change() {
+        let mut bb = Blackboard::new(Arc::from(vec![KeyInfo {
+            name: "pos".into(),
+            ty: ValueType::Vec2,
+            default: Value::Vec2(Vec2::new(f64::NAN, 1.0)),
+        }]));
+        let mut diff = BlackboardDiff::default();
+        assert_eq!(diff.changes(&bb).len(), 1, "the first call sends every key");
+        assert!(diff.changes(&bb).is_empty(), "NaN stays NaN");
+        let pos = bb.key("pos").unwrap();
+        bb.set(pos, Vec2::new(1.0, 2.0)).unwrap();
+        let changes = diff.changes(&bb);
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].1.to_json(), serde_json::json!([1.0, 2.0]));
     }
 }

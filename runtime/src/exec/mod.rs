@@ -15,6 +15,7 @@ pub use state::State;
 pub(crate) use state::{EventSlot, Host, Nodes, Slot};
 pub(crate) use unchecked::{HeldAction, Slots};
 
+use crate::control::{ControlCtx, Engine};
 use crate::host::{Action, ActionCtx, Site};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
@@ -302,13 +303,21 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
             self.abort(child);
         }
         let node = &tree.nodes[i as usize];
-        if let Kind::Host { action, state } = node.kind {
-            if node.hooks {
+        match node.kind {
+            Kind::Host { action, state } if node.hooks => {
                 let action = &tree.actions[action as usize];
                 let cx = self.action_ctx(i, state);
                 action.abort(cx);
                 action.exit(cx, Status::Failure);
             }
+            Kind::Control { control, state } => {
+                // Rule 74: the children were aborted above; then `abort`, then `exit`.
+                let control = &tree.controls[control as usize];
+                let mut cx = ControlCtx::new(self, i, false);
+                control.abort(&mut cx, state);
+                control.exit(&mut cx, state, Status::Failure);
+            }
+            _ => {}
         }
         self.obs.event(TraceEvent::Exit(NodeId(i), None));
         self.clear(i, &tree.nodes[i as usize]);
@@ -365,10 +374,15 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         slot.cursor = 0;
         self.obs.event(TraceEvent::Enter(NodeId(i)));
         let node = &tree.nodes[i as usize];
-        if let Kind::Host { action, state } = node.kind {
-            if node.hooks {
+        match node.kind {
+            Kind::Host { action, state } if node.hooks => {
                 tree.actions[action as usize].enter(self.action_ctx(i, state));
             }
+            Kind::Control { control, state } => {
+                let mut cx = ControlCtx::new(self, i, false);
+                tree.controls[control as usize].enter(&mut cx, state);
+            }
+            _ => {}
         }
     }
 
@@ -378,10 +392,15 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         let tree = self.tree;
         let node = &tree.nodes[i as usize];
         self.clear(i, node);
-        if let Kind::Host { action, state } = node.kind {
-            if node.hooks {
+        match node.kind {
+            Kind::Host { action, state } if node.hooks => {
                 tree.actions[action as usize].exit(self.action_ctx(i, state), status);
             }
+            Kind::Control { control, state } => {
+                let mut cx = ControlCtx::new(self, i, false);
+                tree.controls[control as usize].exit(&mut cx, state, status);
+            }
+            _ => {}
         }
         let mut status = status;
         for d in tree.decorators_of(i).iter().rev() {
@@ -550,7 +569,24 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
                 let action = &tree.actions[*action as usize];
                 action.tick(self.action_ctx(i, *state))
             }
+            Kind::Control { control, state } => self.tick_control(i, *control, *state),
         }
+    }
+
+    /// The body of a control node (rules 73 and 74): its `tick`, then, if it completed,
+    /// every child it left running aborted in child order, as a completing Parallel's
+    /// (rule 14), so that no child outlives its parent's execution.
+    #[inline(never)]
+    fn tick_control(&mut self, i: u32, control: u32, state: u32) -> Status {
+        let tree = self.tree;
+        let mut cx = ControlCtx::new(self, i, true);
+        let status = tree.controls[control as usize].tick(&mut cx, state);
+        if status.is_done() {
+            for &child in tree.child_indices(i) {
+                self.abort(child);
+            }
+        }
+        status
     }
 
     /// The tick's action context, set for node `i` with host state `state`.
@@ -562,6 +598,48 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
             state,
         };
         cx
+    }
+}
+
+/// What a control's context reaches (`control::ControlCtx`): this tick's engine, with
+/// children addressed by their place under the control node.
+impl<C, O: Observer + ?Sized> Engine<C> for Exec<'_, '_, C, O> {
+    fn tick_child(&mut self, node: u32, k: usize) -> Option<Status> {
+        let child = *self.tree.child_indices(node).get(k)?;
+        Some(self.tick(child))
+    }
+
+    fn abort_child(&mut self, node: u32, k: usize) {
+        if let Some(&child) = self.tree.child_indices(node).get(k) {
+            self.abort(child);
+        }
+    }
+
+    fn child_count(&self, node: u32) -> usize {
+        self.tree.nodes[node as usize].child_count as usize
+    }
+
+    fn child_running(&self, node: u32, k: usize) -> bool {
+        self.tree
+            .child_indices(node)
+            .get(k)
+            .is_some_and(|&child| self.is_running(child))
+    }
+
+    fn blackboard(&self) -> &crate::blackboard::Blackboard {
+        self.cx.blackboard
+    }
+
+    fn blackboard_mut(&mut self) -> &mut crate::blackboard::Blackboard {
+        self.cx.blackboard
+    }
+
+    fn data(&mut self) -> &mut C {
+        self.cx.agent
+    }
+
+    fn host(&mut self) -> &mut Host {
+        self.cx.host
     }
 }
 

@@ -13,6 +13,8 @@ pub(crate) mod stand_in;
 
 use std::sync::Arc;
 
+pub use control::utility_selector::{Scorer, UtilitySelector};
+
 use crate::args::Args;
 use crate::blackboard::Key;
 use crate::port::InPort;
@@ -137,6 +139,13 @@ pub(crate) enum Kind {
     /// (`exec::NO_STATE` for a stateless action).
     Host {
         action: u32,
+        state: u32,
+    },
+    /// A composite or decorator written with the public `Control` API (a host one, or the
+    /// built-in Cooldown, RandomSelector, UtilitySelector): index into the tree's control
+    /// table, and into the agent's host states (rules 73 to 75).
+    Control {
+        control: u32,
         state: u32,
     },
 }
@@ -402,9 +411,24 @@ fn intern(list: &mut Vec<String>, name: &str) -> u32 {
 
 pub(crate) type Lower = fn(&Args, &mut LowerCx<'_>) -> Result<Kind, ParamError>;
 
+/// How a built-in kind becomes a compiled node.
+pub(crate) enum Lowering<C> {
+    /// An engine kind: its parameters lowered to a [`Kind`].
+    Kind(Lower),
+    /// A kind written with the public `Control` API, made as a host composite or
+    /// decorator is (rule 73).
+    Control(crate::control::ControlFactory<C>),
+}
+
+impl<C> From<Lower> for Lowering<C> {
+    fn from(lower: Lower) -> Self {
+        Lowering::Kind(lower)
+    }
+}
+
 /// Every built-in node kind: its declaration and its lowering. The only list.
-pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
-    vec![
+pub(crate) fn builtin_kinds<C: 'static>() -> Vec<(NodeType, Lowering<C>)> {
+    let kinds: Vec<(NodeType, Lower)> = vec![
         (control::sequence::spec(), control::sequence::lower),
         (control::selector::spec(), control::selector::lower),
         (control::parallel::spec(), control::parallel::lower),
@@ -456,12 +480,31 @@ pub(crate) fn builtin_kinds() -> Vec<(NodeType, Lower)> {
             action::script_condition::spec(),
             action::script_condition::lower,
         ),
-    ]
+    ];
+    let controls = [
+        (
+            decorator::cooldown::spec(),
+            Lowering::Control(decorator::cooldown::factory()),
+        ),
+        (
+            control::random_selector::spec(),
+            Lowering::Control(control::random_selector::factory()),
+        ),
+        (
+            control::utility_selector::spec(),
+            Lowering::Control(control::utility_selector::factory()),
+        ),
+    ];
+    kinds
+        .into_iter()
+        .map(|(ty, lower)| (ty, lower.into()))
+        .chain(controls)
+        .collect()
 }
 
 /// Built-in node and attached decorator declarations.
 pub(crate) fn builtin_types() -> Vec<NodeType> {
-    builtin_kinds()
+    builtin_kinds::<()>()
         .into_iter()
         .map(|(ty, _)| ty)
         .chain(attached::builtin_types())

@@ -1,7 +1,7 @@
 //! The script's typing rules, checked at load against the tree's declared keys.
 //!
 //! Scripts work on four types: bool, int, float and string (keys of other types cannot
-//! be used). BT.CPP computes every arithmetic result as a double and converts when it
+//! be used, except `vec2` and `vec3` keys through their float components, `pos.x`). BT.CPP computes every arithmetic result as a double and converts when it
 //! stores; Arbor keeps ints as ints where it can, so the type of a key never changes:
 //! - `+ - *` of two ints is an int (wrapping on overflow), with a float it is a float;
 //!   `/` is always a float (BT.CPP: `5/2` is 2.5);

@@ -10,6 +10,7 @@ use super::check::{self, Names, Ty};
 use super::parser::{Expr, Span};
 use super::ScriptError;
 use crate::blackboard::Key;
+use crate::value::ValueType;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Cmp {
@@ -59,6 +60,12 @@ pub(crate) enum Op {
     Load(Key),
     /// Pops a value and writes it to the key (an int into a float key is widened).
     Store(Key, Ty),
+    /// Pushes component `1` (0 for `x`, 1 for `y`, 2 for `z`) of a vector key's valid
+    /// value, as a float; a key without one stops the script.
+    LoadComponent(Key, u8),
+    /// Writes the top value (a float, kept on the stack) to one component of a vector
+    /// key's valid value; a key without one stops the script.
+    StoreComponent(Key, u8),
     /// Drops the top value (an expression statement's result that is not the last).
     Pop,
     /// The top value (an int) as a float.
@@ -130,7 +137,10 @@ impl Program {
     pub(crate) fn map_keys(&mut self, map: &impl Fn(Key) -> Key) {
         for op in &mut self.ops {
             match op {
-                Op::Load(k) | Op::Store(k, _) => *k = map(*k),
+                Op::Load(k)
+                | Op::Store(k, _)
+                | Op::LoadComponent(k, _)
+                | Op::StoreComponent(k, _) => *k = map(*k),
                 _ => {}
             }
         }
@@ -203,6 +213,9 @@ impl<'a> Compiler<'a> {
 
     /// `key op value`, leaving the stored value on the stack.
     fn assign(&mut self, op: &str, target: &Expr, value: &Expr) -> Result<Ty, ScriptError> {
+        if let Expr::Component { root, key, field } = *target {
+            return self.assign_component(op, (root, key, field), value);
+        }
         let Expr::Name { root, span } = *target else {
             return Err(Self::err(target.span(), "only a key can be assigned"));
         };
@@ -248,6 +261,71 @@ impl<'a> Compiler<'a> {
         }
         self.emit_at(Op::Store(key, kty), 0, whole);
         Ok(kty)
+    }
+
+    /// `pos.x op value` (rule 80): a float component, assigned as a float key is.
+    fn assign_component(
+        &mut self,
+        op: &str,
+        (root, key, field): (bool, Span, Span),
+        value: &Expr,
+    ) -> Result<Ty, ScriptError> {
+        let (slot, index) = self.component_of(root, key, field)?;
+        let name = self.text(key.to_end(field));
+        if op != ":=" && op != "=" {
+            self.emit(Op::LoadComponent(slot, index), 1);
+        }
+        let vty = self.expr(value)?;
+        let whole = key.to_end(value.span());
+        check::assignment(op, name, Ty::Float, vty).map_err(|m| Self::err(whole, m))?;
+        match op {
+            "+=" | "-=" | "*=" | "/=" => {
+                self.arith(&op[..1], Ty::Float, vty);
+            }
+            _ if vty == Ty::Int => self.emit(Op::ToFloat, 0),
+            _ => {}
+        }
+        self.emit_at(Op::StoreComponent(slot, index), 0, whole);
+        Ok(Ty::Float)
+    }
+
+    /// The key and component index of `key.field`, which must name a component of a
+    /// `vec2` or `vec3` key (rule 80).
+    fn component_of(&self, root: bool, key: Span, field: Span) -> Result<(Key, u8), ScriptError> {
+        let text = self.text(key);
+        let name = text.strip_prefix('@').unwrap_or(text);
+        let (slot, kty) = self
+            .names
+            .key(name, root)
+            .ok_or_else(|| Self::err(key, missing(name, root, "no blackboard key named")))?;
+        let names: &[&str] = match kty {
+            ValueType::Vec2 => &["x", "y"],
+            ValueType::Vec3 => &["x", "y", "z"],
+            other => {
+                return Err(Self::err(
+                    key.to_end(field),
+                    format!(
+                        "`{name}` holds {other} values; only vec2 and vec3 keys have \
+                         components (`.x`, `.y`, `.z`)"
+                    ),
+                ))
+            }
+        };
+        let wanted = self.text(field);
+        match names.iter().position(|n| *n == wanted) {
+            Some(i) => Ok((slot, i as u8)),
+            None => Err(Self::err(
+                field,
+                format!(
+                    "`{name}` is a {kty} key: its components are {}",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
     }
 
     /// Emits the arithmetic operation for operands already on the stack.
@@ -297,6 +375,11 @@ impl<'a> Compiler<'a> {
             }
             Expr::Str(span) => Ok(self.string(*span)),
             Expr::Name { root, span } => self.name(*root, *span),
+            Expr::Component { root, key, field } => {
+                let (slot, index) = self.component_of(*root, *key, *field)?;
+                self.emit(Op::LoadComponent(slot, index), 1);
+                Ok(Ty::Float)
+            }
             Expr::Unary(op, inner, span) => self.unary(op, inner, *span),
             Expr::Binary(op @ ("&&" | "||"), l, r) => self.logical(op, l, r, e.span()),
             Expr::Binary(op, l, r) => self.binary(op, l, r, e.span()),

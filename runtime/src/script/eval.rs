@@ -22,6 +22,7 @@ use super::check::Ty;
 use super::compile::{Op, Program};
 use crate::blackboard::{Blackboard, Key};
 use crate::value::Value;
+use crate::vector::{Vec2, Vec3};
 use crate::work::{self, Counter};
 
 /// The longest string, in bytes, that a script makes: a `..` or `+=` whose result would
@@ -189,6 +190,30 @@ impl Program {
                             }
                         }
                         None => continue,
+                    };
+                    bb.write(key, value, -1.0);
+                }
+                Op::LoadComponent(key, i) => stack.push(V::F(match (bb.value(key), i) {
+                    (Value::Vec2(v), 0) => v.x,
+                    (Value::Vec2(v), _) => v.y,
+                    (Value::Vec3(v), 0) => v.x,
+                    (Value::Vec3(v), 1) => v.y,
+                    (Value::Vec3(v), _) => v.z,
+                    _ => return Err(Stop::NoValue(key)),
+                })),
+                Op::StoreComponent(key, i) => {
+                    let f = match stack.last() {
+                        Some(V::F(f)) if f.is_finite() => *f,
+                        Some(V::F(f)) => return Err(self.not_finite(pc - 1, *f)),
+                        _ => continue,
+                    };
+                    let value = match (bb.value(key), i) {
+                        (Value::Vec2(v), 0) => Value::Vec2(Vec2 { x: f, ..*v }),
+                        (Value::Vec2(v), _) => Value::Vec2(Vec2 { y: f, ..*v }),
+                        (Value::Vec3(v), 0) => Value::Vec3(Vec3 { x: f, ..*v }),
+                        (Value::Vec3(v), 1) => Value::Vec3(Vec3 { y: f, ..*v }),
+                        (Value::Vec3(v), _) => Value::Vec3(Vec3 { z: f, ..*v }),
+                        _ => return Err(Stop::NoValue(key)),
                     };
                     bb.write(key, value, -1.0);
                 }

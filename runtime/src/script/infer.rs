@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::check::Ty;
 use super::lexer::tokenize;
-use super::parser::{parse, Expr};
+use super::parser::{parse, Expr, Span};
 
 /// Every key `src` names (without `@`), in first-use order, with the type its uses
 /// suggest; `None` when the script does not parse. For a `condition` the value of the
@@ -80,6 +80,13 @@ impl<'a> Infer<'a> {
         }
     }
 
+    /// A vector key's use: scripts have no vector type to suggest for it.
+    fn component(&mut self, root: bool, key: Span) {
+        let text = &self.src[key.start..key.end];
+        let name = text.strip_prefix('@').unwrap_or(text);
+        self.uses.push((name.to_owned(), root, None));
+    }
+
     fn known_type(&self, name: &str) -> Option<Ty> {
         self.known
             .get(name)
@@ -103,6 +110,7 @@ impl<'a> Infer<'a> {
             Expr::Bool(..) => Some(Ty::Bool),
             Expr::Str(_) => Some(Ty::Str),
             Expr::Name { .. } => self.name(e).and_then(|n| self.known_type(n)),
+            Expr::Component { .. } => Some(Ty::Float),
             Expr::Unary("!", ..) | Expr::Compare(..) => Some(Ty::Bool),
             Expr::Unary("~", ..) | Expr::Binary("&" | "|" | "^", ..) => Some(Ty::Int),
             Expr::Unary(_, inner, _) => self.ty(inner),
@@ -170,7 +178,13 @@ impl<'a> Infer<'a> {
                 self.visit(a, t);
                 self.visit(b, t);
             }
+            Expr::Component { root, key, .. } => self.component(*root, *key),
             Expr::Assign { op, target, value } => {
+                if let Expr::Component { root, key, .. } = **target {
+                    self.visit(value, Some(Ty::Float));
+                    self.component(root, key);
+                    return;
+                }
                 let Some(name) = self.name(target) else {
                     return;
                 };

@@ -26,9 +26,10 @@ pub(crate) struct Token {
 }
 
 /// Two-character operators first, so that `:=` is not read as `:` then `=`.
-const OPS: [&str; 29] = [
+/// `.` (a vector's component, `pos.x`) comes after `..`, so that `..` stays one token.
+const OPS: [&str; 30] = [
     "..", "&&", "||", "==", "!=", "<=", ">=", ":=", "+=", "-=", "*=", "/=", "+", "-", "*", "/",
-    "&", "|", "^", "~", "!", "<", ">", "=", "?", ":", "(", ")", ";",
+    "&", "|", "^", "~", "!", "<", ">", "=", "?", ":", "(", ")", ";", ".",
 ];
 
 fn ident_start(c: u8) -> bool {

@@ -35,6 +35,13 @@ pub(crate) enum Expr {
         root: bool,
         span: Span,
     },
+    /// A component of a vector key, `pos.x`: the key's span (with any `@`) and the
+    /// component name's.
+    Component {
+        root: bool,
+        key: Span,
+        field: Span,
+    },
     Unary(&'static str, Box<Expr>, Span),
     Binary(&'static str, Box<Expr>, Box<Expr>),
     /// `first op1 e1 op2 e2 …`: every adjacent pair compared, all must hold.
@@ -60,6 +67,7 @@ impl Expr {
                 start: s.start.saturating_sub(1),
                 end: s.end + 1,
             },
+            Expr::Component { key, field, .. } => key.to(*field),
             Expr::Binary(_, l, r) => l.span().to(r.span()),
             Expr::Compare(first, rest) => match rest.last() {
                 Some((_, last)) => first.span().to(last.span()),
@@ -213,7 +221,7 @@ impl Parser<'_> {
             self.next();
             match power {
                 ASSIGN => {
-                    if !matches!(left, Expr::Name { .. }) {
+                    if !matches!(left, Expr::Name { .. } | Expr::Component { .. }) {
                         return Err(ScriptError::new(
                             left.span().start,
                             t.end,
@@ -265,6 +273,22 @@ impl Parser<'_> {
             Tok::Float(f) => Expr::Float(f, span),
             Tok::Bool(b) => Expr::Bool(b, span),
             Tok::Str => Expr::Str(span),
+            Tok::Name { root } if self.peek().tok == Tok::Op(".") => {
+                let dot = self.next();
+                let field = self.next();
+                if field.tok != (Tok::Name { root: false }) {
+                    return Err(ScriptError::new(
+                        dot.start,
+                        field.end.max(dot.end),
+                        "expected a component name (`x`, `y` or `z`) after `.`",
+                    ));
+                }
+                Expr::Component {
+                    root,
+                    key: span,
+                    field: Self::span(field),
+                }
+            }
             Tok::Name { root } => Expr::Name { root, span },
             Tok::Op(op @ ("-" | "!" | "~")) => {
                 let operand = self.expr(PREFIX)?;
@@ -281,6 +305,13 @@ impl Parser<'_> {
                     t.start,
                     t.end,
                     "the script ends where a value was expected",
+                ))
+            }
+            Tok::Op(".") => {
+                return Err(ScriptError::new(
+                    t.start,
+                    t.end,
+                    "a component is read from a key: write `pos.x`",
                 ))
             }
             Tok::Op(op) => {
@@ -306,6 +337,13 @@ mod tests {
             Expr::Bool(b, _) => b.to_string(),
             Expr::Str(s) => format!("'{}'", &src[s.start..s.end]),
             Expr::Name { span, .. } => src[span.start..span.end].to_owned(),
+            Expr::Component { key, field, .. } => {
+                format!(
+                    "{}.{}",
+                    &src[key.start..key.end],
+                    &src[field.start..field.end]
+                )
+            }
             Expr::Unary(op, e, _) => format!("({op}{})", shape(e, src)),
             Expr::Binary(op, l, r) => format!("({} {op} {})", shape(l, src), shape(r, src)),
             Expr::Compare(first, rest) => {

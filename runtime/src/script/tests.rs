@@ -304,3 +304,90 @@ fn line_and_column() {
     let e = refused(&[("a", I), ("b", I)], src);
     assert_eq!(e.line_column(src), (2, 8));
 }
+
+mod components {
+    use super::*;
+    use crate::vector::{Vec2, Vec3};
+
+    const V2: ValueType = ValueType::Vec2;
+    const V3: ValueType = ValueType::Vec3;
+
+    /// Runs `src` with `pos` (vec2) set to (1, 2) and `p3` (vec3) to (1, 2, 3).
+    fn run_with_vectors(src: &str) -> (Result<Outcome, Stop>, Blackboard) {
+        let env = env(&[("pos", V2), ("p3", V3), ("n", F), ("empty", V2)]);
+        let program = compile(src, &env).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+        let mut bb = board(&env);
+        let (pos, p3) = (bb.key("pos").unwrap(), bb.key("p3").unwrap());
+        bb.set(pos, Vec2::new(1.0, 2.0)).unwrap();
+        bb.set(p3, Vec3::new(1.0, 2.0, 3.0)).unwrap();
+        let out = program.run_value(&mut bb);
+        (out, bb)
+    }
+
+    #[test]
+    fn rule80_components_read_as_floats() {
+        let (out, bb) = run_with_vectors("n := pos.x + pos.y * 10; p3.z > 2.5");
+        assert_eq!(out, Ok(Outcome::Bool(true)));
+        assert_eq!(key(&bb, "n"), Value::Float(21.0));
+        assert_eq!(
+            check_with_keys("pos.y", &[("pos".to_owned(), V2)]),
+            Ok(Ty::Float)
+        );
+    }
+
+    #[test]
+    fn rule80_assigning_a_component_keeps_the_others_and_counts_one_write() {
+        let (out, bb) = run_with_vectors("pos.x := 3; pos.y += 0.5; p3.z *= 2; p3.y := 7");
+        assert!(out.is_ok(), "{out:?}");
+        assert_eq!(key(&bb, "pos"), Value::Vec2(Vec2::new(3.0, 2.5)));
+        assert_eq!(key(&bb, "p3"), Value::Vec3(Vec3::new(1.0, 7.0, 6.0)));
+        // The host's set plus the two script writes.
+        assert_eq!(bb.updates(bb.key("pos").unwrap()), 3);
+    }
+
+    #[test]
+    fn rule80_a_vector_without_a_value_stops_the_script() {
+        let (out, bb) = run_with_vectors("n := 1; n := empty.x; n := 2");
+        assert!(matches!(out, Err(Stop::NoValue(_))), "{out:?}");
+        assert_eq!(key(&bb, "n"), Value::Float(1.0));
+        let (out, bb) = run_with_vectors("empty.y := 4");
+        assert!(matches!(out, Err(Stop::NoValue(_))), "{out:?}");
+        assert_eq!(key(&bb, "empty"), Value::Null);
+    }
+
+    #[test]
+    fn rule80_bad_components_are_located() {
+        let keys = [("pos", V2), ("hp", F), ("p3", V3), ("n", F)];
+        let e = refused(&keys, "n := pos.z");
+        assert_eq!((e.start, e.end), (9, 10));
+        assert_eq!(
+            e.message,
+            "`pos` is a vec2 key: its components are `x`, `y`"
+        );
+        let e = refused(&keys, "hp.x > 1");
+        assert_eq!((e.start, e.end), (0, 4));
+        assert_eq!(
+            e.message,
+            "`hp` holds float values; only vec2 and vec3 keys have components (`.x`, `.y`, `.z`)"
+        );
+        assert!(refused(&keys, "p3.w").message.contains("`x`, `y`, `z`"));
+        assert_eq!(
+            refused(&keys, "pos").message,
+            "`pos` holds vec2 values; scripts use bool, int, float and string keys"
+        );
+        assert_eq!(
+            refused(&keys, "pos. 1").message,
+            "expected a component name (`x`, `y` or `z`) after `.`"
+        );
+        assert_eq!(
+            refused(&keys, ".x").message,
+            "a component is read from a key: write `pos.x`"
+        );
+        assert_eq!(
+            refused(&keys, "pos.x := 'far'").message,
+            "`pos.x` is a float key; this value is a string"
+        );
+        // `..` stays the join operator.
+        assert_eq!(value("1 .. 2"), Outcome::Str("12".into()));
+    }
+}

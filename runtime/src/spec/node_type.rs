@@ -97,7 +97,7 @@ impl ChildCount {
 /// The kind of value a parameter holds; decides the inspector widget and the loader's check.
 ///
 /// In files and manifests it is a string: the value types (`bool`, `int`, `float`,
-/// `string`, `json`, `list<T>`, `map<T>`) and the structural kinds (`key`, `key_value`,
+/// `string`, `json`, `list<T>`, `map<T>`, `vec2`, `vec3`, `entity`) and the structural kinds (`key`, `key_value`,
 /// `statuses`, `enum`, `path`, `key_map`, `event`, `trigger`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamKind {
@@ -115,6 +115,12 @@ pub enum ParamKind {
     List(Scalar),
     /// A map (JSON object) of one scalar type.
     Map(Scalar),
+    /// A 2D vector (`[x, y]`).
+    Vec2,
+    /// A 3D vector (`[x, y, z]`).
+    Vec3,
+    /// A 64-bit entity id.
+    Entity,
     /// The name of a declared blackboard key.
     Key,
     /// A value compared with or written to the key named by the node's `key` parameter;
@@ -161,6 +167,9 @@ impl ParamKind {
             ValueType::Json => ParamKind::Json,
             ValueType::List(s) => ParamKind::List(s),
             ValueType::Map(s) => ParamKind::Map(s),
+            ValueType::Vec2 => ParamKind::Vec2,
+            ValueType::Vec3 => ParamKind::Vec3,
+            ValueType::Entity => ParamKind::Entity,
         }
     }
 
@@ -195,6 +204,9 @@ impl ParamKind {
             ParamKind::Json => Some(ValueType::Json),
             ParamKind::List(s) => Some(ValueType::List(s)),
             ParamKind::Map(s) => Some(ValueType::Map(s)),
+            ParamKind::Vec2 => Some(ValueType::Vec2),
+            ParamKind::Vec3 => Some(ValueType::Vec3),
+            ParamKind::Entity => Some(ValueType::Entity),
             _ => None,
         }
     }
@@ -238,7 +250,7 @@ impl<'de> Deserialize<'de> for ParamKind {
         ParamKind::parse(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(
                 "unknown parameter type `{}`; expected a value type (bool, int, float, \
-                 string, json, list<T>, map<T>) or one of key, key_value, statuses, enum, \
+                 string, json, list<T>, map<T>, vec2, vec3, entity) or one of key, key_value, statuses, enum, \
                  path, key_map, event, trigger",
                 text.chars().take(40).collect::<String>()
             ))
@@ -509,6 +521,24 @@ impl NodeType {
         NodeType {
             host: true,
             ..NodeType::new(name, Category::Condition, description)
+        }
+    }
+
+    /// A host composite type (a node with any number of children whose behaviour the
+    /// program implements: [`crate::Registry::composite`]).
+    pub fn composite(name: &str, description: &str) -> NodeType {
+        NodeType {
+            host: true,
+            ..NodeType::new(name, Category::Composite, description)
+        }
+    }
+
+    /// A host decorator type (a node with exactly one child whose behaviour the program
+    /// implements: [`crate::Registry::decorator`]).
+    pub fn decorator(name: &str, description: &str) -> NodeType {
+        NodeType {
+            host: true,
+            ..NodeType::new(name, Category::Decorator, description)
         }
     }
 

@@ -363,3 +363,91 @@ fn a_custom_control_the_import_does_not_know_stays_a_scripted_leaf() {
     let (status, ticked) = tick(&mut agent, &mut data);
     assert_eq!((status, ticked), (Status::Success, vec!["mine".to_owned()]));
 }
+
+/// A custom `<Control>` and `<Decorator>` of an imported tree run as the program's own
+/// composite and decorator (rule 73): registered under the imported type's name, with
+/// `Registry::composite` and `Registry::decorator`, they tick the imported children.
+#[test]
+fn registered_custom_controls_of_an_imported_tree_tick_their_children() {
+    use arbor_runtime::{Control, ControlCtx, Recorder, Registry};
+
+    /// Ticks its children from the last to the first, until one succeeds.
+    struct Backwards;
+    impl Control<()> for Backwards {
+        type State = ();
+        fn tick(&self, cx: &mut ControlCtx<'_, ()>, _: &mut ()) -> Status {
+            for k in (0..cx.child_count()).rev() {
+                match cx.tick_child(k) {
+                    Status::Failure => continue,
+                    other => return other,
+                }
+            }
+            Status::Failure
+        }
+    }
+    /// Ticks its child twice per tick.
+    struct Twice;
+    impl Control<()> for Twice {
+        type State = ();
+        fn tick(&self, cx: &mut ControlCtx<'_, ()>, _: &mut ()) -> Status {
+            cx.tick_child(0);
+            cx.tick_child(0)
+        }
+    }
+
+    let xml = r#"<root BTCPP_format="4">
+      <BehaviorTree ID="Main">
+        <Backwards>
+          <AlwaysSuccess name="first"/>
+          <Twice><AlwaysFailure name="second"/></Twice>
+        </Backwards>
+      </BehaviorTree>
+      <TreeNodesModel>
+        <Control ID="Backwards"/>
+        <Decorator ID="Twice"/>
+      </TreeNodesModel>
+    </root>"#;
+    let imported = import_str(xml, &ImportOptions::new("custom")).expect("imports");
+    let types = imported.node_types();
+    let declared = |name: &str| {
+        types
+            .node(name)
+            .cloned()
+            .unwrap_or_else(|| panic!("the import declares {name}"))
+    };
+    assert_eq!(
+        declared("Backwards").category,
+        arbor_runtime::Category::Composite
+    );
+    assert_eq!(
+        declared("Twice").category,
+        arbor_runtime::Category::Decorator
+    );
+    let mut registry = Registry::<()>::new();
+    registry
+        .composite(declared("Backwards"), |_| Ok(Backwards))
+        .decorator(declared("Twice"), |_| Ok(Twice));
+    let tree = std::sync::Arc::new(
+        registry
+            .loader()
+            .load_tree(imported.main(), None)
+            .expect("loads with the program's controls"),
+    );
+    let mut agent = Agent::new(tree.clone(), 1);
+    let mut rec = Recorder::default();
+    assert_eq!(agent.tick_traced(&mut (), 1.0, &mut rec), Status::Success);
+    let ticked: Vec<String> = rec
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            arbor_runtime::Recorded::Tick(n, _) => Some(tree.info(*n).name.clone()),
+            _ => None,
+        })
+        .collect();
+    // Backwards starts at its last child: Twice runs `second` twice, fails, then `first`.
+    assert_eq!(
+        ticked,
+        ["second", "second", "Twice", "first", "Backwards"],
+        "{ticked:?}"
+    );
+}

@@ -115,6 +115,17 @@ pub fn agent(root: Value, blackboard: Value) -> Agent<()> {
     Agent::new(compile(root, blackboard), 1)
 }
 
+/// An agent on a nested tree written as format version 2, whose parameters may be bound
+/// to keys (`{"$key": …}`, rule 47), seeded `seed`.
+pub fn agent_v2(root: Value, blackboard: Value, seed: u64) -> Agent<()> {
+    let mut file = tree_json(root, blackboard);
+    file["version"] = json!(2);
+    match load_text(&file.to_string()) {
+        Ok(tree) => Agent::new(Arc::new(tree), seed),
+        Err(e) => panic!("test tree should load: {e}"),
+    }
+}
+
 /// One tick with dt = 1: the root's status and the trace as `enter A`, `tick A success`,
 /// `exit A success`, `abort A`, `exit A aborted`, `check A#0 true` strings.
 pub fn step(agent: &mut Agent<()>) -> (Status, Vec<String>) {

@@ -87,14 +87,26 @@ fn rule61_decorator_stand_ins_change_the_status_as_the_built_in_does() {
 
 #[test]
 fn rule61_a_registered_program_wins_over_the_stand_in() {
+    /// The program's own Throttle: ticks its child and fails whatever it returns.
+    struct Closed;
+    impl arbor_runtime::Control<()> for Closed {
+        type State = ();
+        fn tick(&self, cx: &mut arbor_runtime::ControlCtx<'_, ()>, _: &mut ()) -> Status {
+            cx.tick_child(0);
+            Status::Failure
+        }
+    }
     let mut registry = declared();
     let ty = manifest().node("Throttle").cloned().expect("declared");
-    registry.action(ty, |_| Status::Failure);
+    registry.decorator(ty, |_| Ok(Closed));
     let root = json!({"type": "Throttle", "name": "rate",
                       "children": [scripted("plan", &["success"])]});
     let ticks = run(&registry, root, 1);
-    // The host action runs instead; it does not tick the child.
-    assert_eq!(ticks[0], (Status::Failure, vec!["rate".to_owned()]));
+    // The program's decorator runs instead of the pass-through (rule 73).
+    assert_eq!(
+        ticks[0],
+        (Status::Failure, vec!["plan".to_owned(), "rate".to_owned()])
+    );
 }
 
 #[test]

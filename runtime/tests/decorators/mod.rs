@@ -1,5 +1,6 @@
 //! Part D of docs/semantics.md (rules 15 to 20, 40 to 42): one module per decorator node.
 
+mod cooldown;
 mod delay;
 mod if_updated;
 mod inverter;

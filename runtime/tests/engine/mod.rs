@@ -1,7 +1,9 @@
-//! The engine as a host sees it: no allocation per tick, bytes per agent, `LastVisits`, hot
+//! The engine as a host sees it: no allocation per tick (the soldier tree's too), bytes per agent, `LastVisits`, hot
 //! reload.
 
+mod controls;
 pub(crate) mod counting_alloc;
+mod custom_nodes_example;
 mod fast_paths;
 mod generated;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
@@ -12,4 +14,8 @@ mod last_visits;
 mod no_alloc;
 mod parallel;
 mod reload;
+mod soldier;
 mod state_size;
+// The soldier tree, shared with benches/soldier.rs.
+#[path = "../../benches/soldier_tree/mod.rs"]
+pub(crate) mod soldier_tree;

@@ -54,6 +54,15 @@ fn busy_tree() -> serde_json::Value {
                     ]}
                 ]}
             ]}
+        ]},
+        {"type": "Cooldown", "name": "cooldown", "params": {"seconds": 0.3}, "children": [
+            {"type": "UtilitySelector", "name": "utility", "params": {"scores": {"$key": "scores"}, "dynamic": true}, "children": [
+                {"type": "RandomSelector", "name": "pick", "params": {"weights": [1, 3]}, "children": [
+                    {"type": "Scripted", "name": "a", "params": {"returns": ["failure", "running", "success"]}},
+                    {"type": "Scripted", "name": "b", "params": {"returns": ["running", "failure"]}}
+                ]},
+                {"type": "Scripted", "name": "c", "params": {"returns": ["running", "success"]}}
+            ]}
         ]}
     ]})
 }
@@ -61,13 +70,14 @@ fn busy_tree() -> serde_json::Value {
 fn blackboard() -> serde_json::Value {
     json!([
         {"key": "mood", "type": "string", "default": "calm"},
-        {"key": "n", "type": "int", "default": 0}
+        {"key": "n", "type": "int", "default": 0},
+        {"key": "scores", "type": "list<float>", "default": [2, 1]}
     ])
 }
 
 #[test]
 fn ticking_builtin_nodes_does_not_allocate() {
-    let mut agent = common::agent(busy_tree(), blackboard());
+    let mut agent = common::agent_v2(busy_tree(), blackboard(), 1);
     agent.tick(&mut (), 0.1);
     let mut seen = [0usize; 3];
     let before = allocations();
@@ -89,7 +99,7 @@ fn ticking_builtin_nodes_does_not_allocate() {
 
 #[test]
 fn ticking_with_an_observer_does_not_allocate() {
-    let mut agent = common::agent(busy_tree(), blackboard());
+    let mut agent = common::agent_v2(busy_tree(), blackboard(), 1);
     let (mut events, mut aborts) = (0usize, 0usize);
     let mut observer = |e: TraceEvent<'_>| {
         events += 1;

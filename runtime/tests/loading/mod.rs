@@ -3,5 +3,6 @@
 mod bad_corpus;
 mod embedded;
 mod fuzz_loader;
+mod lints;
 mod load_errors;
 mod schema;

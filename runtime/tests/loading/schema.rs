@@ -260,6 +260,9 @@ fn example_params(name: &str) -> Option<Value> {
         "IfUpdated" => json!({"key": "counter", "otherwise": "success"}),
         "WasUpdated" => json!({"key": "counter"}),
         "UnsetBlackboard" => json!({"key": "label"}),
+        "Cooldown" => json!({"seconds": 2}),
+        "RandomSelector" => json!({"weights": [3, 1]}),
+        "UtilitySelector" => json!({"scores": [0.5, 0.25], "dynamic": true}),
         _ => return None,
     };
     Some(params)
@@ -552,6 +555,9 @@ fn compare_params(ty: &NodeType, params: &Value, required: bool) -> Vec<String> 
             ParamKind::Json => true,
             ParamKind::List(_) => literal["type"] == "array",
             ParamKind::Map(_) => literal["type"] == "object",
+            // An array of numbers or an object of named components.
+            ParamKind::Vec2 | ParamKind::Vec3 => literal.get("oneOf").is_some(),
+            ParamKind::Entity => literal["type"] == "integer",
             ParamKind::Key => reference == Some("#/$defs/keyName"),
             ParamKind::KeyValue => true,
             ParamKind::Statuses => reference == Some("#/$defs/statuses"),

@@ -548,3 +548,27 @@ fn codegen_of_a_tree_that_does_not_load_exits_1_with_located_problems() {
         text(&missing.stderr)
     );
 }
+
+#[test]
+fn check_warns_about_a_key_read_but_never_written_and_exits_0() {
+    let dir = tempdir("check_unwritten");
+    let file = dir.join("unwritten.json");
+    let mut tree = crate::common::tree_json(
+        serde_json::json!({"type": "Sequence", "children": [
+            {"type": "Condition", "name": "alarmed", "params": {"key": "alarm", "equals": true}}
+        ]}),
+        serde_json::json!([{"key": "alarm", "type": "bool"}]),
+    );
+    tree["version"] = 2.into();
+    std::fs::write(&file, tree.to_string()).unwrap();
+    let out = arbor(&["check", file.to_str().unwrap()]);
+    assert!(out.status.success(), "a warning is not an error");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("$.blackboard[0].key")
+            && stderr.contains(
+                "key `alarm` is read (by alarmed (Condition)) but nothing in the tree writes it"
+            ),
+        "{stderr}"
+    );
+}

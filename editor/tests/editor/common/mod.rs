@@ -16,6 +16,8 @@ pub struct Harness {
     pub ctx: egui::Context,
     events: Vec<Event>,
     modifiers: Modifiers,
+    /// The modifiers egui was last told of.
+    reported_modifiers: Modifiers,
     time: f64,
     /// Seconds each [`Harness::frame`] advances the clock (1/60 unless set).
     pub frame_seconds: f64,
@@ -56,6 +58,7 @@ impl Harness {
             ctx: egui::Context::default(),
             events: Vec::new(),
             modifiers: Modifiers::NONE,
+            reported_modifiers: Modifiers::NONE,
             time: 0.0,
             frame_seconds,
             output: Vec::new(),
@@ -120,8 +123,13 @@ impl Harness {
     }
 
     fn run_with(&mut self, mut frame: impl FnMut(&mut ArborApp, &mut egui::Ui)) {
-        // The keys held down this frame come first, as a platform reports them.
-        let mut events = vec![Event::ModifiersChanged(self.modifiers)];
+        // The keys held down come first, and only when they change, as egui-winit reports
+        // them: any event makes egui ask for the next frame at once.
+        let mut events = Vec::new();
+        if self.modifiers != self.reported_modifiers {
+            events.push(Event::ModifiersChanged(self.modifiers));
+            self.reported_modifiers = self.modifiers;
+        }
         events.append(&mut self.events);
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(

@@ -10,7 +10,11 @@ use super::output::Failure;
 /// Returns Ok(false) if any file has errors.
 pub(super) fn run(manifests: &[PathBuf], files: &[PathBuf]) -> Result<bool, Failure> {
     let base = super::types::explicit(manifests)?;
-    let options = LoadOptions::default();
+    // Keys read and never written are worth a look here, where a designer checks a file.
+    let options = LoadOptions {
+        lint_keys: true,
+        ..LoadOptions::default()
+    };
     let mut all_ok = true;
     for file in files {
         // Each file with the manifests it lists, as the editor opens it.

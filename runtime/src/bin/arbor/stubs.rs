@@ -118,12 +118,19 @@ impl Stubs {
                     "host node type `{name}` has no stub: give --stub {name}=success (or a list such as running,success), a stubs file, or --default-stub"
                 )),
             };
-            registry.register(ty.clone(), move |_| {
+            let stub = move |_: &arbor_runtime::Args| {
                 returns.clone().map(|returns| Stub {
                     returns,
                     runs: AtomicUsize::new(0),
                 })
-            });
+            };
+            // A control or decorator without a stand-in is a stub that does not tick its
+            // children (rule 61), registered as what it is declared (rule 73).
+            match ty.category {
+                Category::Composite => registry.composite(ty.clone(), stub),
+                Category::Decorator => registry.decorator(ty.clone(), stub),
+                _ => registry.register(ty.clone(), stub),
+            };
         }
         Ok(registry)
     }
@@ -149,9 +156,22 @@ struct Stub {
     runs: AtomicUsize,
 }
 
-impl Action<()> for Stub {
-    fn tick(&self, _: &mut ActionCtx<'_, ()>) -> Status {
+impl Stub {
+    fn next(&self) -> Status {
         let k = self.runs.fetch_add(1, Ordering::Relaxed);
         self.returns[k.min(self.returns.len() - 1)]
+    }
+}
+
+impl Action<()> for Stub {
+    fn tick(&self, _: &mut ActionCtx<'_, ()>) -> Status {
+        self.next()
+    }
+}
+
+impl arbor_runtime::Control<()> for Stub {
+    type State = ();
+    fn tick(&self, _: &mut arbor_runtime::ControlCtx<'_, ()>, _: &mut ()) -> Status {
+        self.next()
     }
 }

@@ -3,9 +3,12 @@
 pub(crate) mod if_then_else;
 pub(crate) mod parallel;
 pub(crate) mod parallel_all;
+pub(crate) mod random_selector;
 pub(crate) mod selector;
 pub(crate) mod sequence;
 pub(crate) mod switch;
+pub(crate) mod utility_selector;
+pub(crate) mod weights;
 pub(crate) mod while_do_else;
 
 use crate::exec::Exec;

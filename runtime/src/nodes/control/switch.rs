@@ -60,7 +60,9 @@ impl Case {
                 matches!((value.as_f64(), self.number), (Some(a), Some(b)) if a == b)
             }
             Value::Bool(b) => self.text.trim() == if *b { "true" } else { "false" },
-            Value::Null | Value::Json(_) => false,
+            Value::Null | Value::Json(_) | Value::Vec2(_) | Value::Vec3(_) | Value::Entity(_) => {
+                false
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Decorator nodes: nodes with exactly one child (docs/semantics.md, part D, and rules 40 to 43).
 
+pub(crate) mod cooldown;
 pub(crate) mod delay;
 pub(crate) mod force_failure;
 pub(crate) mod if_updated;
