@@ -171,13 +171,13 @@ fn the_viewer_draws_the_watched_agents_nodes_in_their_status_colours() {
     app.update();
     app.update();
     let drawn = app.world().resource::<Drawn>();
-    let names = names(drawn);
+    let shown = names(drawn);
     for name in ["steps", "ok", "busy"] {
-        assert!(names.iter().any(|t| t == name), "{name} drawn: {names:?}");
+        assert!(shown.iter().any(|t| t == name), "{name} drawn: {shown:?}");
     }
     // The window is titled after the tree and the entity.
     let title = format!("patrol #{}", npc.index());
-    assert!(names.contains(&title), "{names:?}");
+    assert!(shown.contains(&title), "{shown:?}");
     let success = arbor_viewer::status_color(Status::Success);
     let running = arbor_viewer::status_color(Status::Running);
     assert_eq!(box_of(drawn, "ok"), Some(success));
@@ -209,15 +209,15 @@ fn the_window_follows_the_watched_entity() {
         app.update();
     }
     let title = |e: Entity| format!("patrol #{}", e.index());
-    let names = names(app.world().resource::<Drawn>());
-    assert!(names.contains(&title(second)), "{names:?}");
-    assert!(!names.contains(&title(first)), "{names:?}");
+    let shown = names(app.world().resource::<Drawn>());
+    assert!(shown.contains(&title(second)), "{shown:?}");
+    assert!(!shown.contains(&title(first)), "{shown:?}");
     // Switching entities moves the window.
     watch(&mut app, Some(first));
     for _ in 0..3 {
         app.update();
     }
-    let names = names(app.world().resource::<Drawn>());
-    assert!(names.contains(&title(first)), "{names:?}");
-    assert!(!names.contains(&title(second)), "{names:?}");
+    let shown = names(app.world().resource::<Drawn>());
+    assert!(shown.contains(&title(first)), "{shown:?}");
+    assert!(!shown.contains(&title(second)), "{shown:?}");
 }
