@@ -54,7 +54,7 @@ pub fn tidy(file: &TreeFile) -> BTreeMap<String, [f64; 2]> {
             .filter_map(|c| out.get(c.as_str()))
             .map(|p| p[1]);
         let y = match ys.next() {
-            Some(first) => (first + ys.last().unwrap_or(first)) / 2.0,
+            Some(first) => (first + ys.next_back().unwrap_or(first)) / 2.0,
             None => {
                 let y = next_row;
                 next_row += ROW;
