@@ -347,6 +347,22 @@ impl Blackboard {
         *updates = updates.wrapping_add(1);
     }
 
+    /// Appends `tail` to the valid string value of `key`, as a write of the longer text
+    /// that never expires (`write` with a negative ttl): in place when the blackboard holds
+    /// the only handle on it (`Text::push_str`). Returns the bytes written or moved;
+    /// `None`, and nothing written, when the key holds no string.
+    pub(crate) fn append_str(&mut self, key: Key, tail: &str) -> Option<u64> {
+        let entry = &mut self.entries[key.index()];
+        let Value::Str(text) = &mut entry.value else {
+            return None;
+        };
+        let moved = text.push_str(tail);
+        entry.deadline = f64::INFINITY;
+        let updates = &mut self.updates[key.index()];
+        *updates = updates.wrapping_add(1);
+        Some(moved)
+    }
+
     fn list_if_expiring(&mut self, i: usize, entry: &Entry) {
         if entry.deadline != f64::INFINITY && !self.listed[i] {
             self.listed[i] = true;

@@ -105,6 +105,7 @@ pub mod text;
 mod trace;
 mod tree;
 mod value;
+mod value_text;
 mod vector;
 #[doc(hidden)]
 pub mod work;
@@ -118,7 +119,7 @@ pub use compile::{
 };
 pub use control::{Control, ControlCtx};
 pub use entity::Entity;
-pub use exec::MAX_LOOPS_PER_TICK;
+pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
 pub use nodes::{Scorer, UtilitySelector};
@@ -133,4 +134,5 @@ pub use status::Status;
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
+pub use value_text::Text;
 pub use vector::{Vec2, Vec3};

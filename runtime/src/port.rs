@@ -17,6 +17,7 @@ use std::sync::Arc;
 use crate::blackboard::{Blackboard, BlackboardError, Key};
 use crate::entity::Entity;
 use crate::value::{Value, ValueType};
+use crate::value_text::Text;
 use crate::vector::{Vec2, Vec3};
 
 mod sealed {
@@ -171,17 +172,17 @@ impl ScalarPort for bool {
 
 impl sealed::Sealed for str {}
 impl PortType for str {
-    type Literal = Arc<str>;
+    type Literal = Text;
     type Read<'a> = &'a str;
     const NAME: &'static str = "a string";
-    fn literal(value: &Value) -> Option<Arc<str>> {
+    fn literal(value: &Value) -> Option<Text> {
         match value {
             Value::Str(s) => Some(s.clone()),
             _ => None,
         }
     }
     #[inline(always)]
-    fn read_literal(literal: &Arc<str>) -> &str {
+    fn read_literal(literal: &Text) -> &str {
         literal
     }
     #[inline(always)]
@@ -198,7 +199,7 @@ impl PortType for str {
 impl ScalarPort for str {
     type Write = Arc<str>;
     fn to_value(value: Arc<str>) -> Value {
-        Value::Str(value)
+        Value::Str(Text::from(value))
     }
 }
 

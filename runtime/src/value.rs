@@ -8,6 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::entity::Entity;
+use crate::value_text::Text;
 use crate::vector::{Vec2, Vec3};
 
 /// The type of one element of a list or one value of a map.
@@ -146,7 +147,7 @@ impl ValueType {
                 Some(f) => Value::Float(f),
                 None => return Err(format!("expected a number, found {n}")),
             },
-            (ValueType::String, J::String(s)) => Value::Str(Arc::from(s.as_str())),
+            (ValueType::String, J::String(s)) => Value::Str(Text::from(s.as_str())),
             (ValueType::Json, other) => Value::from_json(other),
             (ValueType::Vec2, json) => Value::Vec2(Vec2::from_json(json)?),
             (ValueType::Vec3, json) => Value::Vec3(Vec3::from_json(json)?),
@@ -310,8 +311,8 @@ pub enum Value {
     Int(i64),
     /// A float.
     Float(f64),
-    /// A string (shared).
-    Str(Arc<str>),
+    /// A string (shared; a script's appends grow it in place: [`Text`]).
+    Str(Text),
     /// Arrays and objects.
     Json(Arc<serde_json::Value>),
     /// A 2D vector, inline.
@@ -333,7 +334,7 @@ impl Value {
                 Some(i) => Value::Int(i),
                 None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
-            J::String(s) => Value::Str(Arc::from(s.as_str())),
+            J::String(s) => Value::Str(Text::from(s.as_str())),
             other => Value::Json(Arc::new(other.clone())),
         }
     }
@@ -382,7 +383,7 @@ impl Value {
     /// The string, if this is a `Str`.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Value::Str(s) => Some(s),
+            Value::Str(s) => Some(s.as_str()),
             _ => None,
         }
     }
@@ -485,11 +486,16 @@ impl From<f64> for Value {
 }
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
-        Value::Str(Arc::from(s))
+        Value::Str(Text::from(s))
     }
 }
 impl From<Arc<str>> for Value {
     fn from(s: Arc<str>) -> Value {
+        Value::Str(Text::from(s))
+    }
+}
+impl From<Text> for Value {
+    fn from(s: Text) -> Value {
         Value::Str(s)
     }
 }
@@ -515,7 +521,7 @@ impl From<Entity> for Value {
 }
 impl From<String> for Value {
     fn from(s: String) -> Value {
-        Value::Str(Arc::from(s))
+        Value::Str(Text::from(s))
     }
 }
 

@@ -60,6 +60,19 @@ impl Vec2 {
         }
     }
 
+    /// Moves towards `target` by at most `step`, landing exactly on it when it is closer
+    /// than that: a mover never overshoots and oscillates around its goal, so "arrived"
+    /// can be tested as `pos == target`.
+    pub fn toward(self, target: Vec2, step: f64) -> Vec2 {
+        let delta = target - self;
+        let distance = delta.length();
+        if distance <= step || distance == 0.0 {
+            target
+        } else {
+            self + delta * (step / distance)
+        }
+    }
+
     /// The component named `x` or `y`.
     pub fn component(self, name: &str) -> Option<f64> {
         match name {
@@ -289,6 +302,16 @@ mod tests {
             Ok(Vec3::new(1.0, 2.0, 3.0))
         );
         assert_eq!(Vec3::new(1.0, 2.0, 3.0).to_json(), json!([1.0, 2.0, 3.0]));
+    }
+
+    #[test]
+    fn toward_never_overshoots() {
+        let a = Vec2::ZERO;
+        let b = Vec2::new(3.0, 4.0);
+        assert_eq!(a.toward(b, 2.5), Vec2::new(1.5, 2.0));
+        assert_eq!(a.toward(b, 5.0), b);
+        assert_eq!(a.toward(b, 50.0), b);
+        assert_eq!(b.toward(b, 1.0), b);
     }
 
     #[test]

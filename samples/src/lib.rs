@@ -33,11 +33,10 @@ mod runner;
 mod sample;
 mod simulation;
 mod tree_view;
-mod vec2;
 
+pub use arbor_runtime::Vec2;
 pub use log::{Log, LogLine};
 pub use rng::Rng;
 pub use sample::{Entry, Sample, SampleMut, World, SAMPLES};
 pub use simulation::{all, by_name, manifests_dir, trees_dir, LoadOutcome, Simulation};
 pub use tree_view::TreeView;
-pub use vec2::Vec2;

@@ -12,12 +12,10 @@
 
 use std::any::Any;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, ProblemKind, Severity,
-    Status,
+    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Status,
 };
 
 use crate::log::Log;
@@ -60,7 +58,8 @@ pub trait Simulation: Send {
     /// capped), parses and loads a tree file.
     fn load_file(&mut self, path: &Path) -> Result<LoadOutcome, LoadError> {
         let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
-        let text = arbor_runtime::files::read_text(path, limit).map_err(|e| io_error(path, &e))?;
+        let text = arbor_runtime::files::read_text(path, limit)
+            .map_err(|e| LoadError::unreadable(path, e))?;
         let file = parse_str(&text, Some(path))?;
         self.load(&file, Some(path))
     }
@@ -140,18 +139,4 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Simulation>> {
         .iter()
         .find(|sample| sample.name == name)
         .map(|sample| sample.create(seed))
-}
-
-fn io_error(path: &Path, e: &arbor_runtime::files::ReadError) -> LoadError {
-    LoadError {
-        problems: vec![Problem {
-            severity: Severity::Error,
-            file: Arc::from(path.display().to_string()),
-            json_path: "$".to_owned(),
-            line: None,
-            node: None,
-            node_label: None,
-            kind: ProblemKind::Io(e.to_string()),
-        }],
-    }
 }

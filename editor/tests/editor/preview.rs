@@ -400,3 +400,37 @@ fn a_tree_that_grows_a_string_every_tick_stops_the_preview_with_a_message() {
         );
     }
 }
+
+/// Three nested `Repeat count=1000` over a Script (runtime/tests/data/limits): opened, the
+/// preview ticks it, and every tick ends within the runtime's loop budget (semantics
+/// rule 81) instead of running the script a billion times. Work is counted, not timed:
+/// the script's counter grows by at most one budget per tick.
+#[test]
+fn rule81_a_preview_of_nested_repeats_ticks_within_the_loop_budget() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../runtime/tests/data/limits/nested_repeats.json");
+    let text = std::fs::read_to_string(&path).expect("the nested-Repeat file");
+    let file = arbor_runtime::parse_str(&text, None).expect("a valid tree file");
+    let session = Session::new(Document::from_tree_file(file, None).expect("a document"));
+    let mut h = harness(session);
+    start(&mut h);
+    let x = |h: &Harness| {
+        h.preview()
+            .simulation()
+            .and_then(|s| s.blackboard())
+            .and_then(|bb| bb.key("x").and_then(|k| bb.get(k)).and_then(|v| v.as_i64()))
+            .unwrap_or(0)
+    };
+    let per_tick = i64::from(arbor_runtime::LOOP_BUDGET_PER_TICK) + 1;
+    for _ in 0..3 {
+        h.frame();
+    }
+    let ticks = h.preview().ticks() as i64;
+    assert!(ticks >= 3, "the preview keeps ticking: {ticks} ticks");
+    assert!(h.preview().is_playing(), "{:?}", h.preview().note());
+    assert_eq!(
+        x(&h),
+        ticks * per_tick,
+        "one budget of script runs per tick"
+    );
+}

@@ -169,6 +169,10 @@ fn node(r: &mut Rng, depth: u32) -> Value {
         }
     };
     signal_params(&mut n, r);
+    // Rule 79: a few branches switched off (the root is kept on by `tree`).
+    if r.chance(6) {
+        n["enabled"] = json!(false);
+    }
     if r.chance(25) {
         let k = 1 + r.below(2);
         let ds: Vec<Value> = (0..k).map(|_| decorator(r)).collect();
@@ -220,6 +224,9 @@ fn flatten(node: &Value, tree: u64, out: &mut Vec<Value>, counter: &mut usize) -
     def.insert("guid".into(), json!(id));
     def.insert("name".into(), json!(format!("n{index}")));
     def.insert("type".into(), node["type"].clone());
+    if let Some(enabled) = node.get("enabled") {
+        def.insert("enabled".into(), enabled.clone());
+    }
     if let Some(p) = node.get("params") {
         def.insert("params".into(), p.clone());
     }
@@ -251,13 +258,16 @@ pub fn tree(i: u64) -> String {
     let mut r = Rng::new(0x5eed_0000 + i);
     let depth = 2 + r.below(3) as u32;
     // The root is a composite most of the time: a leaf root is a tree too.
-    let root = node(&mut r, depth);
+    let mut root = node(&mut r, depth);
+    if let Some(root) = root.as_object_mut() {
+        root.remove("enabled");
+    }
     let mut nodes = Vec::new();
     let mut counter = 1;
     flatten(&root, i, &mut nodes, &mut counter);
     let file = json!({
         "format": "arbor-tree",
-        "version": 1,
+        "version": 3,
         "guid": guid(i, 0),
         "name": format!("random{i}"),
         "blackboard": blackboard(),

@@ -469,6 +469,13 @@ impl Ex<'_> {
         for (attr, code) in scripts {
             merge_script(&mut attrs, attr, code);
         }
+        if !node.enabled {
+            // Rule 79: BT.CPP passes over a skipped node as Arbor leaves out a disabled
+            // one; a skip of its own no longer matters. Import reads it back as
+            // `enabled: false`.
+            attrs.retain(|(a, _)| a != "_skipIf");
+            attrs.push(("_skipIf".to_owned(), "true".to_owned()));
+        }
         (attrs, inverters)
     }
 

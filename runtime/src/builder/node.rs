@@ -84,6 +84,7 @@ impl NodeBuilder {
             guid: guid.clone(),
             name: self.name.clone().unwrap_or_else(|| self.kind.clone()),
             kind: self.kind.clone(),
+            enabled: true,
             params: self.params.clone(),
             decorators: self
                 .decorators

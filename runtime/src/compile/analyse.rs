@@ -16,7 +16,7 @@ use crate::args::{Arg, Args};
 use crate::format::TreeFile;
 use crate::nodes::attached::{self, Decorator};
 use crate::nodes::{Kind, Lower, LowerCx, Names, RootKey};
-use crate::spec::{Category, NodeType, NodeTypes};
+use crate::spec::{Category, ChildCount, NodeType, NodeTypes};
 
 /// One node after checking.
 pub(crate) struct Lowered {
@@ -29,6 +29,10 @@ pub(crate) struct Lowered {
     pub decorator_args: Vec<Option<Args>>,
     /// Subtree nodes: the path and the remapping.
     pub subtree: Option<(String, Vec<(String, String)>)>,
+    /// Whether the node's children have roles by position (one child, IfThenElse,
+    /// WhileDoElse, Switch, a child list matched by a per-child parameter): such a node
+    /// cannot run without one of them (rule 79).
+    pub roles: bool,
 }
 
 /// One file after checking.
@@ -40,6 +44,9 @@ pub(crate) struct Analysed {
     pub graph: Graph,
     pub keys: FileKeys,
     pub nodes: Vec<Lowered>,
+    /// For each node: whether it runs as if absent (rule 79): disabled, or a node whose
+    /// children have roles with a child that is absent.
+    pub absent: Vec<bool>,
     /// No error anywhere in this file.
     pub ok: bool,
     /// The top-level file (not a subtree file): emitted once, so its names can be moved
@@ -92,6 +99,7 @@ impl<'a> Analyser<'a> {
             problems.extend(key_use.warnings(&file, &origin));
         }
         let ok = problems[start..].iter().all(|p| !p.is_error());
+        let absent = absent(&file, &graph, &nodes);
         Analysed {
             file,
             origin,
@@ -99,6 +107,7 @@ impl<'a> Analyser<'a> {
             graph,
             keys,
             nodes,
+            absent,
             ok,
             top: false,
         }
@@ -135,6 +144,7 @@ impl<'a> Analyser<'a> {
             decorators: Vec::new(),
             decorator_args: Vec::new(),
             subtree: None,
+            roles: false,
         };
         for (j, d) in node.decorators.iter().enumerate() {
             let dsite = Site {
@@ -204,6 +214,8 @@ impl<'a> Analyser<'a> {
             return lowered;
         };
         *last_type = Some((&node.kind, ty));
+        lowered.roles = matches!(ty.children(), ChildCount::One | ChildCount::Range { .. })
+            || (!ty.host && matches!(ty.name.as_str(), "RandomSelector" | "UtilitySelector"));
         let found = graph.children[i].len().max(node.children.len());
         let expected = ty.children().violation(found);
         if let Some(expected) = expected {
@@ -273,6 +285,34 @@ impl<'a> Analyser<'a> {
         }
         lowered
     }
+}
+
+/// Which nodes run as if absent (rule 79): a disabled node, and a node whose children have
+/// roles (`Lowered::roles`) when one of its children is absent, and so up. Children
+/// first: the nodes the root reaches, in reverse pre-order (iterative; a file with a
+/// cycle is not emitted, and the walk visits each node once regardless).
+fn absent(file: &TreeFile, graph: &Graph, nodes: &[Lowered]) -> Vec<bool> {
+    let n = file.nodes.len();
+    let mut absent: Vec<bool> = file.nodes.iter().map(|node| !node.enabled).collect();
+    if file.nodes.iter().all(|node| node.enabled) {
+        return absent;
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut stack: Vec<usize> = graph.root.into_iter().collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        order.push(i);
+        stack.extend(graph.children[i].iter().copied());
+    }
+    for &i in order.iter().rev() {
+        if !absent[i] && nodes[i].roles && graph.children[i].iter().any(|&c| absent[c]) {
+            absent[i] = true;
+        }
+    }
+    absent
 }
 
 /// What checking one node needs besides the file: the file's structure and keys, its

@@ -276,6 +276,12 @@ impl<'a, C: 'static> Emitter<'a, C> {
         if self.halted {
             return None;
         }
+        // Rule 79: an absent node is left out of its parent's children; a file's root
+        // that is absent runs as an empty Sequence (it succeeds at once).
+        let hollow = file.absent.get(i).copied().unwrap_or(false);
+        if hollow && file.graph.root != Some(i) {
+            return None;
+        }
         let def = &file.file.nodes[i];
         let at = |kind| {
             Problem::new(&file.origin, format!("$.nodes[{i}]"), kind)
@@ -301,6 +307,14 @@ impl<'a, C: 'static> Emitter<'a, C> {
         let remap = |k: Key| FileKeys::global(map, k);
         // `hooks`: see `Node::hooks`; built-in kinds have no host action.
         let (kind, hooks) = match (&lowered.kind, &lowered.host) {
+            _ if hollow => (
+                Kind::Sequence {
+                    dynamic: false,
+                    memory: false,
+                    yields: false,
+                },
+                false,
+            ),
             (Some(kind), _) => {
                 let mut kind = kind.clone();
                 kind.map_keys(&remap);
@@ -325,7 +339,12 @@ impl<'a, C: 'static> Emitter<'a, C> {
         };
         let me = self.nodes.len() as u32;
         let first_decorator = self.decorators.len() as u32;
-        let decorators = lowered.decorators.iter().zip(&lowered.decorator_args);
+        let attached = if hollow {
+            &[][..]
+        } else {
+            &lowered.decorators[..]
+        };
+        let decorators = attached.iter().zip(&lowered.decorator_args);
         for ((d, args), ddef) in decorators.zip(&def.decorators) {
             let mut d = d.clone();
             d.map_keys(&remap);
@@ -358,14 +377,14 @@ impl<'a, C: 'static> Emitter<'a, C> {
             duration.timer = self.timers;
             self.timers += 1;
         }
-        let plain = lowered.decorators.is_empty()
-            && !matches!(kind, Kind::Host { .. } | Kind::Control { .. });
+        let plain =
+            attached.is_empty() && !matches!(kind, Kind::Host { .. } | Kind::Control { .. });
         self.nodes.push(Node {
             kind,
             first_child: 0,
             child_count: 0,
             first_decorator,
-            decorator_count: lowered.decorators.len() as u32,
+            decorator_count: attached.len() as u32,
             self_abort,
             lower_priority,
             rescan: false,
@@ -394,7 +413,9 @@ impl<'a, C: 'static> Emitter<'a, C> {
         // This node's children go on top of the shared stack of children being gathered
         // (each child's own are gathered and popped above them in the meantime).
         let start = self.kids.len();
-        if let Some((path, remap_pairs)) = &lowered.subtree {
+        if hollow {
+            // No children: the empty Sequence of a hollow root.
+        } else if let Some((path, remap_pairs)) = &lowered.subtree {
             let site = SubtreeSite {
                 file,
                 map,

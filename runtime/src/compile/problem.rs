@@ -42,6 +42,13 @@ pub enum ProblemKind {
     /// Message: "unsupported file format version …; this build reads versions 1 to …".
     #[error("unsupported file format version {found}; this build reads versions 1 to {supported}")]
     BadVersion { found: String, supported: u64 },
+    /// Message: "`…` needs file format version … or later; this file is version …".
+    #[error("`{field}` needs file format version {needs} or later; this file is version {found}")]
+    NeedsVersion {
+        field: String,
+        needs: u64,
+        found: u64,
+    },
     /// Message: "…".
     #[error("{0}")]
     Shape(String),
@@ -281,6 +288,18 @@ pub struct LoadError {
 }
 
 impl LoadError {
+    /// The error for a tree file that could not be read at `path` (too large, not UTF-8,
+    /// missing, ...), worded and located as the loader words it, for tools that read a
+    /// file themselves before loading its text.
+    pub fn unreadable(path: &std::path::Path, e: crate::files::ReadError) -> LoadError {
+        LoadError {
+            problems: vec![super::source::read_problem(
+                e,
+                &super::origin_of(Some(path)),
+            )],
+        }
+    }
+
     /// The errors alone.
     pub fn errors(&self) -> impl Iterator<Item = &Problem> {
         self.problems.iter().filter(|p| p.is_error())
@@ -331,6 +350,26 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use crate::Registry;
+
+    /// A tool that reads the file itself reports a read failure exactly as the loader
+    /// would have: the same kind, the whole file located, the path as given.
+    #[test]
+    fn an_unreadable_file_is_worded_as_the_loader_words_it() {
+        let path = std::path::Path::new("trees/huge.json");
+        let err = super::LoadError::unreadable(
+            path,
+            crate::files::ReadError::TooLarge { size: 10, limit: 4 },
+        );
+        assert_eq!(err.problems.len(), 1);
+        let p = &err.problems[0];
+        assert!(p.is_error());
+        assert_eq!(&*p.file, "trees/huge.json");
+        assert_eq!(p.json_path, "$");
+        assert!(matches!(
+            p.kind,
+            super::ProblemKind::FileTooLarge { size: 10, limit: 4 }
+        ));
+    }
 
     /// What `main` prints for a `LoadError` returned through `Box<dyn Error>` (`?` in a
     /// `fn main() -> Result<(), Box<dyn Error>>` prints the error's `Debug`): the located

@@ -160,7 +160,24 @@ fn strings_fit(file: &TreeFile, limit: usize) -> bool {
 
 /// The last check, on either path: fields this version does not know.
 fn finish(file: TreeFile, origin: &Arc<str>) -> Result<TreeFile, Vec<Problem>> {
-    let unknown = unknown_fields(&file, origin);
+    let mut unknown = unknown_fields(&file, origin);
+    if file.version < 3 {
+        // Read as this build reads it, an older file that switches a node off would run
+        // differently in the build it was written for.
+        for (i, node) in file.nodes.iter().enumerate() {
+            if !node.enabled {
+                unknown.push(Problem::new(
+                    origin,
+                    format!("$.nodes[{i}].enabled"),
+                    ProblemKind::NeedsVersion {
+                        field: "enabled".to_owned(),
+                        needs: 3,
+                        found: file.version,
+                    },
+                ));
+            }
+        }
+    }
     if unknown.is_empty() {
         Ok(file)
     } else {
@@ -317,7 +334,15 @@ fn unknown_fields(file: &TreeFile, origin: &Arc<str>) -> Vec<Problem> {
         "editor",
     ];
     const KEY: &[&str] = &["key", "type", "default", "description"];
-    const NODE: &[&str] = &["guid", "name", "type", "params", "decorators", "children"];
+    const NODE: &[&str] = &[
+        "guid",
+        "name",
+        "type",
+        "enabled",
+        "params",
+        "decorators",
+        "children",
+    ];
     const DECORATOR: &[&str] = &["guid", "name", "type", "params"];
     let mut problems = Vec::new();
     let mut report = |path: String, field: &str, known: &[&str]| {

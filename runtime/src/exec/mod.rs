@@ -29,6 +29,13 @@ use crate::tree::{CompiledTree, Node};
 /// child completes synchronously forever: the tick always ends.
 pub const MAX_LOOPS_PER_TICK: u32 = 1000;
 
+/// All the Repeats and Retries of one tick together restart their children at most this
+/// many times (rule 81): loops nested in loops multiply, so [`MAX_LOOPS_PER_TICK`] alone
+/// bounds each loop but not the tick. A loop that would restart its child once the budget
+/// is spent returns `running`, keeps its count and goes on in the next tick, as one that
+/// reached its own cap. Ten loops at their own cap fit in one tick.
+pub const LOOP_BUDGET_PER_TICK: u32 = 10_000;
+
 /// The state index of a host node that keeps no state.
 pub(crate) const NO_STATE: u32 = u32::MAX;
 
@@ -59,6 +66,10 @@ pub(crate) struct Exec<'a, 'c, C, O: ?Sized> {
     /// plain loop the interpreter reaches below a node it ticks (a Repeat's Sequence) is
     /// handed back to the generated code (`codegen::support::Loops`).
     pub gen: Option<&'a dyn crate::codegen::support::Loops<C, O>>,
+    /// Restarts of loop children so far in this tick, against [`LOOP_BUDGET_PER_TICK`]
+    /// (rule 81). Here, in the one `Exec` of a tick, so that generated code, which ticks
+    /// Repeats and Retries through this `Exec`, shares it with the interpreter.
+    restarts: u32,
 }
 
 /// One agent's state for one tick (or one halt): the tick's action context over the
@@ -102,6 +113,7 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
             cx,
             obs,
             gen: None,
+            restarts: 0,
         }
     }
 
@@ -338,6 +350,17 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
                 let _ = action::script::run(&mut *self.cx.blackboard, &mut *self.obs, i, program);
             }
         }
+    }
+
+    /// Takes one restart of a loop's child from the tick's budget (rule 81): `false`, and
+    /// nothing taken, once [`LOOP_BUDGET_PER_TICK`] restarts were made in this tick.
+    #[inline]
+    pub fn take_restart(&mut self) -> bool {
+        if self.restarts >= LOOP_BUDGET_PER_TICK {
+            return false;
+        }
+        self.restarts += 1;
+        true
     }
 
     pub fn is_running(&self, i: u32) -> bool {

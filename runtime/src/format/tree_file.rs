@@ -10,8 +10,9 @@ use crate::value::ValueType;
 /// The value of the `format` field.
 pub const FORMAT_NAME: &str = "arbor-tree";
 /// The newest file format version this build reads and the one it writes. Version 2 added
-/// bindings (`{"$key": "name"}` parameter values) and list and map value types.
-pub const FORMAT_VERSION: u64 = 2;
+/// bindings (`{"$key": "name"}` parameter values) and list and map value types; version 3
+/// the `enabled` field of nodes.
+pub const FORMAT_VERSION: u64 = 3;
 /// The oldest file format version this build reads (and reads as it always was).
 pub const OLDEST_FORMAT_VERSION: u64 = 1;
 
@@ -77,6 +78,10 @@ pub struct NodeDef {
     /// The node type: a built-in (`Sequence`, `Wait`, …) or a host type.
     #[serde(rename = "type")]
     pub kind: String,
+    /// `false` switches the node and its branch off: it runs as if it were absent
+    /// (docs/semantics.md rule 79; version 3). Written only when `false`.
+    #[serde(default = "enabled", skip_serializing_if = "is_enabled")]
+    pub enabled: bool,
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     /// Parameters by name: literals, or bindings `{"$key": "name"}` (version 2).
     pub params: Map<String, Value>,
@@ -146,6 +151,14 @@ impl TreeFile {
     }
 }
 
+fn enabled() -> bool {
+    true
+}
+
+fn is_enabled(enabled: &bool) -> bool {
+    *enabled
+}
+
 impl NodeDef {
     /// A node of type `kind` with a fresh GUID, named after its type.
     pub fn new(kind: impl Into<String>) -> NodeDef {
@@ -154,6 +167,7 @@ impl NodeDef {
             guid: new_guid(),
             name: kind.clone(),
             kind,
+            enabled: true,
             params: Map::new(),
             decorators: Vec::new(),
             children: Vec::new(),

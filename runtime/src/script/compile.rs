@@ -60,6 +60,9 @@ pub(crate) enum Op {
     Load(Key),
     /// Pops a value and writes it to the key (an int into a float key is widened).
     Store(Key, Ty),
+    /// Pops a value and appends its text to the string key's (`s := s .. e`, `s += e`),
+    /// in place when it can (`Text::push_str`); pushes the key's new text.
+    Append(Key),
     /// Pushes component `1` (0 for `x`, 1 for `y`, 2 for `z`) of a vector key's valid
     /// value, as a float; a key without one stops the script.
     LoadComponent(Key, u8),
@@ -139,6 +142,7 @@ impl Program {
             match op {
                 Op::Load(k)
                 | Op::Store(k, _)
+                | Op::Append(k)
                 | Op::LoadComponent(k, _)
                 | Op::StoreComponent(k, _) => *k = map(*k),
                 _ => {}
@@ -240,6 +244,11 @@ impl<'a> Compiler<'a> {
             )
         })?;
         let compound = op != ":=" && op != "=";
+        if kty == Ty::Str {
+            if let Some(tail) = self.appended(op, root, name, value) {
+                return self.append(key, (op, name), (target, value), tail);
+            }
+        }
         if compound {
             self.emit(Op::Load(key), 1);
         }
@@ -261,6 +270,49 @@ impl<'a> Compiler<'a> {
         }
         self.emit_at(Op::Store(key, kty), 0, whole);
         Ok(kty)
+    }
+
+    /// What `key op value` appends to the string key `name`, if it is an append:
+    /// `key += tail`, or `key := key .. tail`.
+    fn appended<'e>(&self, op: &str, root: bool, name: &str, value: &'e Expr) -> Option<&'e Expr> {
+        match (op, value) {
+            ("+=", tail) => Some(tail),
+            (":=" | "=", Expr::Binary("..", l, tail)) => match **l {
+                Expr::Name { root: r, span } if r == root => {
+                    let text = self.text(span);
+                    (text.strip_prefix('@').unwrap_or(text) == name).then_some(&**tail)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// An append to string key `key` (`appended`): the key's value is checked first, as
+    /// the `Load` of `key .. tail` would, then `tail` evaluated and appended in place
+    /// (`Op::Append`), without a copy of the key's text.
+    fn append(
+        &mut self,
+        key: Key,
+        (op, name): (&str, &str),
+        (target, value): (&Expr, &Expr),
+        tail: &Expr,
+    ) -> Result<Ty, ScriptError> {
+        self.emit(Op::Load(key), 1);
+        self.emit(Op::Pop, -1);
+        let tty = self.expr(tail)?;
+        let whole = target.span().to_end(value.span());
+        // `..` takes any operand; `+=` on a string key only a string.
+        if op == "+=" {
+            check::assignment(op, name, Ty::Str, tty).map_err(|m| Self::err(whole, m))?;
+        }
+        // The stop of a too long string names the `..` or the `+=`, as before.
+        let site = match value {
+            Expr::Binary("..", ..) if !std::ptr::eq(value, tail) => value.span(),
+            _ => whole,
+        };
+        self.emit_at(Op::Append(key), 0, site);
+        Ok(Ty::Str)
     }
 
     /// `pos.x op value` (rule 80): a float component, assigned as a float key is.

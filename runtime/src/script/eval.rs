@@ -2,10 +2,16 @@
 //!
 //! Allocation: the value stack and the text buffer for `..` live in a per-thread scratch
 //! that is reused, so after the first runs a script allocates nothing, with one
-//! exception: storing a string built by `..` into a key creates its `Arc<str>` (the
-//! blackboard holds strings as `Arc<str>`). When the key already holds the same text, the
-//! old value is kept and nothing is allocated. Loads and string literals share their
-//! `Arc` (a reference count, no copy).
+//! exception: storing a string built by `..` into a key creates its text (the
+//! blackboard holds strings as shared [`Text`]). When the key already holds the same
+//! text, the old value is kept and nothing is allocated. Loads and string literals share
+//! their `Arc` (a reference count, no copy).
+//!
+//! Appending to a key (`s := s .. e`, `s += e`: `Op::Append`) writes `e`'s text onto the
+//! key's own text, in place when the key holds the only handle on it
+//! ([`Text::push_str`]), so a run of appends costs amortised O(1) per appended byte
+//! instead of a copy of the whole string per run. For that the stack holds no handle on
+//! a key's text between runs (it is emptied at the end of each).
 //!
 //! Strings under construction (`V::Built`) are ranges of the scratch text that follow
 //! the stack: each starts where the one below it on the stack ends, the topmost ends at
@@ -16,12 +22,12 @@
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 use super::check::Ty;
 use super::compile::{Op, Program};
 use crate::blackboard::{Blackboard, Key};
 use crate::value::Value;
+use crate::value_text::Text;
 use crate::vector::{Vec2, Vec3};
 use crate::work::{self, Counter};
 
@@ -38,7 +44,7 @@ enum V {
     B(bool),
     I(i64),
     F(f64),
-    S(Arc<str>),
+    S(Text),
     Built(usize, usize),
 }
 
@@ -145,6 +151,9 @@ impl Program {
                 let top = scratch.stack.last().cloned().unwrap_or(V::B(false));
                 out(&top, &scratch.text)
             });
+            // No handle on a key's text outlives the run: the next append to it can then
+            // write in place (`Op::Append`).
+            scratch.stack.clear();
             // A script near the limit leaves a large buffer; keep what one string needs.
             if scratch.text.capacity() > 2 * MAX_STRING_LEN {
                 scratch.text = String::new();
@@ -162,7 +171,7 @@ impl Program {
                 Op::Bool(b) => stack.push(V::B(b)),
                 Op::Int(i) => stack.push(V::I(i)),
                 Op::Float(f) => stack.push(V::F(f)),
-                Op::Str(i) => stack.push(V::S(self.strings[i as usize].clone())),
+                Op::Str(i) => stack.push(V::S(Text::from(self.strings[i as usize].clone()))),
                 Op::Load(key) => stack.push(match bb.get(key) {
                     Some(Value::Bool(b)) => V::B(*b),
                     Some(Value::Int(i)) => V::I(*i),
@@ -185,13 +194,52 @@ impl Program {
                                 Some(Value::Str(old)) if &**old == built => continue,
                                 _ => {
                                     work::add(Counter::ScriptTextBytes, built.len() as u64);
-                                    Value::Str(Arc::from(built))
+                                    Value::Str(Text::from(built))
                                 }
                             }
                         }
                         None => continue,
                     };
                     bb.write(key, value, -1.0);
+                }
+                Op::Append(key) => {
+                    let Some(tail) = stack.pop() else {
+                        unreachable!("checked at load: an operand")
+                    };
+                    // The tail's text: a built string already at the end of the scratch
+                    // text, a number's written there now, or a loaded string as it is.
+                    let at = text.len();
+                    let piece: &str = match &tail {
+                        V::S(s) => s,
+                        V::Built(a, b) => &text[*a..*b],
+                        other => {
+                            append(text, other);
+                            &text[at..]
+                        }
+                    };
+                    let Some(Value::Str(old)) = bb.get(key) else {
+                        return Err(Stop::NoValue(key));
+                    };
+                    let len = old.len().saturating_add(piece.len());
+                    if len > MAX_STRING_LEN {
+                        return Err(self.too_long(pc - 1, len));
+                    }
+                    // An empty tail leaves the text as it is, unwritten, as storing
+                    // the same text does.
+                    if !piece.is_empty() {
+                        if let Some(moved) = bb.append_str(key, piece) {
+                            work::add(Counter::ScriptTextBytes, moved);
+                        }
+                    }
+                    if let V::Built(a, _) = tail {
+                        text.truncate(a);
+                    } else {
+                        text.truncate(at);
+                    }
+                    match bb.get(key) {
+                        Some(Value::Str(s)) => stack.push(V::S(s.clone())),
+                        _ => return Err(Stop::NoValue(key)),
+                    }
                 }
                 Op::LoadComponent(key, i) => stack.push(V::F(match (bb.value(key), i) {
                     (Value::Vec2(v), 0) => v.x,

@@ -241,7 +241,7 @@ fn storing_the_same_built_string_keeps_the_old_value() {
     };
     program.run(&mut bb).unwrap();
     match bb.get(Key(0)) {
-        Some(Value::Str(s)) => assert!(Arc::ptr_eq(s, &first)),
+        Some(Value::Str(s)) => assert!(crate::Text::ptr_eq(s, &first)),
         other => panic!("{other:?}"),
     }
 }

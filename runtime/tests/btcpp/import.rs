@@ -383,7 +383,7 @@ fn unmappable_nodes_become_opaque_host_types() {
         .find(|n| n.kind == "Wait")
         .expect("Sleep -> Wait");
     assert_eq!(sleep.params["seconds"], json!({"$key": "settle_msec"}));
-    assert_eq!(t.version, 2);
+    assert_eq!(t.version, arbor_runtime::format::FORMAT_VERSION);
     let script = node(t, "Script");
     assert_eq!(
         script.params["code"],

@@ -541,3 +541,41 @@ fn async_sequence_and_fallback_import_as_yielding_nodes_and_export_back() {
         "{out}"
     );
 }
+
+#[test]
+fn rule79_a_disabled_node_exports_as_skip_if_true_and_imports_back_disabled() {
+    let mut t = tree(
+        json!({"type": "Sequence", "name": "root", "children": [
+            {"type": "Wait", "name": "first", "params": {"seconds": 1}},
+            {"type": "Wait", "name": "off", "params": {"seconds": 2},
+             "decorators": [{"type": "SkipIf", "params": {"code": "x > 1"}}]},
+        ]}),
+        json!([{"key": "x", "type": "int", "default": 0}]),
+    );
+    t.version = arbor_runtime::format::FORMAT_VERSION;
+    t.nodes
+        .iter_mut()
+        .filter(|n| n.name == "off")
+        .for_each(|n| n.enabled = false);
+    let xml = export_tree(&t).expect("exports").xml;
+    // The node's own skip does not matter while it is off: one literal `_skipIf`.
+    assert!(
+        xml.contains("<Sleep name=\"off\" msec=\"2000\" _skipIf=\"true\"/>"),
+        "{xml}"
+    );
+    let options = arbor_runtime::btcpp::ImportOptions::new("t");
+    let back = arbor_runtime::btcpp::import_str(&xml, &options).expect("imports");
+    let main = &back.files[0].tree;
+    assert!(!node(main, "off").enabled);
+    assert!(
+        node(main, "off").decorators.is_empty(),
+        "no SkipIf script left"
+    );
+    assert!(node(main, "first").enabled);
+    // Any other `_skipIf` stays a script decorator, and the node stays on.
+    let other = xml.replace("_skipIf=\"true\"", "_skipIf=\"x &gt; 1\"");
+    let back = arbor_runtime::btcpp::import_str(&other, &options).expect("imports");
+    let off = node(&back.files[0].tree, "off");
+    assert!(off.enabled);
+    assert_eq!(off.decorators.len(), 1);
+}

@@ -41,6 +41,9 @@ fn flatten(node: &Value, out: &mut Vec<Value>, counter: &mut usize) -> String {
         node.get("name").cloned().unwrap_or(json!(kind)),
     );
     def.insert("type".into(), json!(kind));
+    if let Some(enabled) = node.get("enabled") {
+        def.insert("enabled".into(), enabled.clone());
+    }
     if let Some(p) = node.get("params") {
         def.insert("params".into(), p.clone());
     }
@@ -122,6 +125,17 @@ pub fn agent_v2(root: Value, blackboard: Value, seed: u64) -> Agent<()> {
     file["version"] = json!(2);
     match load_text(&file.to_string()) {
         Ok(tree) => Agent::new(Arc::new(tree), seed),
+        Err(e) => panic!("test tree should load: {e}"),
+    }
+}
+
+/// An agent on a nested tree written as format version 3, whose nodes may be switched
+/// off (`"enabled": false`, rule 79), seeded 1.
+pub fn agent_v3(root: Value, blackboard: Value) -> Agent<()> {
+    let mut file = tree_json(root, blackboard);
+    file["version"] = json!(3);
+    match load_text(&file.to_string()) {
+        Ok(tree) => Agent::new(Arc::new(tree), 1),
         Err(e) => panic!("test tree should load: {e}"),
     }
 }

@@ -6,6 +6,7 @@ mod if_updated;
 mod inverter;
 mod keep_running_until_failure;
 mod limiter;
+mod loop_budget;
 mod loop_queue;
 mod repeat;
 mod retry;

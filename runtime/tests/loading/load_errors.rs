@@ -224,14 +224,14 @@ fn missing_root_and_unknown_root() {
 #[test]
 fn newer_version_says_to_update() {
     let mut t = simple();
-    t["version"] = json!(3);
+    t["version"] = json!(4);
     assert_eq!(
         messages(&t),
-        ["t.json: $.version: file format version 3 is newer than this build of Arbor reads (version 2); update Arbor to open it"]
+        ["t.json: $.version: file format version 4 is newer than this build of Arbor reads (version 3); update Arbor to open it"]
     );
     t["version"] = json!("one");
     assert!(messages(&t)[0]
-        .contains("unsupported file format version \"one\"; this build reads versions 1 to 2"));
+        .contains("unsupported file format version \"one\"; this build reads versions 1 to 3"));
 }
 
 #[test]
@@ -682,4 +682,27 @@ fn rule43_private_subtree_keys_get_distinct_names() {
     let bb = agent.blackboard();
     assert_eq!(bb.get_i64(bb.key("sub/count").unwrap()), Some(1));
     assert_eq!(bb.get_i64(bb.key("sub/count #2").unwrap()), Some(1));
+}
+
+#[test]
+fn rule79_enabled_needs_version_3_and_older_files_still_load() {
+    // Files of every older version still load as they always did.
+    for version in [1, 2] {
+        let mut t = simple();
+        t["version"] = json!(version);
+        assert!(load(&t).is_ok(), "version {version}");
+        // Switching a node off is a version-3 field: an older file that does is refused,
+        // located, rather than run differently from the build it was written for.
+        t["nodes"][0]["enabled"] = json!(false);
+        assert_eq!(
+            messages(&t),
+            [format!(
+                "t.json: $.nodes[0].enabled: `enabled` needs file format version 3 or later; this file is version {version}"
+            )]
+        );
+    }
+    let mut t = simple();
+    t["version"] = json!(3);
+    t["nodes"][0]["enabled"] = json!(false);
+    assert!(load(&t).is_ok(), "a version-3 file may switch its root off");
 }

@@ -16,6 +16,7 @@ mod linear;
 mod located;
 mod scripts;
 mod special_files;
+mod tick_budget;
 
 use std::path::{Path, PathBuf};
 

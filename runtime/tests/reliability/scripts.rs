@@ -225,3 +225,44 @@ fn rule51_the_deepest_scripts_allowed_compile_on_a_small_stack() {
         }
     });
 }
+
+#[test]
+fn rule60_appending_to_a_key_costs_linear_work() {
+    // `n` appends of two bytes, over as many ticks as the loop caps need: the work is the
+    // bytes appended plus the moves of a buffer that at least doubles, not a copy of the
+    // whole key per append (which made it quadratic).
+    let work = |code: &str, n: i64| {
+        let mut a = agent(
+            repeat(n, script(code)),
+            json!([string_key("s", ""), string_key("t", "xy")]),
+        );
+        let (status, work) = measure(Counter::ScriptTextBytes, || {
+            let mut status = Status::Running;
+            for _ in 0..100 {
+                status = a.tick(&mut (), 1.0);
+                if status != Status::Running {
+                    break;
+                }
+            }
+            status
+        });
+        assert_eq!(status, Status::Success, "{code}");
+        assert_eq!(len_of(&bb(&a, "s")), 2 * n as usize, "{code}");
+        work
+    };
+    for code in ["s += t", "s := s .. t", "s := s .. 'xy'"] {
+        let (small, large) = (work(code, 2_000), work(code, 8_000));
+        assert!(
+            small <= 4 * 4_000,
+            "{code}: {small} bytes of work for 4,000 appended"
+        );
+        assert!(
+            large <= 4 * 16_000,
+            "{code}: {large} bytes of work for 16,000 appended"
+        );
+        assert!(
+            crate::reliability::grows_linearly(small, large, 5),
+            "{code}: {small} -> {large}"
+        );
+    }
+}

@@ -10,7 +10,7 @@
 use arbor_runtime::{Action, ActionCtx, InPort, Status, Value};
 
 use super::world::GuardWorld;
-use crate::vec2::Vec2;
+use arbor_runtime::Vec2;
 
 pub(crate) struct ChaseEnemy {
     pub last_seen: InPort<Value>,
@@ -19,7 +19,7 @@ pub(crate) struct ChaseEnemy {
 impl ChaseEnemy {
     fn last_seen(&self, cx: &ActionCtx<'_, GuardWorld>) -> Option<Vec2> {
         match cx.get(&self.last_seen)? {
-            Value::Json(json) => Vec2::from_json(json),
+            Value::Json(json) => Vec2::from_json(json).ok(),
             _ => None,
         }
     }

@@ -3,7 +3,7 @@
 //! until the guard has moved on, then wanders off again. Its choices draw from the world's seeded [`Rng`].
 
 use crate::rng::Rng;
-use crate::vec2::Vec2;
+use arbor_runtime::Vec2;
 
 /// A bush: a circle the intruder can hide in.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -14,7 +14,7 @@ use arbor_runtime::Blackboard;
 use super::intruder::{random_point, Bush, Intruder};
 use crate::log::Log;
 use crate::rng::Rng;
-use crate::vec2::Vec2;
+use arbor_runtime::Vec2;
 
 pub const VISIBLE_KEY: &str = "enemy_visible";
 pub const TRACKED_KEY: &str = "enemy_tracked";

@@ -12,7 +12,7 @@ use super::rules::VillagerRules;
 use super::zone::{Zone, ZoneColor};
 use crate::log::Log;
 use crate::rng::Rng;
-use crate::vec2::Vec2;
+use arbor_runtime::Vec2;
 
 /// What the villager is doing, for drawing and the summary.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,7 +1,7 @@
 //! Zones: coloured circles on the villager's map; standing in one lets the villager raise
 //! the need of that colour (red food, blue water, white energy, green mood, yellow money).
 
-use crate::vec2::Vec2;
+use arbor_runtime::Vec2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ZoneColor {

@@ -28,6 +28,7 @@ mod move_nodes;
 mod notes;
 mod paste;
 mod remove_nodes;
+mod set_enabled;
 mod set_param;
 mod set_root;
 mod set_text;
@@ -43,6 +44,7 @@ pub use move_nodes::{Item, MoveItems};
 pub use notes::{SetGroup, SetNote};
 pub use paste::Paste;
 pub use remove_nodes::RemoveItems;
+pub use set_enabled::SetEnabled;
 pub use set_param::SetParam;
 pub use set_root::{SetManifests, SetRoot};
 pub use set_text::{SetText, TextField};
@@ -144,6 +146,7 @@ commands! {
     MoveItems(MoveItems),
     Paste(Paste),
     SetParam(SetParam),
+    SetEnabled(SetEnabled),
     SetText(SetText),
     AddDecorator(AddDecorator),
     RemoveDecorator(RemoveDecorator),

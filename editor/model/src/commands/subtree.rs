@@ -63,6 +63,9 @@ pub fn replace_with_subtree(
         .node(top)
         .map(|n| n.decorators.clone())
         .unwrap_or_default();
+    // So does the switch (rule 79): a disabled branch is absent from this tree; in the
+    // file, a disabled root would run as an empty Sequence instead.
+    node.enabled = doc.node(top).is_none_or(|n| n.enabled);
     let add = AddNode::with_node(node, doc.position(top).unwrap_or([0.0, 0.0]));
     let new = add.guid().to_owned();
 
@@ -147,6 +150,14 @@ pub fn inline_subtree(
 /// module documentation). The Sequence takes the top's place; the copy moves a column to
 /// the right, where the layout puts children.
 fn wear_decorators(fragment: &mut Fragment, def: &NodeDef, sizes: &LayoutOptions) {
+    if !def.enabled {
+        // A disabled Subtree node's branch stays off inlined (rule 79).
+        if let Some(top) = fragment.tops().first().map(|t| t.to_string()) {
+            if let Some(n) = fragment.nodes.iter_mut().find(|n| n.guid == top) {
+                n.enabled = false;
+            }
+        }
+    }
     if def.decorators.is_empty() {
         return;
     }

@@ -14,10 +14,9 @@
 //!   size limit.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use arbor_runtime::files::{self, ReadError};
-use arbor_runtime::{LoadError, LoadOptions, NodeTypes, Problem, ProblemKind, Severity};
+use arbor_runtime::{LoadError, LoadOptions, NodeTypes};
 
 use super::model::Document;
 
@@ -73,18 +72,8 @@ pub fn load(path: &Path) -> Result<Document, OpenError> {
     let text = match files::read_text(path, limit) {
         Ok(text) => text,
         // A huge file is not a tree anyone made by hand.
-        Err(ReadError::TooLarge { size, limit }) => {
-            return Err(OpenError::Invalid(LoadError {
-                problems: vec![Problem {
-                    severity: Severity::Error,
-                    file: Arc::from(path.display().to_string()),
-                    json_path: "$".to_owned(),
-                    line: None,
-                    node: None,
-                    node_label: None,
-                    kind: ProblemKind::FileTooLarge { size, limit },
-                }],
-            }))
+        Err(e @ ReadError::TooLarge { .. }) => {
+            return Err(OpenError::Invalid(LoadError::unreadable(path, e)))
         }
         Err(e) => return Err(read_error(io_error(e))),
     };

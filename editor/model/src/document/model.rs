@@ -379,6 +379,43 @@ impl Document {
         false
     }
 
+    /// Every node that does not run because it or an ancestor is disabled (`enabled:
+    /// false`, semantics rule 79): what a view greys out. One walk down from each disabled
+    /// node, so a view can ask once per frame for the whole tree.
+    pub fn disabled_branches(&self) -> HashSet<&str> {
+        let mut out = HashSet::new();
+        let mut stack: Vec<&str> = self
+            .file
+            .nodes
+            .iter()
+            .filter(|n| !n.enabled)
+            .map(|n| n.guid.as_str())
+            .collect();
+        while let Some(guid) = stack.pop() {
+            // Already seen: a shared subtree of a hand-edited file, or a cycle.
+            if out.insert(guid) {
+                stack.extend(self.children(guid).iter().map(String::as_str));
+            }
+        }
+        out
+    }
+
+    /// Whether node `guid` does not run because it or an ancestor is disabled.
+    pub fn is_disabled(&self, guid: &str) -> bool {
+        let mut seen = HashSet::new();
+        let mut at = Some(guid);
+        while let Some(g) = at {
+            if self.node(g).is_some_and(|n| !n.enabled) {
+                return true;
+            }
+            if !seen.insert(g) {
+                return false; // a cycle in a hand-edited file
+            }
+            at = self.parent_of(g);
+        }
+        false
+    }
+
     /// The nodes in execution order: depth-first pre-order from the root. Nodes the root
     /// does not reach are not included (they never run).
     pub fn execution_order(&self) -> Vec<&str> {

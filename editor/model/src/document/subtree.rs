@@ -90,6 +90,8 @@ pub fn extract_subtree(
     for node in &mut fragment.nodes {
         if Some(&node.guid) == root.as_ref() {
             node.decorators.clear();
+            // Switched off, the branch stays off through the Subtree node (rule 79).
+            node.enabled = true;
         }
     }
     let mut out = Document::new(name);

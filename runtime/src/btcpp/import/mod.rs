@@ -325,6 +325,8 @@ struct Draft {
     /// For Subtree: ports the call sets to a literal, which `_autoremap` must not remap
     /// (BT.CPP: the literal wins over the parent's key of the same name).
     literal_ports: Vec<String>,
+    /// `false` for a node written `_skipIf="true"`: switched off (rule 79).
+    enabled: bool,
     line: u32,
     column: u32,
 }
@@ -343,6 +345,7 @@ impl Draft {
             kept: BTreeMap::new(),
             code: None,
             literal_ports: Vec::new(),
+            enabled: true,
             line: el.line,
             column: el.column,
         }
@@ -1195,6 +1198,15 @@ impl<'o> Cx<'o> {
         special: Vec<(String, String)>,
     ) {
         let mut specials: BTreeMap<String, String> = special.into_iter().collect();
+        // A literal `_skipIf="true"` always skips: what export writes for a disabled node
+        // (rule 79). Any other skip stays a script.
+        if specials
+            .get("_skipIf")
+            .is_some_and(|src| src.trim() == "true")
+        {
+            specials.remove("_skipIf");
+            draft.enabled = false;
+        }
         let legacy_ok = |attr: &str, src: &str| match attr {
             "_failureIf" => script::parse_tests(src, Join::Any).is_some(),
             "_skipIf" => {
@@ -1485,6 +1497,7 @@ impl<'o> Cx<'o> {
     ) -> String {
         let mut node = NodeDef::new(d.kind.clone());
         node.name = d.name.clone();
+        node.enabled = d.enabled;
         let host = types.get(&d.kind);
         for (name, value) in &d.params {
             let json = match value {

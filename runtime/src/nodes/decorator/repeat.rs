@@ -6,7 +6,9 @@
 //!
 //! IMPORTANT: a child that succeeds synchronously would loop forever within one tick. After
 //! `MAX_LOOPS_PER_TICK` child runs in one tick the Repeat returns Running, keeps its count
-//! and continues next tick (Arbor's choice for rule 36).
+//! and continues next tick (Arbor's choice for rule 36). It does the same when the tick's
+//! `LOOP_BUDGET_PER_TICK` restarts, shared by every loop of the tick, are spent (rule 81),
+//! so loops nested in loops cannot multiply a tick's work.
 //! With `yield: true` (BT.CPP 4.8's Repeat, rule 49) a child run that started and succeeded
 //! in this tick ends the tick: Running, and the next run starts next tick.
 //! JSON: `{"type":"Repeat","params":{"count":3},"children":[child]}`
@@ -81,7 +83,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                     return Status::Success;
                 }
                 restarts += 1;
-                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK {
+                // The tick's budget last: it is taken only by a restart that happens.
+                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK || !x.take_restart() {
                     return Status::Running;
                 }
             }

@@ -5,8 +5,9 @@
 //! - `attempts: -1` retries forever; `0` and values below -1 are refused by the loader
 //!   (Arbor's choice for rule 36)
 //!
-//! Like Repeat, the child runs at most `MAX_LOOPS_PER_TICK` times in one tick; then Running,
-//! keeping the count.
+//! Like Repeat, the child runs at most `MAX_LOOPS_PER_TICK` times in one tick, and restarts
+//! only while the tick's `LOOP_BUDGET_PER_TICK` lasts (rule 81); then Running, keeping the
+//! count.
 //! With `yield: true` (BT.CPP 4.8's RetryUntilSuccessful, rule 49) an attempt that started
 //! and failed in this tick ends the tick: Running, and the next attempt starts next tick, so
 //! a reactive parent re-checks its conditions first.
@@ -95,7 +96,8 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                     return Status::Failure;
                 }
                 restarts += 1;
-                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK {
+                // The tick's budget last: it is taken only by a restart that happens.
+                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK || !x.take_restart() {
                     return Status::Running;
                 }
             }
