@@ -1,13 +1,13 @@
 //! The in-game tree viewer in a plain eframe app: a villager lives in the window, and a
 //! "brain" window draws its tree with live statuses, as a game's debug overlay would
-//! (arbor_editor::viewer::TreeViewer; the same drawing and colours as the editor).
+//! (arbor_viewer::TreeViewer; the same drawing and colours as the editor).
 //! `cargo run -p arbor-editor --example in_game_viewer`
 
 use std::sync::Arc;
 
-use arbor_editor::viewer::TreeViewer;
 use arbor_runtime::{parse_str, Agent};
 use arbor_samples::villager::{registry, VillagerWorld};
+use arbor_viewer::TreeViewer;
 
 struct Game {
     world: VillagerWorld,
@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = parse_str(&text, Some(&path))?;
     let registry = registry();
     let tree = Arc::new(registry.loader().load_tree(&file, Some(&path))?);
-    let viewer = TreeViewer::new(&tree, &file, registry.types())?;
+    let viewer = TreeViewer::new(&tree, &file, registry.types());
     let game = Game {
         world: VillagerWorld::new(7),
         agent: Agent::new(tree, 7),

@@ -13,9 +13,9 @@
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
-use arbor_runtime::Category;
+use arbor_viewer::palette::PORT_COLOR;
+use arbor_viewer::{port, LodBox};
 
-use super::paint::{LodBox, PORT_COLOR};
 use super::scene::SceneNode;
 use super::Canvas;
 use crate::commands::Connect;
@@ -36,19 +36,9 @@ pub(super) fn hit(boxes: &[LodBox], pos: Pos2) -> Option<&LodBox> {
     boxes.iter().rev().find(|b| b.rect.contains(pos))
 }
 
-/// Whether a node has a children port (as sync.rs decides for the widgets): composites
-/// and decorators, and a node of an unknown type that has children.
-pub(super) fn takes_children(node: &SceneNode) -> bool {
-    match node.category {
-        Some(Category::Composite | Category::Decorator) => true,
-        Some(_) => false,
-        None => !node.children.is_empty(),
-    }
-}
-
-/// Where a box's children port is, and how large (screen points).
-pub(super) fn port(rect: Rect) -> (Pos2, f32) {
-    (rect.right_center(), (rect.height() * 0.18).clamp(3.0, 7.0))
+/// Whether a node has a children port (as sync.rs decides for the widgets).
+fn takes_children(node: &SceneNode) -> bool {
+    arbor_viewer::takes_children(node.category, !node.children.is_empty())
 }
 
 impl Canvas {

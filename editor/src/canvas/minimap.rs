@@ -11,9 +11,10 @@ use std::collections::BTreeSet;
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
 use super::camera::look_at;
-use super::view::{category_color, fill, FOUND_COLOR};
+use super::view::{fill, FOUND_COLOR};
 use super::Canvas;
 use crate::view::UiCx;
+use arbor_viewer::category_color;
 
 /// Size of the minimap, in screen points.
 const SIZE: egui::Vec2 = egui::vec2(220.0, 150.0);

@@ -16,7 +16,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::format::{DecoratorDef, NodeDef};
-use arbor_runtime::{Category, Direction, NodeType, NodeTypes, Report, Severity};
+use arbor_runtime::{Direction, NodeType, NodeTypes, Report, Severity};
 use egui::{Pos2, Rect};
 use egui_node_editor as eng;
 use eng::{InputId, NodeId, OutputId};
@@ -335,12 +335,8 @@ fn view_of(
             view.summary.push(format!("remaps {}", keys.join(", ")));
         }
     }
-    let takes_children = match view.category {
-        Some(Category::Composite | Category::Decorator) => true,
-        Some(_) => false,
-        // Unknown type: keep its connections visible.
-        None => !node.children.is_empty(),
-    };
+    // An unknown type with children keeps its connections visible.
+    let takes_children = arbor_viewer::takes_children(view.category, !node.children.is_empty());
     let label = if node.name.is_empty() {
         node.kind.clone()
     } else {

@@ -17,6 +17,8 @@ use eng::NodeId;
 
 use crate::document::Color;
 use crate::live::{status_color, NodeLive};
+use arbor_viewer::category_color;
+use arbor_viewer::palette::live_fill;
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
 pub type Graph = eng::Graph<NodeView, Port, NoValue>;
@@ -279,32 +281,8 @@ pub fn fill(color: Color) -> Color32 {
     }
 }
 
-/// Title colours by category: muted, so that status colours stand out.
-pub fn category_color(category: Option<Category>) -> Color32 {
-    match category {
-        Some(Category::Composite) => Color32::from_rgb(70, 96, 130),
-        Some(Category::Decorator) => Color32::from_rgb(104, 86, 136),
-        Some(Category::Condition) => Color32::from_rgb(62, 118, 118),
-        Some(Category::Action) => Color32::from_rgb(96, 96, 80),
-        Some(Category::Subtree) => Color32::from_rgb(80, 112, 80),
-        Some(Category::Attached) | None => Color32::from_rgb(120, 60, 60),
-    }
-}
-
 /// The outline of a node the find bar matched.
 pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
-
-/// How long a visited node keeps its status colour before fading to dim, in seconds.
-pub const FADE_SECONDS: f32 = 0.6;
-
-/// The fade factor of a live status: 1 when just visited, 0 when faded out.
-pub fn freshness(live: &NodeLive) -> f32 {
-    if live.status == Some(Status::Running) {
-        1.0
-    } else {
-        (1.0 - live.age / FADE_SECONDS).clamp(0.0, 1.0)
-    }
-}
 
 impl eng::NodeDataTrait for NodeView {
     type Response = CanvasResponse;
@@ -470,25 +448,12 @@ impl eng::NodeDataTrait for NodeView {
         _: &Graph,
         state: &mut CanvasState,
     ) -> Option<Color32> {
-        let base = category_color(self.category);
-        if !state.preview_active {
-            return Some(base);
-        }
-        match state.live.get(&self.guid) {
-            Some(live) => match live.status {
-                Some(status) => {
-                    let f = freshness(live);
-                    Some(lerp(
-                        Color32::from_gray(60),
-                        status_color(status),
-                        0.35 + 0.65 * f,
-                    ))
-                }
-                None => Some(Color32::from_gray(60)),
-            },
-            // Not visited: dim.
-            None => Some(Color32::from_gray(55)),
-        }
+        // The header is coloured as the zoomed-out box is (arbor_viewer's palette).
+        Some(if state.preview_active {
+            live_fill(state.live.get(&self.guid))
+        } else {
+            category_color(self.category)
+        })
     }
 }
 
@@ -593,12 +558,6 @@ fn first_line(lines: &[String]) -> String {
     } else {
         short
     }
-}
-
-/// Linear blend between two colours.
-pub fn lerp(a: Color32, b: Color32, t: f32) -> Color32 {
-    let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
-    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
 }
 
 #[cfg(test)]

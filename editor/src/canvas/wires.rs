@@ -11,13 +11,13 @@ use egui::epaint::CubicBezierShape;
 use egui::{Color32, Pos2, Shape, Stroke};
 use egui_node_editor::AnyParameterId;
 
-use super::view::freshness;
 use super::Canvas;
 use crate::live::status_color;
 use arbor_runtime::Status;
+use arbor_viewer::freshness;
 
-/// The colour of wires and ports at rest.
-pub const WIRE_COLOR: Color32 = Color32::from_rgb(140, 150, 165);
+/// The colour of wires and ports at rest: the painter's edges'.
+pub const WIRE_COLOR: Color32 = arbor_viewer::palette::EDGE_COLOR;
 
 /// A wire from a `children` port to a `parent` port, shaped as egui_node_editor shapes
 /// its own.

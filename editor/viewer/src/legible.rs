@@ -1,7 +1,8 @@
-//! Text that stays legible when the canvas is zoomed out: a screen font size clamped to a
-//! readable range, and labels shortened at word boundaries (a space, or a capital letter
-//! starting a word in `CamelCase`) with an ellipsis, or not written at all. Never a label
-//! cut mid-word, never text too small to read.
+//! Text that stays legible when a tree is drawn zoomed out (the editor's canvas, the
+//! viewer): a screen font size clamped to a readable range, and labels shortened at word
+//! boundaries (a space, or a capital letter starting a word in `CamelCase`) with an
+//! ellipsis, or not written at all. Never a label cut mid-word, never text too small to
+//! read.
 
 /// The smallest text the zoomed-out canvas writes, in screen points.
 pub const MIN_SIZE: f32 = 11.0;
