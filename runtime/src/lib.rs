@@ -102,6 +102,7 @@ pub mod script;
 mod spec;
 mod status;
 pub mod text;
+mod tick_mode;
 mod trace;
 mod tree;
 mod value;
@@ -131,6 +132,7 @@ pub use spec::{
     StandIn, MANIFEST_FORMAT,
 };
 pub use status::Status;
+pub use tick_mode::{TickMode, MAX_RETICKS};
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
