@@ -31,7 +31,7 @@ fn rule85_retick_after_yield_starts_the_next_attempt_in_the_same_call() {
     assert_eq!(status, Status::Running);
     assert_eq!(
         ticked(&events),
-        ["R", "OpenDoor", "R", "OpenDoor"],
+        ["OpenDoor", "R", "OpenDoor", "R"],
         "{events:?}"
     );
     // The running attempt resumes: no wake-up, one root tick.
@@ -47,7 +47,7 @@ fn rule85_tick_mode_once_leaves_the_next_attempt_to_the_next_call() {
     assert_eq!(a.tick_mode(), TickMode::Once);
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Running);
-    assert_eq!(ticked(&events), ["R", "OpenDoor"]);
+    assert_eq!(ticked(&events), ["OpenDoor", "R"]);
     let (status, events) = step(&mut a);
     assert_eq!(status, Status::Running);
     assert_eq!(count(&events, "OpenDoor"), 1);
