@@ -21,6 +21,9 @@ pub struct Agent<C> {
     tree: Arc<CompiledTree<C>>,
     state: State,
     mode: TickMode,
+    /// The `agent` field of its `tracing` events (`tracing` feature).
+    #[cfg(feature = "tracing")]
+    trace_id: u64,
 }
 
 impl<C> Agent<C> {
@@ -39,13 +42,38 @@ impl<C> Agent<C> {
             host: Host {
                 rng: crate::rng::Rng::with_seed(seed),
                 states: tree.states.iter().map(|m| (m.make)()).collect(),
+                info: tree.info.clone(),
+                ticked_at: 0.0,
+                ticked_before: 0.0,
             },
         };
         Agent {
             tree,
             state,
             mode: TickMode::Once,
+            #[cfg(feature = "tracing")]
+            trace_id: seed,
         }
+    }
+
+    /// The `agent` field of this agent's `tracing` events: its seed unless set.
+    #[cfg(feature = "tracing")]
+    pub fn trace_id(&self) -> u64 {
+        self.trace_id
+    }
+
+    /// Sets the `agent` field of this agent's `tracing` events (an entity id, an index).
+    #[cfg(feature = "tracing")]
+    pub fn set_trace_id(&mut self, id: u64) {
+        self.trace_id = id;
+    }
+
+    /// One root tick reported as `tracing` events, when a subscriber wants them.
+    #[cfg(feature = "tracing")]
+    #[inline(never)]
+    fn run_logged(&mut self, data: &mut C) -> Status {
+        let mut observer = crate::tracing_events::TracingObserver::new(self.trace_id, &self.tree);
+        self.run_traced(data, &mut observer)
     }
 
     /// The tree and the state, borrowed apart (generated code's `support::direct`).
@@ -89,6 +117,11 @@ impl<C> Agent<C> {
 
     /// Advances the clock by `dt` seconds and ticks the root once.
     pub fn tick(&mut self, data: &mut C, dt: f64) -> Status {
+        #[cfg(feature = "tracing")]
+        if crate::tracing_events::wanted() {
+            self.advance(dt);
+            return self.run_logged(data);
+        }
         if self.mode == TickMode::RetickAfterYield {
             self.advance(dt);
             return self.retick_after_yield(|a| a.run_once(data));
@@ -129,6 +162,10 @@ impl<C> Agent<C> {
 
     /// Ticks the root once at the current time (rule 2, step 4).
     pub fn run(&mut self, data: &mut C) -> Status {
+        #[cfg(feature = "tracing")]
+        if crate::tracing_events::wanted() {
+            return self.run_logged(data);
+        }
         if self.mode == TickMode::RetickAfterYield {
             return self.retick_after_yield(|a| a.run_once(data));
         }
@@ -154,7 +191,7 @@ impl<C> Agent<C> {
     /// One root tick through the interpreter.
     #[inline(always)]
     fn interpret<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
-        self.state.nodes.run += 1;
+        self.state.begin_run();
         let tree = &*self.tree;
         let (nodes, mut cx) = split(&mut self.state, data);
         Exec::new(tree, nodes, &mut cx, observer).tick_root(&tree.root)
@@ -173,7 +210,7 @@ impl<C> Agent<C> {
         let Some(program) = &self.tree.program else {
             return self.interpret(data, observer);
         };
-        self.state.nodes.run += 1;
+        self.state.begin_run();
         let mut forward = Forward(observer);
         let observer: &mut dyn Observer = &mut forward;
         let (nodes, mut cx) = split(&mut self.state, data);
@@ -202,6 +239,12 @@ impl<C> Agent<C> {
         fresh.state.host.rng = self.state.host.rng.clone();
         fresh.state.nodes.run = self.state.nodes.run;
         fresh.mode = self.mode;
+        fresh.state.host.ticked_at = self.state.host.ticked_at;
+        fresh.state.host.ticked_before = self.state.host.ticked_before;
+        #[cfg(feature = "tracing")]
+        {
+            fresh.trace_id = self.trace_id;
+        }
         let dropped = fresh.state.bb.adopt(&self.state.bb);
         for (i, name) in fresh.tree.triggers.iter().enumerate() {
             if let Some(j) = self.tree.triggers.iter().position(|t| t == name) {
@@ -290,6 +333,8 @@ impl<C> Clone for Agent<C> {
             tree: self.tree.clone(),
             state: self.state.clone(),
             mode: self.mode,
+            #[cfg(feature = "tracing")]
+            trace_id: self.trace_id,
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Args: a node's parameters after the loader checked them against the node type's
 //! declaration: typed, defaults filled in, blackboard keys resolved.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::blackboard::Key;
 use crate::port::{InPort, OutPort, PortType};
+use crate::spec::{NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::value::{Value, ValueType};
 
@@ -33,6 +34,9 @@ pub enum Arg {
 #[derive(Clone, Debug, Default)]
 pub struct Args {
     items: Vec<(String, Arg)>,
+    /// For a registration's probe ([`Args::probe`]): the names asked for that the node
+    /// type does not declare.
+    undeclared: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 impl Args {
@@ -40,9 +44,30 @@ impl Args {
         self.items.push((name.to_owned(), arg));
     }
 
+    /// Parameters for every parameter `ty` declares, with placeholder values (its default,
+    /// or a plain value of its kind), for running a factory once as it is registered; the
+    /// list fills with the names the factory asks for that `ty` does not declare.
+    pub(crate) fn probe(ty: &NodeType) -> (Args, Arc<Mutex<Vec<String>>>) {
+        let undeclared = Arc::new(Mutex::new(Vec::new()));
+        let mut args = Args {
+            items: Vec::new(),
+            undeclared: Some(undeclared.clone()),
+        };
+        for spec in &ty.params {
+            args.push(&spec.name, placeholder(spec));
+        }
+        (args, undeclared)
+    }
+
     /// The checked parameter `name`, if the node type declares it.
     pub fn get(&self, name: &str) -> Option<&Arg> {
-        self.items.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+        let found = self.items.iter().find(|(n, _)| n == name).map(|(_, a)| a);
+        if let (None, Some(undeclared)) = (found, &self.undeclared) {
+            if let Ok(mut names) = undeclared.lock() {
+                names.push(name.to_owned());
+            }
+        }
+        found
     }
 
     /// A plain value parameter; `None` if absent (optional and not given) or bound to a
@@ -172,6 +197,43 @@ impl Args {
             }
         }
     }
+}
+
+/// A value of `spec`'s kind and direction that a factory can take: its default, or a
+/// plain one (1 for numbers, so that a factory checking for a positive value goes on to
+/// read the rest). The placeholder key is never read or written.
+fn placeholder(spec: &ParamSpec) -> Arg {
+    let key = Key(0);
+    let ty = spec.kind.value_type().unwrap_or(ValueType::Json);
+    if spec.direction.writes() {
+        return Arg::Bound { key, ty };
+    }
+    let plain = match spec.kind {
+        ParamKind::Key => return Arg::Key(key),
+        ParamKind::Statuses => return Arg::Statuses(Arc::from([Status::Success])),
+        ParamKind::KeyMap => return Arg::KeyMap(Vec::new()),
+        ParamKind::KeyValue | ParamKind::Json => Value::Int(1),
+        ParamKind::Enum => spec
+            .values
+            .first()
+            .map_or(Value::Null, |v| Value::from(v.as_str())),
+        ParamKind::Bool => Value::Bool(false),
+        ParamKind::Int => Value::Int(1),
+        ParamKind::Float => Value::Float(1.0),
+        _ => ty
+            .coerce(&serde_json::Value::String("x".to_owned()))
+            .or_else(|_| ty.coerce(&serde_json::json!([])))
+            .or_else(|_| ty.coerce(&serde_json::json!({})))
+            .or_else(|_| ty.coerce(&serde_json::json!([0, 0, 0])))
+            .or_else(|_| ty.coerce(&serde_json::json!([0, 0])))
+            .unwrap_or(Value::Null),
+    };
+    let value = spec
+        .default
+        .as_ref()
+        .and_then(|json| ty.coerce(json).ok())
+        .unwrap_or(plain);
+    Arg::Value(value)
 }
 
 fn missing(name: &str, what: &str) -> String {

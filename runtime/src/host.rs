@@ -44,10 +44,26 @@ impl<C> ActionCtx<'_, C> {
         self.blackboard.now()
     }
 
+    /// Seconds since the agent's previous root tick (since its creation, on the first).
+    pub fn dt(&self) -> f64 {
+        self.host.dt()
+    }
+
     /// The node being run (for a host condition attached as a decorator: the node it is
     /// attached to).
     pub fn node(&self) -> NodeId {
         self.site.node
+    }
+
+    /// The name of the node being run, as the tree file gives it (the type's name when
+    /// the file gives none).
+    pub fn name(&self) -> &str {
+        self.host.label(self.site.node).0
+    }
+
+    /// The GUID of the node being run, as in the tree file.
+    pub fn guid(&self) -> &str {
+        self.host.label(self.site.node).1
     }
 
     /// The agent's seeded random generator: use it, not a global one, to stay reproducible.
@@ -109,7 +125,8 @@ pub trait Action<C>: Send + Sync {
 }
 
 /// A host node with state of its own: one `State` per agent per node, a fresh
-/// `State::default()` as each execution enters, passed to every hook.
+/// `State::default()` as each execution enters (or, when [`StatefulAction::keeps_state`],
+/// kept from one execution to the next), passed to every hook.
 ///
 /// The runtime creates every state when the agent is created (sized when the tree loads;
 /// [`crate::CompiledTree::state_size`] counts it), so ticking allocates nothing for it.
@@ -146,6 +163,11 @@ pub trait StatefulAction<C>: Send + Sync {
     fn exit(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State, _status: Status) {}
     /// As [`Action::abort`].
     fn abort(&self, _cx: &mut ActionCtx<'_, C>, _state: &mut Self::State) {}
+    /// Whether the state lasts across executions: when true it is made once per agent
+    /// per node and not reset as an execution enters (a count of uses, a last target).
+    fn keeps_state(&self) -> bool {
+        false
+    }
 }
 
 /// A [`StatefulAction`] as an [`Action`]: finds its state in the context.
@@ -154,7 +176,9 @@ pub(crate) struct Stateful<A>(pub A);
 impl<C, A: StatefulAction<C>> Action<C> for Stateful<A> {
     fn enter(&self, cx: &mut ActionCtx<'_, C>) {
         with_state(cx, |cx, state: &mut A::State| {
-            *state = A::State::default();
+            if !self.0.keeps_state() {
+                *state = A::State::default();
+            }
             self.0.enter(cx, state);
         });
     }
@@ -171,7 +195,7 @@ impl<C, A: StatefulAction<C>> Action<C> for Stateful<A> {
 
 /// Runs `f` with the node's state taken out of the context (so both can be borrowed),
 /// then puts it back for the next hook of the same pass.
-fn with_state<'a, C, S: 'static, R>(
+pub(crate) fn with_state<'a, C, S: 'static, R>(
     cx: &mut ActionCtx<'a, C>,
     f: impl FnOnce(&mut ActionCtx<'a, C>, &mut S) -> R,
 ) -> R {

@@ -86,6 +86,7 @@ mod compile;
 mod control;
 #[cfg(feature = "debug-protocol")]
 pub mod debug;
+mod declare;
 mod entity;
 mod exec;
 pub mod files;
@@ -104,6 +105,8 @@ mod status;
 pub mod text;
 mod tick_mode;
 mod trace;
+#[cfg(feature = "tracing")]
+mod tracing_events;
 mod tree;
 mod value;
 mod value_text;
@@ -115,10 +118,13 @@ pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
 pub use compile::{
-    check_file, check_str, check_tree, parse_str, Embedded, LoadError, LoadOptions, Loader,
-    Problem, ProblemKind, Report, Severity,
+    check_file, check_str, check_tree, migrate, parse_str, Embedded, LoadError, LoadOptions,
+    Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
+pub use declare::{
+    HostNode, InOut, Input, NodeCtx, NodeDecl, Output, PortDecl, Readable, Writable,
+};
 pub use entity::Entity;
 pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
@@ -134,6 +140,8 @@ pub use spec::{
 pub use status::Status;
 pub use tick_mode::{TickMode, MAX_RETICKS};
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
+#[cfg(feature = "tracing")]
+pub use tracing_events::TracingObserver;
 pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
 pub use value_text::Text;

@@ -33,6 +33,9 @@ pub trait PortType: sealed::Sealed + 'static {
     type Read<'a>;
     /// For messages: "a number".
     const NAME: &'static str;
+    /// The value type a declaration of a port of this type has (`float` for `f64`,
+    /// `json` for [`Value`]).
+    const TYPE: ValueType;
     #[doc(hidden)]
     fn literal(value: &Value) -> Option<Self::Literal>;
     #[doc(hidden)]
@@ -74,6 +77,7 @@ impl PortType for f64 {
     type Literal = f64;
     type Read<'a> = f64;
     const NAME: &'static str = "a number";
+    const TYPE: ValueType = ValueType::Float;
     fn literal(value: &Value) -> Option<f64> {
         value.as_f64()
     }
@@ -115,6 +119,7 @@ impl PortType for i64 {
     type Literal = i64;
     type Read<'a> = i64;
     const NAME: &'static str = "an integer";
+    const TYPE: ValueType = ValueType::Int;
     fn literal(value: &Value) -> Option<i64> {
         value.as_i64()
     }
@@ -145,6 +150,7 @@ impl PortType for bool {
     type Literal = bool;
     type Read<'a> = bool;
     const NAME: &'static str = "a boolean";
+    const TYPE: ValueType = ValueType::Bool;
     fn literal(value: &Value) -> Option<bool> {
         value.as_bool()
     }
@@ -175,6 +181,7 @@ impl PortType for str {
     type Literal = Text;
     type Read<'a> = &'a str;
     const NAME: &'static str = "a string";
+    const TYPE: ValueType = ValueType::String;
     fn literal(value: &Value) -> Option<Text> {
         match value {
             Value::Str(s) => Some(s.clone()),
@@ -212,6 +219,7 @@ macro_rules! native_port {
             type Literal = $ty;
             type Read<'a> = $ty;
             const NAME: &'static str = $name;
+            const TYPE: ValueType = ValueType::$ty;
             fn literal(value: &Value) -> Option<$ty> {
                 Self::read(value)
             }
@@ -251,6 +259,7 @@ impl PortType for Value {
     type Literal = Value;
     type Read<'a> = &'a Value;
     const NAME: &'static str = "a value";
+    const TYPE: ValueType = ValueType::Json;
     fn literal(value: &Value) -> Option<Value> {
         Some(value.clone())
     }

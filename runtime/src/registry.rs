@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use crate::args::Args;
 use crate::control::{Control, ControlFactory};
+use crate::declare::HostNode;
 use crate::host::{
     Action, ActionCtx, ActionFn, ConditionFn, Factory, StateMaker, Stateful, StatefulAction,
 };
@@ -48,6 +49,7 @@ impl<C: 'static> Registry<C> {
         A: Action<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
+        probe(&ty, &factory);
         self.insert(ty, factory, true, None)
     }
 
@@ -63,6 +65,7 @@ impl<C: 'static> Registry<C> {
         A: StatefulAction<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
+        probe(&ty, &factory);
         let maker = StateMaker::of::<A::State>();
         self.insert(
             ty,
@@ -148,6 +151,7 @@ impl<C: 'static> Registry<C> {
         F: Fn(&Args) -> Result<K, String> + Send + Sync + 'static,
     {
         self.check_new(&ty, &[Category::Composite], "a composite");
+        probe(&ty, &factory);
         self.insert_control(ty, ControlFactory::of(factory))
     }
 
@@ -163,6 +167,7 @@ impl<C: 'static> Registry<C> {
         F: Fn(&Args) -> Result<K, String> + Send + Sync + 'static,
     {
         self.check_new(&ty, &[Category::Decorator], "a decorator");
+        probe(&ty, &factory);
         self.insert_control(ty, ControlFactory::of(factory))
     }
 
@@ -173,6 +178,18 @@ impl<C: 'static> Registry<C> {
         self.types.insert(ty);
         self.controls.insert(name, factory);
         self
+    }
+
+    /// Registers a host node declared with [`crate::NodeDecl`]: its type, ports, state and code
+    /// in one declaration (docs/embedding.md, "Declaring a node").
+    ///
+    /// # Panics
+    /// As [`Registry::register`].
+    #[track_caller]
+    pub fn add<S: Default + Clone + Send + 'static>(&mut self, node: HostNode<C, S>) -> &mut Self {
+        let parts = node.into_parts();
+        let state = parts.stateful.then(StateMaker::of::<S>);
+        self.insert(parts.ty, parts.make, parts.hooks, state)
     }
 
     /// Registers a parameterless action that runs `tick` on every tick.
@@ -239,6 +256,32 @@ impl<C: 'static> Registry<C> {
     /// The program's implementation of host composite or decorator `name`.
     pub(crate) fn control(&self, name: &str) -> Option<&ControlFactory<C>> {
         self.controls.get(name)
+    }
+}
+
+/// Runs `factory` once on placeholder parameters ([`Args::probe`]) and refuses the
+/// registration if it asks for a parameter `ty` does not declare: a misspelt name in the
+/// program's code is the program's error, reported where it registers the node, not a
+/// problem in every tree that uses it. What the factory returns is dropped; a panic in it
+/// (on a placeholder it does not expect) is not this check's business.
+#[track_caller]
+fn probe<R>(ty: &NodeType, factory: &(impl Fn(&Args) -> R + Send + Sync)) {
+    let (args, undeclared) = Args::probe(ty);
+    let run = std::panic::AssertUnwindSafe(|| drop(factory(&args)));
+    let _ = std::panic::catch_unwind(run);
+    let names = undeclared.lock().map(|n| n.clone()).unwrap_or_default();
+    if let Some(name) = names.first() {
+        let declared: Vec<&str> = ty.params.iter().map(|p| p.name.as_str()).collect();
+        let hint = match crate::compile::closest(name, declared.iter().copied()) {
+            Some(near) => format!(" (did you mean `{near}`?)"),
+            None if declared.is_empty() => " (it declares none)".to_owned(),
+            None => format!(" (it declares `{}`)", declared.join("`, `")),
+        };
+        panic!(
+            "node type `{}`: the code reads parameter `{name}`, which its declaration does \
+             not have{hint}",
+            ty.name
+        );
     }
 }
 

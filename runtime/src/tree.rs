@@ -59,7 +59,7 @@ pub struct CompiledTree<C> {
     pub(crate) nodes: Vec<Node>,
     pub(crate) children: Vec<u32>,
     pub(crate) decorators: Vec<Decorator>,
-    pub(crate) info: Vec<NodeInfo>,
+    pub(crate) info: Arc<[NodeInfo]>,
     pub(crate) decorator_info: Vec<NodeInfo>,
     pub(crate) parents: Vec<u32>,
     pub(crate) keys: Arc<[KeyInfo]>,

@@ -1,14 +1,14 @@
 //! A weighted random selector and a cooldown decorator written as a program writes its
 //! own composites and decorators: with the public API only (`Control`, `ControlCtx`,
-//! `Registry::composite`, `Registry::decorator`). The `custom_nodes` example runs them,
+//! `Registry::composite`, `Registry::decorator`), next to a leaf declared with `NodeDecl`. The `custom_nodes` example runs them,
 //! and the runtime's tests run the same code (tests/examples/custom_nodes.rs).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use arbor_runtime::{
-    Agent, Args, Control, ControlCtx, NodeType, ParamKind, ParamSpec, Recorded, Recorder, Registry,
-    Scalar, Status, Value,
+    Agent, Args, Control, ControlCtx, NodeDecl, NodeType, ParamKind, ParamSpec, Recorded, Recorder,
+    Registry, Scalar, Status, Value,
 };
 
 /// The program's data for one guard.
@@ -119,21 +119,28 @@ impl<C> Control<C> for Recharge {
     }
 }
 
-/// The program's registry: two actions, the composite and the decorator.
+/// The program's registry: three actions, the composite and the decorator.
 pub fn registry() -> Registry<Guard> {
     let mut registry = Registry::<Guard>::new();
+    // A leaf declared in one piece: its type, its state (ticks into this walk, reset as
+    // each walk starts) and its code.
+    let mut patrol = NodeDecl::<Guard>::action("Patrol", "Walks for `ticks` ticks.").state::<u32>();
+    let ticks = patrol
+        .input::<i64>("ticks")
+        .doc("How long a walk is.")
+        .default(2);
+    registry.add(patrol.tick(move |cx| {
+        cx.agent.patrol_ticks += 1;
+        *cx.state += 1;
+        match cx.get(&ticks) {
+            Some(n) if i64::from(*cx.state) < n => Status::Running,
+            _ => Status::Success,
+        }
+    }));
     registry
         .action(NodeType::action("Shoot", "Fires once."), |cx| {
             cx.agent.shots += 1;
             Status::Success
-        })
-        .action(NodeType::action("Patrol", "Walks for two ticks."), |cx| {
-            cx.agent.patrol_ticks += 1;
-            if cx.agent.patrol_ticks % 2 == 0 {
-                Status::Success
-            } else {
-                Status::Running
-            }
         })
         .action(
             NodeType::action("LookAround", "Fails: nothing to see."),

@@ -118,7 +118,7 @@ fn root_tick<C, P: Root<C, N>, const N: usize, const COUNT_SLOTS: bool>(
     if COUNT_SLOTS && tree.nodes.len() != N {
         wrong_tree(tree.nodes.len(), N);
     }
-    state.nodes.run += 1;
+    state.begin_run();
     let (nodes, mut cx) = split(state, data);
     let mut exec = Exec::new(tree, nodes, &mut cx, untraced());
     exec.gen = loops;

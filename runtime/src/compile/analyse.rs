@@ -10,6 +10,8 @@ use super::graph::{self, Graph};
 use super::key_use::KeyUse;
 use super::params::{self, FileKeys, RootKeys, Site};
 use super::problem::{Problem, ProblemKind};
+use super::renames;
+use super::running_condition;
 use super::suggest::Suggestions;
 use super::LoadOptions;
 use crate::args::{Arg, Args};
@@ -74,6 +76,8 @@ impl<'a> Analyser<'a> {
         problems: &mut Vec<Problem>,
     ) -> Analysed {
         let start = problems.len();
+        let mut file = file;
+        problems.extend(renames::apply(&mut file, self.types, &origin));
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
         // Only a file that writes `@` somewhere can name a root key; the others skip
@@ -94,6 +98,9 @@ impl<'a> Analyser<'a> {
             let lowered = self.node(&file, i, cx, problems);
             nodes.push(lowered);
         }
+        problems.extend(running_condition::warnings(
+            &file, &graph, self.types, &origin,
+        ));
         // A subtree file's keys may be written by the tree that uses it (key_use.rs).
         if self.opts.lint_keys && self.root.is_none() {
             problems.extend(key_use.warnings(&file, &origin));
@@ -154,6 +161,16 @@ impl<'a> Analyser<'a> {
                 node: (&node.guid, &node.name, &node.kind),
             };
             let Some(ty) = self.types.decorator(&d.kind) else {
+                if let Some(node_ty) = self.types.node(&d.kind) {
+                    problems.push(dsite.problem(
+                        ".type",
+                        ProblemKind::NodeAsDecorator {
+                            kind: d.kind.clone(),
+                            category: node_ty.category.as_str(),
+                        },
+                    ));
+                    continue;
+                }
                 problems.push(
                     dsite.problem(
                         ".type",

@@ -14,8 +14,12 @@ mod graph;
 mod key_use;
 mod params;
 mod problem;
+mod renames;
+mod running_condition;
+pub use renames::{migrate, Rename, Renamed};
 mod source;
 mod suggest;
+pub(crate) use suggest::closest;
 
 pub use embedded::Embedded;
 pub use problem::{LoadError, Problem, ProblemKind, Report, Severity};
@@ -247,7 +251,7 @@ fn build<C: 'static>(
         entries,
         root,
         decorators: emitter.decorators,
-        info: emitter.info,
+        info: emitter.info.into(),
         decorator_info: emitter.decorator_info,
         parents: emitter.parents,
         keys: Arc::from(emitter.keys),

@@ -101,6 +101,32 @@ pub enum ProblemKind {
     /// Message: "`…` is an attached decorator, not a node: put it in a node's "decorators" list".
     #[error("`{0}` is an attached decorator, not a node: put it in a node's \"decorators\" list")]
     DecoratorAsNode(String),
+    /// Message: "`…` is a … node, not an attached decorator: …".
+    #[error(
+        "`{kind}` is {} {category} node, not an attached decorator: {}",
+        if .category.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" },
+        if *.category == "Decorator" {
+            "make it the node's parent instead"
+        } else {
+            "only conditions and the attached decorator types go in a \"decorators\" list"
+        }
+    )]
+    NodeAsDecorator {
+        kind: String,
+        category: &'static str,
+    },
+    /// A node or decorator type called by an old name.
+    #[error("node type `{old}` is now called `{new}`; `arbor migrate` rewrites the file")]
+    RenamedType { old: String, new: String },
+    /// A parameter called by an old name.
+    #[error("parameter `{old}` is now called `{new}`; `arbor migrate` rewrites the file")]
+    RenamedParam { old: String, new: String },
+    /// A node in a condition's place that can return running.
+    #[error(
+        "the condition {condition} can return running ({because}): a condition should answer \
+         success or failure in the tick it is asked"
+    )]
+    RunningCondition { condition: String, because: String },
     #[error("unknown decorator type `{found}`{}", did_you_mean(.suggestion))]
     UnknownDecoratorType {
         found: String,

@@ -42,6 +42,36 @@ pub(crate) struct Host {
     pub rng: crate::rng::Rng,
     /// Host state of the stateful host nodes, by the index in their `Kind::Host`.
     pub states: Vec<Box<dyn crate::host::HostState>>,
+    /// The tree's node names and GUIDs, by pre-order index (`ActionCtx::name`).
+    pub info: std::sync::Arc<[crate::tree::NodeInfo]>,
+    /// The clock at the current (or last) root tick, and at the one before: their
+    /// difference is `ActionCtx::dt`. Both 0 for a new agent.
+    pub ticked_at: f64,
+    pub ticked_before: f64,
+}
+
+impl Host {
+    /// Seconds between the agent's previous root tick (or its creation) and this one.
+    pub fn dt(&self) -> f64 {
+        self.ticked_at - self.ticked_before
+    }
+
+    /// Node `node`'s name and GUID, as in the tree file.
+    pub fn label(&self, node: crate::trace::NodeId) -> (&str, &str) {
+        self.info
+            .get(node.index())
+            .map_or(("", ""), |i| (i.name.as_str(), i.guid.as_str()))
+    }
+}
+
+impl State {
+    /// Starts a root tick: counts it and records when it runs, for `ActionCtx::dt`.
+    #[inline(always)]
+    pub(crate) fn begin_run(&mut self) {
+        self.nodes.run += 1;
+        self.host.ticked_before = self.host.ticked_at;
+        self.host.ticked_at = self.bb.now();
+    }
 }
 
 /// What ticking borrows of a [`State`] besides the blackboard, RNG and host states (which

@@ -233,6 +233,9 @@ mod tests {
             host: super::super::Host {
                 rng: crate::rng::Rng::with_seed(1),
                 states: Vec::new(),
+                info: tree.info.clone(),
+                ticked_at: 0.0,
+                ticked_before: 0.0,
             },
         }
     }

@@ -329,6 +329,10 @@ pub struct ParamSpec {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     /// Help text, shown by the editor's inspector.
     pub description: String,
+    /// Names the parameter had before it was renamed: a file that still uses one loads
+    /// with a warning naming the new name, and `arbor migrate` rewrites it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }
 
 impl ParamSpec {
@@ -343,6 +347,7 @@ impl ParamSpec {
             literal: false,
             values: Vec::new(),
             description: description.to_owned(),
+            aliases: Vec::new(),
         }
     }
 
@@ -409,6 +414,12 @@ impl ParamSpec {
         self
     }
 
+    /// Also accepts `old`, the parameter's name before a rename ([`ParamSpec::aliases`]).
+    pub fn alias(mut self, old: &str) -> ParamSpec {
+        self.aliases.push(old.to_owned());
+        self
+    }
+
     /// Whether a file must give it: no default and not optional.
     pub fn is_required(&self) -> bool {
         self.default.is_none() && !self.optional
@@ -447,6 +458,16 @@ pub struct NodeType {
     /// program provides it (preview, `arbor run`; rule 61).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stand_in: Option<super::StandIn>,
+    /// Its nodes may return running by themselves (a `Wait`, a `Delay`, a condition that
+    /// waits for an answer). `check` warns where such a node can make a condition run:
+    /// a Condition type declared so, or one in a condition's place (rule 37, rule 38).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub may_run: bool,
+    /// Names the type had before it was renamed: a file that still uses one loads with a
+    /// warning naming the new name, and `arbor migrate` rewrites it. Palettes list the
+    /// new name only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
 }
 
 /// A place in a source file: `file` as the program's build named it (absolute, or
@@ -472,6 +493,8 @@ impl NodeType {
             child_range: None,
             source: None,
             stand_in: None,
+            may_run: false,
+            aliases: Vec::new(),
         }
     }
 
@@ -546,6 +569,25 @@ impl NodeType {
     /// (rule 61).
     pub fn stand_in(mut self, stand_in: super::StandIn) -> NodeType {
         self.stand_in = Some(stand_in);
+        self
+    }
+
+    /// Also accepts `old`, the type's name before a rename ([`NodeType::aliases`]).
+    pub fn alias(mut self, old: &str) -> NodeType {
+        self.aliases.push(old.to_owned());
+        self
+    }
+
+    /// The declared parameter a file names `name` by an old name, if any.
+    pub fn param_by_alias(&self, name: &str) -> Option<&ParamSpec> {
+        self.params
+            .iter()
+            .find(|p| p.aliases.iter().any(|a| a == name))
+    }
+
+    /// Declares that its nodes may return running by themselves ([`NodeType::may_run`]).
+    pub fn may_run(mut self) -> NodeType {
+        self.may_run = true;
         self
     }
 

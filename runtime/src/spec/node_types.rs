@@ -22,6 +22,8 @@ pub struct NodeTypes {
     /// Scripting enums: names that scripts read as integers (docs/semantics.md rule 51),
     /// as BehaviorTree.CPP's `registerScriptingEnum`.
     script_enums: BTreeMap<String, i64>,
+    /// Old names of renamed types (`NodeType::aliases`), to their current names.
+    renamed: BTreeMap<String, String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -53,12 +55,24 @@ impl NodeTypes {
             let attached = crate::nodes::attached::host_condition(&ty);
             self.host_conditions.insert(ty.name.clone(), attached);
         }
+        for old in &ty.aliases {
+            self.renamed.insert(old.clone(), ty.name.clone());
+        }
         let map = if ty.category == Category::Attached {
             &mut self.decorators
         } else {
             &mut self.nodes
         };
         map.insert(ty.name.clone(), ty);
+    }
+
+    /// The current name of a type renamed from `old`, if `old` is an old name and no
+    /// current type has it.
+    pub fn renamed(&self, old: &str) -> Option<&str> {
+        if self.node(old).is_some() || self.decorator(old).is_some() {
+            return None;
+        }
+        self.renamed.get(old).map(String::as_str)
     }
 
     /// The node type `name` (built-in or host); attached decorators are in [`NodeTypes::decorator`].

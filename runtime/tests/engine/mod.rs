@@ -4,6 +4,7 @@
 mod controls;
 pub(crate) mod counting_alloc;
 mod custom_nodes_example;
+mod declared;
 mod fast_paths;
 mod generated;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
@@ -16,6 +17,8 @@ mod parallel;
 mod reload;
 mod soldier;
 mod state_size;
+#[cfg(feature = "tracing")]
+mod tracing_events;
 // The soldier tree, shared with benches/soldier.rs.
 #[path = "../../benches/soldier_tree/mod.rs"]
 pub(crate) mod soldier_tree;

@@ -160,3 +160,155 @@ fn a_custom_kind_in_the_wrong_position_is_reported() {
         Some(Category::Composite)
     );
 }
+
+/// Warnings containing `needle`.
+fn warned(found: &[(Severity, String)], needle: &str) -> usize {
+    found
+        .iter()
+        .filter(|(s, m)| *s == Severity::Warning && m.contains(needle))
+        .count()
+}
+
+#[test]
+fn a_condition_declared_to_run_is_warned_where_it_is_used() {
+    let mut types = NodeTypes::builtin();
+    types.insert(NodeType::condition("AskServer", "Waits for an answer.").may_run());
+    types.insert(NodeType::condition("IsHungry", "Answers at once."));
+    let root = json!({"type": "Sequence", "children": [
+        {"type": "AskServer", "name": "ask"},
+        {"type": "IsHungry", "decorators": [{"type": "AskServer"}]},
+        {"type": "IsHungry", "name": "hungry"}
+    ]});
+    let found = check(root, json!([]), &types);
+    assert_eq!(
+        warned(
+            &found,
+            "$.nodes[1] (node \"ask\" (AskServer)): the condition `ask` (AskServer) can \
+             return running (its type `AskServer` declares it may)"
+        ),
+        1,
+        "{found:?}"
+    );
+    assert_eq!(
+        warned(&found, "$.nodes[2].decorators[0]"),
+        1,
+        "the attached form too: {found:?}"
+    );
+    assert_eq!(warned(&found, "can return running"), 2, "{found:?}");
+}
+
+#[test]
+fn a_condition_child_that_can_run_is_warned_and_one_that_cannot_is_not() {
+    let types = NodeTypes::builtin();
+    let then = json!({"type": "Log", "params": {"message": "then"}});
+    let cases = [
+        // Wait declares that it may run.
+        (
+            json!({"type": "Wait", "name": "pause", "params": {"seconds": 1}}),
+            Some("the condition `pause` (Wait), the condition of `IfThenElse` can return running (it may)"),
+        ),
+        // A Scripted leaf whose statuses list running, under a Sequence.
+        (
+            json!({"type": "Sequence", "name": "test", "children": [
+                {"type": "Scripted", "name": "slow", "params": {"returns": ["running", "success"]}}
+            ]}),
+            Some("`test` (Sequence), the condition of `IfThenElse` can return running (`slow` (Scripted) below it may)"),
+        ),
+        (
+            json!({"type": "Scripted", "params": {"returns": ["success", "failure"]}}),
+            None,
+        ),
+        (condition("alarm"), None),
+    ];
+    for (test, expected) in cases {
+        let root = json!({"type": "IfThenElse", "children": [test.clone(), then.clone()]});
+        let found = check(
+            root,
+            json!([{"key": "alarm", "type": "bool", "default": false}]),
+            &types,
+        );
+        match expected {
+            Some(message) => assert_eq!(warned(&found, message), 1, "{test}: {found:?}"),
+            None => assert_eq!(warned(&found, "can return running"), 0, "{test}: {found:?}"),
+        }
+    }
+    // WhileDoElse asks its condition every tick: the same warning.
+    let root = json!({"type": "WhileDoElse", "children": [
+        {"type": "Wait", "params": {"seconds": 1}}, then
+    ]});
+    let found = check(root, json!([]), &types);
+    assert_eq!(
+        warned(&found, "the condition of `WhileDoElse`"),
+        1,
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_node_type_in_a_decorators_list_is_named_as_what_it_is() {
+    let mut types = NodeTypes::builtin();
+    types.insert(NodeType::decorator("Guard", "One child."));
+    types.insert(NodeType::action("Jump", "A leaf."));
+    let root = json!({"type": "Wait", "params": {"seconds": 1}, "decorators": [
+        {"type": "Guard"}, {"type": "Jump"}
+    ]});
+    let found = check(root, json!([]), &types);
+    let errors: Vec<&str> = found
+        .iter()
+        .filter(|(s, _)| *s == Severity::Error)
+        .map(|(_, m)| m.as_str())
+        .collect();
+    assert!(
+        errors.iter().any(|m| m.contains(
+            "$.nodes[0].decorators[0].type (node \"Wait\" (Wait)): `Guard` is a Decorator \
+             node, not an attached decorator: make it the node's parent instead"
+        )),
+        "{errors:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|m| m.contains("`Jump` is an Action node, not an attached decorator")),
+        "{errors:?}"
+    );
+}
+
+/// `fn main() -> Result<(), Box<dyn Error>>` with `?` on a load prints `Error: {:?}` of
+/// the error (`std::process::Termination` for `Result`): the located list, as `Display`.
+#[test]
+fn a_load_error_returned_from_main_prints_its_located_list() {
+    fn main_like(text: &str) -> Result<(), Box<dyn std::error::Error>> {
+        arbor_runtime::Registry::<()>::new()
+            .loader()
+            .load_str(text, Some(std::path::Path::new("trees/guard.json")))?;
+        Ok(())
+    }
+    let mut file = tree_json(
+        json!({"type": "Sequence", "children": [
+            {"type": "Wiat", "params": {"seconds": 1}},
+            {"type": "Wait", "params": {"secnds": 1}}
+        ]}),
+        json!([]),
+    );
+    file["version"] = json!(2);
+    let Err(err) = main_like(&file.to_string()) else {
+        panic!("the tree has two errors")
+    };
+    let printed = format!("Error: {err:?}");
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(
+        lines[0], "Error: the tree did not load (3 problems):",
+        "{printed}"
+    );
+    assert!(
+        lines[1..]
+            .iter()
+            .all(|l| l.starts_with("  trees/guard.json")),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("$.nodes[1].type (node \"Wiat\" (Wiat)): unknown node type `Wiat`"),
+        "{printed}"
+    );
+    assert!(!printed.contains("problems: ["), "no field dump: {printed}");
+}

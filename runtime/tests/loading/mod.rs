@@ -5,4 +5,5 @@ mod embedded;
 mod fuzz_loader;
 mod lints;
 mod load_errors;
+pub(crate) mod renames;
 mod schema;

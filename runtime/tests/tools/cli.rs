@@ -572,3 +572,59 @@ fn check_warns_about_a_key_read_but_never_written_and_exits_0() {
         "{stderr}"
     );
 }
+
+/// `arbor migrate`: rewrites old type and parameter names in place and says what it
+/// changed; `--check` changes nothing and exits 1 while a file would change; a migrated
+/// file is up to date.
+#[test]
+fn migrate_rewrites_old_names_in_place_and_check_mode_fails_until_done() {
+    let dir = tempdir("migrate");
+    let manifest = dir.join("types.json");
+    let types = crate::loading::renames::renamed_types();
+    let host = types.manifest_where(|t| t.host);
+    std::fs::write(&manifest, host).expect("write manifest");
+    let tree = dir.join("old.json");
+    let old = crate::common::tree_json(
+        serde_json::json!({"type": "Sequence", "children": [
+            {"type": "Walk", "name": "go", "params": {"speed": 2.0}}
+        ]}),
+        serde_json::json!([]),
+    )
+    .to_string();
+    std::fs::write(&tree, &old).expect("write tree");
+    let (m, t) = (manifest.display().to_string(), tree.display().to_string());
+
+    let out = arbor(&["migrate", "--check", "--types", &m, &t]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("$.nodes[1].type: type `Walk` -> `Stride`"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("would change (2 renames)"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(&tree).expect("read"),
+        old,
+        "unchanged"
+    );
+
+    let out = arbor(&["migrate", "--types", &m, &t]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("rewritten (2 renames)"));
+    let new = std::fs::read_to_string(&tree).expect("read");
+    assert!(
+        new.contains("\"Stride\"") && new.contains("\"pace\""),
+        "{new}"
+    );
+    assert!(
+        !new.contains("\"Walk\"") && !new.contains("\"speed\""),
+        "{new}"
+    );
+
+    let out = arbor(&["migrate", "--check", "--types", &m, &t]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("up to date\n"));
+    let out = arbor(&["check", "--types", &m, &t]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "no warning left");
+}

@@ -1,4 +1,4 @@
-//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, and `import` /
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, and `import` /
 //! `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
 //! interface for other tools.
 //!
@@ -35,6 +35,7 @@ mod check;
 mod codegen;
 mod export;
 mod import;
+mod migrate;
 mod output;
 mod run;
 mod stimuli;
@@ -80,6 +81,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Compile a tree file to a Rust module that runs it as generated code.
     Codegen(codegen::CodegenArgs),
+    /// Rewrite old node-type and parameter names (declared aliases) to the current ones.
+    Migrate(migrate::MigrateArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Import(args) => import::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Codegen(args) => codegen::run(&args),
+        Command::Migrate(args) => migrate::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

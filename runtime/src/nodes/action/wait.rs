@@ -16,6 +16,7 @@ pub(crate) fn spec() -> NodeType {
         Category::Action,
         "Runs for `seconds`, then succeeds.",
     )
+    .may_run()
     .param(ParamSpec::new(
         "seconds",
         ParamKind::Float,

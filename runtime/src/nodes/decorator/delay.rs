@@ -25,6 +25,7 @@ pub(crate) fn spec() -> NodeType {
         Category::Decorator,
         "Waits `seconds` after starting, then runs the child.",
     )
+    .may_run()
     .param(ParamSpec::new(
         "seconds",
         ParamKind::Float,
