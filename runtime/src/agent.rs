@@ -11,6 +11,8 @@ use std::sync::Arc;
 use crate::blackboard::Blackboard;
 use crate::codegen::support::{Forward, Run};
 use crate::exec::{split, untraced, EventSlot, Exec, Host, Nodes, Slot, State};
+use crate::nodes::Kind;
+use crate::snapshot::{Snapshot, SnapshotError};
 use crate::status::Status;
 use crate::tick_mode::{TickMode, MAX_RETICKS};
 use crate::trace::{NodeId, Observer};
@@ -262,6 +264,49 @@ impl<C> Agent<C> {
         }
         *self = fresh;
         dropped
+    }
+
+    /// The agent's whole state, to save and later [`Agent::restore`] (rules 90 to 93).
+    /// Take it between ticks.
+    pub fn snapshot(&self) -> Snapshot {
+        crate::snapshot::capture(&self.tree, &self.state)
+    }
+
+    /// An agent of `tree` in the state `snapshot` holds: ticked with the same inputs, it
+    /// does exactly what the saved agent would have done (rule 90). The snapshot must be
+    /// of this tree (its GUID and structure, rule 91); any problem is an error and no
+    /// agent is made. Stateful host nodes and controls whose state did not opt in to
+    /// snapshots ([`crate::Registry::register_stateful_saved`]) and were running are
+    /// restarted here (rule 92): their `abort` and `exit` run with `data` and a fresh
+    /// state, and their parent ticks them anew.
+    pub fn restore(
+        tree: Arc<CompiledTree<C>>,
+        snapshot: &Snapshot,
+        data: &mut C,
+    ) -> Result<Agent<C>, SnapshotError> {
+        let mut agent = Agent::new(tree, 0);
+        let restart = crate::snapshot::apply(&agent.tree, snapshot, &mut agent.state)?;
+        if !restart.is_empty() {
+            agent.restart(&restart, data);
+        }
+        Ok(agent)
+    }
+
+    /// Aborts the running nodes that own the host states `states` (rule 92).
+    fn restart(&mut self, states: &[u32], data: &mut C) {
+        let owners: Vec<u32> = (0..self.tree.nodes.len() as u32)
+            .filter(|&i| match self.tree.nodes[i as usize].kind {
+                Kind::Host { state, .. } | Kind::Control { state, .. } => {
+                    states.contains(&state) && self.state.nodes.slots[i as usize].running
+                }
+                _ => false,
+            })
+            .collect();
+        let (nodes, mut cx) = split(&mut self.state, data);
+        let mut exec = Exec::new(&self.tree, nodes, &mut cx, untraced());
+        for i in owners {
+            exec.abort(i);
+        }
     }
 
     /// The agent's clock, in seconds.

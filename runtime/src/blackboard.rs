@@ -398,6 +398,38 @@ impl Blackboard {
         dropped
     }
 
+    /// Key `key`'s entry as a snapshot saves it: the value (`Null` when none), its
+    /// deadline (`None`: never expires) and its update number.
+    pub(crate) fn saved_entry(&self, key: Key) -> (&Value, Option<f64>, u32) {
+        let entry = &self.entries[key.index()];
+        let deadline = (entry.deadline != f64::INFINITY).then_some(entry.deadline);
+        (&entry.value, deadline, self.updates[key.index()])
+    }
+
+    /// Puts back an entry [`Blackboard::saved_entry`] gave, the value already checked
+    /// against the key's type; the clock is set apart ([`Blackboard::restore_clock`]).
+    pub(crate) fn restore_entry(
+        &mut self,
+        key: Key,
+        value: Value,
+        deadline: Option<f64>,
+        updates: u32,
+    ) {
+        let entry = Entry {
+            value,
+            deadline: deadline.unwrap_or(f64::INFINITY),
+        };
+        self.list_if_expiring(key.index(), &entry);
+        self.entries[key.index()] = entry;
+        self.updates[key.index()] = updates;
+    }
+
+    /// Sets the clock without expiring anything: a snapshot's values are as they were at
+    /// its time.
+    pub(crate) fn restore_clock(&mut self, now: f64) {
+        self.now = now;
+    }
+
     /// Every key with its valid value as JSON (`null` when none), in declaration order.
     pub fn to_json(&self) -> serde_json::Map<String, serde_json::Value> {
         self.keys()

@@ -247,4 +247,17 @@ impl<C: 'static> ControlFactory<C> {
             state: StateMaker::of::<K::State>(),
         }
     }
+
+    /// As [`ControlFactory::of`], for a control whose state agent snapshots save.
+    pub(crate) fn saved<K, F>(factory: F) -> ControlFactory<C>
+    where
+        K: Control<C> + 'static,
+        K::State: serde::Serialize + serde::de::DeserializeOwned,
+        F: Fn(&crate::args::Args) -> Result<K, String> + Send + Sync + 'static,
+    {
+        ControlFactory {
+            state: StateMaker::saved::<K::State>(),
+            ..ControlFactory::of(factory)
+        }
+    }
 }

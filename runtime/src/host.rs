@@ -215,11 +215,15 @@ pub(crate) fn with_state<'a, C, S: 'static, R>(
 
 /// A node's host state behind a pointer: any `Clone + Send` type.
 pub(crate) trait HostState: Send {
+    fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn clone_box(&self) -> Box<dyn HostState>;
 }
 
 impl<T: Any + Clone + Send> HostState for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
     fn as_any_mut(&mut self) -> &mut dyn Any {
         self
     }
@@ -246,6 +250,17 @@ pub(crate) struct StateMaker {
     pub make: fn() -> Box<dyn HostState>,
     /// Bytes per agent: the state and its pointer.
     pub bytes: usize,
+    /// How snapshots save and restore the state, for states that opted in
+    /// ([`crate::Registry::register_stateful_saved`]); `None`: a restored agent restarts
+    /// the node.
+    pub saved: Option<SavedState>,
+}
+
+/// Saves a host state to JSON and makes one from JSON (agent snapshots).
+#[derive(Clone, Copy)]
+pub(crate) struct SavedState {
+    pub save: fn(&dyn HostState) -> serde_json::Value,
+    pub load: fn(&serde_json::Value) -> Result<Box<dyn HostState>, String>,
 }
 
 impl StateMaker {
@@ -256,6 +271,37 @@ impl StateMaker {
         StateMaker {
             make: make::<S>,
             bytes: std::mem::size_of::<S>() + std::mem::size_of::<Box<dyn HostState>>(),
+            saved: None,
+        }
+    }
+
+    /// As [`StateMaker::of`], for a state that snapshots save (serde).
+    pub(crate) fn saved<S>() -> StateMaker
+    where
+        S: Default + Clone + Send + serde::Serialize + serde::de::DeserializeOwned + 'static,
+    {
+        fn save<S: serde::Serialize + 'static>(state: &dyn HostState) -> serde_json::Value {
+            let state = state
+                .as_any()
+                .downcast_ref::<S>()
+                .expect("a node's state is made by its own factory's type");
+            // A state whose `Serialize` fails (a map with non-string keys) saves as null,
+            // which its `Deserialize` then refuses: the restore reports it.
+            serde_json::to_value(state).unwrap_or(serde_json::Value::Null)
+        }
+        fn load<S: serde::de::DeserializeOwned + Clone + Send + 'static>(
+            json: &serde_json::Value,
+        ) -> Result<Box<dyn HostState>, String> {
+            S::deserialize(json)
+                .map(|s| Box::new(s) as Box<dyn HostState>)
+                .map_err(|e| e.to_string())
+        }
+        StateMaker {
+            saved: Some(SavedState {
+                save: save::<S>,
+                load: load::<S>,
+            }),
+            ..StateMaker::of::<S>()
         }
     }
 }

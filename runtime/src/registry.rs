@@ -75,6 +75,29 @@ impl<C: 'static> Registry<C> {
         )
     }
 
+    /// As [`Registry::register_stateful`], for a state that agent snapshots save
+    /// ([`crate::Snapshot`]): a restored agent goes on with the state the node had. A
+    /// stateful node registered without it is restarted when an agent is restored (its
+    /// `abort` and `exit` run with a fresh state, and its parent ticks it anew; rule 92).
+    ///
+    /// # Panics
+    /// As [`Registry::register`].
+    #[track_caller]
+    pub fn register_stateful_saved<A, F>(&mut self, ty: NodeType, factory: F) -> &mut Self
+    where
+        A: StatefulAction<C> + 'static,
+        A::State: serde::Serialize + serde::de::DeserializeOwned,
+        F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
+    {
+        let maker = StateMaker::saved::<A::State>();
+        self.insert(
+            ty,
+            move |args| factory(args).map(Stateful),
+            true,
+            Some(maker),
+        )
+    }
+
     /// [`Registry::register`], saying whether the actions may have lifecycle hooks (false
     /// only for the closure actions below, whose `enter`, `exit` and `abort` are the
     /// trait's empty defaults) and how to make their state, if they keep one.

@@ -16,6 +16,12 @@ impl Rng {
         Rng(fastrand::Rng::with_seed(seed))
     }
 
+    /// The generator's whole state: [`Rng::with_seed`] of it goes on with the same
+    /// sequence (agent snapshots).
+    pub(crate) fn state(&self) -> u64 {
+        self.0.get_seed()
+    }
+
     /// A number in `0.0..1.0`.
     #[inline]
     pub fn f64(&mut self) -> f64 {
@@ -55,5 +61,15 @@ mod tests {
         assert_eq!(first, second);
         assert!((2.0..3.0).contains(&a.f64_in(2.0..3.0)));
         assert_eq!(a.f64_in(5.0..5.0), 5.0);
+    }
+
+    #[test]
+    fn a_generator_made_from_the_state_goes_on_with_the_same_sequence() {
+        let mut a = Rng::with_seed(11);
+        a.i64(0..100);
+        let mut b = Rng::with_seed(a.state());
+        let first: Vec<i64> = (0..5).map(|_| a.i64(0..100)).collect();
+        let second: Vec<i64> = (0..5).map(|_| b.i64(0..100)).collect();
+        assert_eq!(first, second);
     }
 }

@@ -198,7 +198,7 @@ pub fn registry(types: &arbor_runtime::NodeTypes) -> Registry<Host> {
                 });
             }
             "HostS" => {
-                registry.register_stateful(ty.clone(), |_| Ok(Counting));
+                registry.register_stateful_saved(ty.clone(), |_| Ok(Counting));
             }
             _ => {
                 let running = ty.category != arbor_runtime::Category::Condition;

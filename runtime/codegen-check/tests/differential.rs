@@ -65,18 +65,13 @@ macro_rules! same {
     ($a:expr, $b:expr, $at:expr) => {{
         let (a, b) = ($a, $b);
         if a != b {
-            return Err(format!(
-                "{}\n  generated:   {:?}\n  interpreted: {:?}",
-                $at, a, b
-            ));
+            return Err(format!("{}\n  first:  {:?}\n  second: {:?}", $at, a, b));
         }
     }};
 }
 
-/// One stimulus run; the first difference, with the tree, seed and tick. Ticks cycle
-/// through three ways of ticking: `advance` then inputs then a traced `run`; the same with
-/// an untraced `run`; inputs then `tick` (`Direct::tick` for the generated agent, the call
-/// of generated code that can be inlined).
+/// One stimulus run; the first difference, with the tree, seed and tick. The first agent
+/// is the generated one.
 fn run(
     path: &str,
     generated: &dyn DirectTick,
@@ -87,58 +82,79 @@ fn run(
     let mut g = Agent::new(generated.tree().clone(), seed);
     let mut i = Agent::new(interpreted.clone(), seed);
     let (mut hg, mut hi) = (Host::new(seed + 1), Host::new(seed + 1));
-    let keys = interpreted.keys().to_vec();
-    let events = interpreted.events().to_vec();
-    let triggers = interpreted.triggers().to_vec();
     for tick in 0..TICKS {
-        let at = |what: &str| format!("{path}, seed {seed}, tick {tick}: {what} differ");
-        let dt = [0.0, 0.05, 0.1, 0.3][r.below(4) as usize];
-        let mode = tick % 3;
-        if mode != 2 {
-            g.advance(dt);
-            i.advance(dt);
-        }
-        for e in &events {
-            if r.chance(15) {
-                same!(g.raise_event(e), i.raise_event(e), at("raising events"));
-            }
-        }
-        for t in &triggers {
-            if r.chance(15) {
-                same!(g.set_trigger(t), i.set_trigger(t), at("setting triggers"));
-            }
-        }
-        for k in &keys {
-            if r.chance(10) {
-                let v = value(&k.ty, &mut r);
-                let ttl = r.chance(20).then_some(0.2);
-                let a = g.blackboard_mut().set_json(&k.name, &v, ttl).is_ok();
-                let b = i.blackboard_mut().set_json(&k.name, &v, ttl).is_ok();
-                same!(a, b, at("blackboard writes"));
-            }
-        }
-        if r.chance(5) {
-            let (mut rg, mut ri) = (Recorder::default(), Recorder::default());
-            g.halt(&mut hg, &mut rg);
-            i.halt(&mut hi, &mut ri);
-            same!(rg.events, ri.events, at("halt traces"));
-        }
-        let (sg, si) = match mode {
-            0 => {
-                let (mut rg, mut ri) = (Recorder::default(), Recorder::default());
-                let s = (
-                    g.run_traced(&mut hg, &mut rg),
-                    i.run_traced(&mut hi, &mut ri),
-                );
-                same!(&rg.events, &ri.events, at("traces"));
-                s
-            }
-            1 => (g.run(&mut hg), i.run(&mut hi)),
-            _ => (generated.tick(&mut g, &mut hg, dt), i.tick(&mut hi, dt)),
-        };
-        same!(sg, si, at("statuses"));
-        same!(observed(&g, &hg), observed(&i, &hi), at("states"));
+        let at = format!("{path}, seed {seed}, tick {tick}");
+        step(
+            &mut r,
+            tick,
+            (&mut g, &mut hg, Some(generated)),
+            (&mut i, &mut hi),
+            &at,
+        )?;
     }
+    Ok(())
+}
+
+/// One tick of random stimuli, applied alike to two agents of the same tree, and the tick
+/// itself; the first difference, located by `at`. Ticks cycle through three ways of
+/// ticking: `advance` then inputs then a traced `run`; the same with an untraced `run`;
+/// inputs then `tick` (for the first agent `Direct::tick` when `direct` is given, the call
+/// of generated code that can be inlined).
+fn step(
+    r: &mut Rng,
+    tick: u32,
+    (g, hg, direct): (&mut Agent<Host>, &mut Host, Option<&dyn DirectTick>),
+    (i, hi): (&mut Agent<Host>, &mut Host),
+    at: &str,
+) -> Result<(), String> {
+    let at = |what: &str| format!("{at}: {what} differ");
+    let tree = i.tree().clone();
+    let dt = [0.0, 0.05, 0.1, 0.3][r.below(4) as usize];
+    let mode = tick % 3;
+    if mode != 2 {
+        g.advance(dt);
+        i.advance(dt);
+    }
+    for e in tree.events() {
+        if r.chance(15) {
+            same!(g.raise_event(e), i.raise_event(e), at("raising events"));
+        }
+    }
+    for t in tree.triggers() {
+        if r.chance(15) {
+            same!(g.set_trigger(t), i.set_trigger(t), at("setting triggers"));
+        }
+    }
+    for k in tree.keys() {
+        if r.chance(10) {
+            let v = value(&k.ty, r);
+            let ttl = r.chance(20).then_some(0.2);
+            let a = g.blackboard_mut().set_json(&k.name, &v, ttl).is_ok();
+            let b = i.blackboard_mut().set_json(&k.name, &v, ttl).is_ok();
+            same!(a, b, at("blackboard writes"));
+        }
+    }
+    if r.chance(5) {
+        let (mut rg, mut ri) = (Recorder::default(), Recorder::default());
+        g.halt(hg, &mut rg);
+        i.halt(hi, &mut ri);
+        same!(rg.events, ri.events, at("halt traces"));
+    }
+    let (sg, si) = match mode {
+        0 => {
+            let (mut rg, mut ri) = (Recorder::default(), Recorder::default());
+            let s = (g.run_traced(hg, &mut rg), i.run_traced(hi, &mut ri));
+            same!(&rg.events, &ri.events, at("traces"));
+            s
+        }
+        1 => (g.run(hg), i.run(hi)),
+        _ => match direct {
+            Some(direct) => (direct.tick(g, hg, dt), i.tick(hi, dt)),
+            None => (g.tick(hg, dt), i.tick(hi, dt)),
+        },
+    };
+    same!(sg, si, at("statuses"));
+    same!(observed(g, hg), observed(i, hi), at("states"));
     Ok(())
 }
 
@@ -228,6 +244,9 @@ fn a_wrong_generated_loop_is_caught() {
         MUTANTS.len()
     );
 }
+
+#[path = "differential/snapshots.rs"]
+mod snapshots;
 
 /// The build script skips a file only if it does not load; random trees are valid by
 /// construction, so none may be skipped (a generator bug would otherwise go unnoticed).

@@ -15,6 +15,7 @@ mod last_visits;
 mod no_alloc;
 mod parallel;
 mod reload;
+mod snapshot;
 mod soldier;
 mod state_size;
 #[cfg(feature = "tracing")]

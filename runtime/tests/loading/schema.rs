@@ -685,7 +685,8 @@ fn with_guids(node: &mut Value, next: &mut impl FnMut() -> String) {
 
 /// Every JSON example in docs/format.md and docs/nodes.md is valid: whole tree files and
 /// manifests against their schemas, node examples (GUIDs filled in) against `$defs/node`,
-/// editor examples against `$defs/editor`. Sketches that are not valid JSON use ```text.
+/// editor examples against `$defs/editor`, agent snapshots through `Snapshot::from_json`.
+/// Sketches that are not valid JSON use ```text.
 #[test]
 fn doc_examples_validate() {
     let compiled = Compiled::new();
@@ -708,6 +709,14 @@ fn doc_examples_validate() {
                 }
             };
             let (what, index) = match value.get("format").and_then(Value::as_str) {
+                Some("arbor-agent-snapshot") => {
+                    // Snapshots have no schema file: the runtime's own reader is the check.
+                    checked += 1;
+                    if let Err(e) = arbor_runtime::Snapshot::from_json(&text) {
+                        failures.push(format!("{at}: invalid agent snapshot: {e}"));
+                    }
+                    continue;
+                }
                 Some("arbor-tree") => ("tree file", compiled.tree),
                 Some("arbor-node-types") => ("manifest", compiled.manifest),
                 _ if value.get("type").is_some() => {

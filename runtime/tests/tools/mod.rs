@@ -1,3 +1,4 @@
 //! The `arbor` command-line tool (docs/cli.md), run as a subprocess.
 
 mod cli;
+mod state;

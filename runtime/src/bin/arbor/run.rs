@@ -1,5 +1,7 @@
 //! `arbor run`: tick a tree on the deterministic clock; host nodes run through stubs
-//! (`stubs.rs`), declared by the `--types` manifests and those the file lists.
+//! (`stubs.rs`), declared by the `--types` manifests and those the file lists. An agent
+//! saved with `--save-state` goes on with `--load-state` exactly as if never stopped
+//! (semantics rule 90): the stubs' counts are saved with it, in the snapshot's `program`.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -9,7 +11,7 @@ use clap::Args;
 use super::stimuli::Stimuli;
 use super::stubs::Stubs;
 use super::trace_line::{line, TraceCollector};
-use arbor_runtime::{Agent, ProblemKind};
+use arbor_runtime::{Agent, ProblemKind, Snapshot};
 
 #[derive(Args)]
 pub(super) struct RunArgs {
@@ -25,6 +27,13 @@ pub(super) struct RunArgs {
     /// Seed of the agent's random generator.
     #[arg(long, default_value_t = 0, value_name = "N")]
     seed: u64,
+    /// Start from the agent state saved by `--save-state` (clock, RNG, node states,
+    /// blackboard, stubs' counts) instead of a fresh agent; ticks go on from its count.
+    #[arg(long, value_name = "STATE.json", conflicts_with = "seed")]
+    load_state: Option<PathBuf>,
+    /// After the last tick, write the agent's state to this file (atomically).
+    #[arg(long, value_name = "STATE.json")]
+    save_state: Option<PathBuf>,
     /// Inputs to apply before given ticks (see docs/cli.md).
     #[arg(long, value_name = "STIMULI.json")]
     stimuli: Option<PathBuf>,
@@ -61,7 +70,7 @@ fn seconds(text: &str) -> Result<f64, String> {
 pub(super) fn run(args: &RunArgs) -> Result<bool, super::output::Failure> {
     let base = super::types::explicit(&args.types)?;
     let (types, mut warnings) = super::types::with_listed(&base, &args.file);
-    let registry = Stubs::new(
+    let (registry, counts) = Stubs::new(
         args.stubs.as_deref(),
         &args.stub,
         args.default_stub.as_deref(),
@@ -99,7 +108,19 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, super::output::Failure> {
     for warning in super::once(&warnings) {
         say!("{warning}");
     }
-    let mut agent = Agent::new(Arc::new(tree), args.seed);
+    let tree = Arc::new(tree);
+    let mut agent = match &args.load_state {
+        Some(path) => {
+            let shown = path.display();
+            let snapshot = Snapshot::read(path).map_err(|e| e.to_string())?;
+            counts
+                .load(&snapshot.program)
+                .map_err(|e| format!("{shown}: {e}"))?;
+            Agent::restore(tree, &snapshot, &mut ()).map_err(|e| format!("{shown}: {e}"))?
+        }
+        None => Agent::new(tree, args.seed),
+    };
+    let start = agent.ticks();
     let stimuli = match &args.stimuli {
         Some(path) => {
             let s = Stimuli::load(path)?;
@@ -109,7 +130,7 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, super::output::Failure> {
         None => None,
     };
     let mut collected = TraceCollector::default();
-    for tick in 1..=args.ticks {
+    for tick in start + 1..=start.saturating_add(args.ticks) {
         agent.advance(args.dt);
         if let Some((s, shown)) = &stimuli {
             s.apply(tick, &mut agent, shown)?;
@@ -129,6 +150,12 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, super::output::Failure> {
         } else {
             super::output::line(&format!("tick {tick}: {status}"))?;
         }
+    }
+    if let Some(path) = &args.save_state {
+        let mut snapshot = agent.snapshot();
+        snapshot.program = counts.save();
+        arbor_runtime::files::write_atomic(path, snapshot.to_json().as_bytes())
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     }
     Ok(true)
 }

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use arbor_runtime::{Action, ActionCtx, Category, NodeTypes, Registry, Status};
 
@@ -75,7 +75,8 @@ impl Stubs {
     /// A registry that runs every host type of `types` through its stub. A stub naming no
     /// host type is an error; a host type without a stub is reported by the loader at each
     /// node that uses it (with its JSON path), so a tree that never uses it still runs.
-    pub(super) fn registry(&self, types: &NodeTypes) -> Result<Registry<()>, String> {
+    /// With it, the stubs' run counts, filled as a tree loads.
+    pub(super) fn registry(&self, types: &NodeTypes) -> Result<(Registry<()>, Counts), String> {
         for (name, returns) in &self.by_type {
             let ty = types.node(name).filter(|t| t.host).ok_or_else(|| {
                 let known: Vec<&str> = types
@@ -101,6 +102,7 @@ impl Stubs {
             }
         }
         let mut registry = Registry::new();
+        let counts = Counts::default();
         for ty in types.nodes().filter(|t| t.host) {
             let name = ty.name.clone();
             if ty.stand_in.is_some() && !self.by_type.contains_key(&name) {
@@ -118,10 +120,15 @@ impl Stubs {
                     "host node type `{name}` has no stub: give --stub {name}=success (or a list such as running,success), a stubs file, or --default-stub"
                 )),
             };
+            let made = counts.clone();
             let stub = move |_: &arbor_runtime::Args| {
-                returns.clone().map(|returns| Stub {
-                    returns,
-                    runs: AtomicUsize::new(0),
+                returns.clone().map(|returns| {
+                    let runs = Arc::new(AtomicUsize::new(0));
+                    made.0
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push(runs.clone());
+                    Stub { returns, runs }
                 })
             };
             // A control or decorator without a stand-in is a stub that does not tick its
@@ -132,7 +139,49 @@ impl Stubs {
                 _ => registry.register(ty.clone(), stub),
             };
         }
-        Ok(registry)
+        Ok((registry, counts))
+    }
+}
+
+/// Every stub's run count, in the order the loader made the stubs (the nodes' order in
+/// the file, the same in every run of the same file): what `--save-state` keeps beside
+/// the agent's state, since a stub's count lives in its action, not in the agent.
+#[derive(Clone, Default)]
+pub(super) struct Counts(Arc<Mutex<Vec<Arc<AtomicUsize>>>>);
+
+impl Counts {
+    fn all(&self) -> std::sync::MutexGuard<'_, Vec<Arc<AtomicUsize>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The counts, as saved.
+    pub(super) fn save(&self) -> serde_json::Value {
+        self.all()
+            .iter()
+            .map(|runs| runs.load(Ordering::Relaxed))
+            .collect()
+    }
+
+    /// Sets the counts from what [`Counts::save`] gave for the same tree.
+    pub(super) fn load(&self, saved: &serde_json::Value) -> Result<(), String> {
+        let all = self.all();
+        let counts = saved.as_array().filter(|a| a.len() == all.len());
+        let Some(counts) = counts else {
+            return Err(format!(
+                "the stubs' counts are not a list of {} numbers",
+                all.len()
+            ));
+        };
+        for (runs, saved) in all.iter().zip(counts) {
+            let n = saved
+                .as_u64()
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| format!("a stub's count is not a count: {saved}"))?;
+            runs.store(n, Ordering::Relaxed);
+        }
+        Ok(())
     }
 }
 
@@ -153,7 +202,7 @@ fn statuses<'a>(list: impl Iterator<Item = &'a str>) -> Result<Arc<[Status]>, St
 /// node) is that node's count for that agent.
 struct Stub {
     returns: Arc<[Status]>,
-    runs: AtomicUsize,
+    runs: Arc<AtomicUsize>,
 }
 
 impl Stub {

@@ -39,7 +39,7 @@ pub(crate) fn spec() -> NodeType {
 }
 
 pub(crate) fn factory<C: 'static>() -> crate::control::ControlFactory<C> {
-    crate::control::ControlFactory::of(RandomSelector::new)
+    crate::control::ControlFactory::saved(RandomSelector::new)
 }
 
 /// The composite: its weights, if given.
@@ -106,7 +106,7 @@ fn valid(w: f64) -> bool {
 }
 
 /// One execution's draw: the children tried so far and the one being run.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Draw {
     tried: u64,
     /// The running child, if any.

@@ -49,7 +49,7 @@ pub(crate) fn spec() -> NodeType {
 }
 
 pub(crate) fn factory<C: 'static>() -> crate::control::ControlFactory<C> {
-    crate::control::ControlFactory::of(|args: &Args| {
+    crate::control::ControlFactory::saved(|args: &Args| {
         let scores = list_port(args, "scores")?.ok_or("`scores` is required")?;
         Ok(UtilitySelector::scored_by(
             Listed(scores),

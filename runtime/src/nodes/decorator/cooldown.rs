@@ -31,7 +31,7 @@ pub(crate) fn spec() -> NodeType {
 }
 
 pub(crate) fn factory<C: 'static>() -> crate::control::ControlFactory<C> {
-    crate::control::ControlFactory::of(Cooldown::new)
+    crate::control::ControlFactory::saved(Cooldown::new)
 }
 
 /// The decorator: its duration.
