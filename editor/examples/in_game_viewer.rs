@@ -1,13 +1,13 @@
 //! The in-game tree viewer in a plain eframe app: a villager lives in the window, and a
 //! "brain" window draws its tree with live statuses, as a game's debug overlay would
-//! (arbor_editor::viewer::TreeViewer; the same drawing and colours as the editor).
+//! (arbor_viewer::TreeViewer; the same drawing and colours as the editor).
 //! `cargo run -p arbor-editor --example in_game_viewer`
 
 use std::sync::Arc;
 
-use arbor_editor::viewer::TreeViewer;
 use arbor_runtime::{parse_str, Agent};
 use arbor_samples::villager::{registry, VillagerWorld};
+use arbor_viewer::TreeViewer;
 
 struct Game {
     world: VillagerWorld,
@@ -20,7 +20,8 @@ struct Game {
 const TICK: f64 = 0.25;
 
 impl eframe::App for Game {
-    fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = &ui.ctx().clone();
         self.pending += f64::from(ctx.input(|i| i.stable_dt)).min(0.5);
         while self.pending >= TICK {
             self.pending -= TICK;
@@ -30,7 +31,7 @@ impl eframe::App for Game {
             // Advanced above: the viewer watches a tick of zero more seconds.
             self.viewer.tick(&mut self.agent, &mut self.world, 0.0);
         }
-        egui::CentralPanel::default().show(ctx, |ui| {
+        egui::CentralPanel::default().show(ui, |ui| {
             ui.heading("A village (the game)");
             ui.label(self.world.needs_text());
         });
@@ -49,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = parse_str(&text, Some(&path))?;
     let registry = registry();
     let tree = Arc::new(registry.loader().load_tree(&file, Some(&path))?);
-    let viewer = TreeViewer::new(&tree, &file, registry.types())?;
+    let viewer = TreeViewer::new(&tree, &file, registry.types());
     let game = Game {
         world: VillagerWorld::new(7),
         agent: Agent::new(tree, 7),

@@ -89,20 +89,21 @@ fn install_hook() {
 impl ArborApp {
     /// One frame, with a panic caught, the documents copied to the recovery folder and the
     /// user told (see the module documentation).
-    pub fn frame_guarded(&mut self, ctx: &egui::Context) {
-        self.frame_guarded_with(ctx, |_| {});
+    pub fn frame_guarded(&mut self, ui: &mut egui::Ui) {
+        self.frame_guarded_with(ui, |_| {});
     }
 
     /// As [`ArborApp::frame_guarded`], with `also` run inside the guard after the frame's
     /// own drawing: how tests make a frame panic as a widget's bug would. The hook is a
     /// parameter rather than a field, so the frame loop eframe runs carries no test state.
     #[doc(hidden)]
-    pub fn frame_guarded_with(&mut self, ctx: &egui::Context, also: impl FnOnce(&egui::Context)) {
+    pub fn frame_guarded_with(&mut self, ui: &mut egui::Ui, also: impl FnOnce(&mut egui::Ui)) {
+        let ctx = &ui.ctx().clone();
         install_hook();
         LAST_PANIC.with(|last| last.borrow_mut().take());
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
-            self.ui(ctx);
-            also(ctx);
+            self.ui(ui);
+            also(ui);
         }));
         if let Err(payload) = result {
             let message = LAST_PANIC

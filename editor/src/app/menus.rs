@@ -13,14 +13,14 @@ impl ArborApp {
             |ui: &mut egui::Ui, text: &str, action: Action, enabled: bool| -> Option<Action> {
                 let button = egui::Button::new(text).shortcut_text(shortcuts::label(&ctx, action));
                 ui.add_enabled(enabled, button).clicked().then(|| {
-                    ui.close_menu();
+                    ui.close();
                     action
                 })
             };
         let mut chosen = Vec::new();
         let mut open_recent: Option<PathBuf> = None;
         let mut detach = false;
-        egui::menu::bar(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 chosen.extend(item(ui, "New", Action::New, true));
                 chosen.extend(item(ui, "Open…", Action::Open, true));
@@ -31,7 +31,7 @@ impl ArborApp {
                     for path in &self.prefs.recent {
                         if ui.button(path.display().to_string()).clicked() {
                             open_recent = Some(path.clone());
-                            ui.close_menu();
+                            ui.close();
                         }
                     }
                 });
@@ -111,7 +111,7 @@ impl ArborApp {
                 ui.separator();
                 if ui.button("Attach to Program…").clicked() {
                     self.attach.open = true;
-                    ui.close_menu();
+                    ui.close();
                 }
                 if ui
                     .add_enabled(
@@ -121,7 +121,7 @@ impl ArborApp {
                     .clicked()
                 {
                     detach = true;
-                    ui.close_menu();
+                    ui.close();
                 }
             });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {

@@ -66,6 +66,12 @@ pub const APP_ID: &str = "Arbor";
 /// The narrowest a side panel gets (the inspector's fields need this much).
 const SIDE_MIN_WIDTH: f32 = 200.0;
 
+/// How long egui's animations last (a scroll bar fading in, a header opening). egui's own
+/// default, 0.2 s, keeps the editor drawing every frame for that long after each change,
+/// so an editor left alone would still be asking for frames a dozen frames after it
+/// settled; 1/12 s is still visibly animated.
+const ANIMATION_SECONDS: f32 = 1.0 / 12.0;
+
 /// The editor.
 pub struct ArborApp {
     /// The open documents; never empty.
@@ -309,8 +315,12 @@ impl ArborApp {
     // ---- A frame ---------------------------------------------------------------------------
 
     /// One frame of the whole editor.
-    pub fn ui(&mut self, ctx: &egui::Context) {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let ctx = &ui.ctx().clone();
         self.prefs.apply_theme(ctx);
+        if ctx.global_style().animation_time != ANIMATION_SECONDS {
+            ctx.all_styles_mut(|style| style.animation_time = ANIMATION_SECONDS);
+        }
         self.autosave(ctx);
         self.watch_disk(ctx);
         let seen = self.session().generation();
@@ -323,13 +333,13 @@ impl ArborApp {
         let (tab, shared) = self.active_and_shared();
         tab.clipboard(ctx, &mut shared.toasts);
 
-        egui::TopBottomPanel::top("menu").show(ctx, |ui| self.menu_bar(ui));
+        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         if self.tabs.len() > 1 {
-            egui::TopBottomPanel::top("tabs").show(ctx, |ui| self.tab_bar(ui));
+            egui::Panel::top("tabs").show(ui, |ui| self.tab_bar(ui));
         }
         self.remote_frame(ctx);
         self.groot2_frame(ctx);
-        let remote_action = self.views(ctx);
+        let remote_action = self.views(ui);
         let (tab, shared) = self.active_and_shared();
         tab.palette_ui(ctx, &mut shared.toasts);
         self.remote_action(remote_action);
@@ -354,7 +364,8 @@ impl ArborApp {
 
     /// The active tab's views: side panels, the bottom panel (its preview, or the remote
     /// panel), the canvas. Returns what the remote panel asked for.
-    fn views(&mut self, ctx: &egui::Context) -> Option<RemoteAction> {
+    fn views(&mut self, ui: &mut egui::Ui) -> Option<RemoteAction> {
+        let ctx = &ui.ctx().clone();
         let remote_live = self.remote_is_live();
         let groot2_live = self.groot2_is_live();
         let replay_live = self.replay_is_live();
@@ -381,12 +392,12 @@ impl ArborApp {
         let mut remote_action = None;
         // Each side panel takes at most a quarter of the window, so however it is dragged
         // the canvas and the preview between them keep room to work in.
-        let side_max = (ctx.screen_rect().width() * 0.25).max(SIDE_MIN_WIDTH);
-        egui::SidePanel::left("left")
-            .default_width(270.0)
-            .min_width(SIDE_MIN_WIDTH)
-            .max_width(side_max)
-            .show(ctx, |ui| {
+        let side_max = (ctx.content_rect().width() * 0.25).max(SIDE_MIN_WIDTH);
+        egui::Panel::left("left")
+            .default_size(270.0)
+            .min_size(SIDE_MIN_WIDTH)
+            .max_size(side_max)
+            .show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
                     let editable = cx.session.read_only_reason().is_none();
                     ui.add_enabled_ui(editable, |ui| views.blackboard.ui(ui, &mut cx));
@@ -394,11 +405,11 @@ impl ArborApp {
                     views.history.ui(ui, &mut cx);
                 });
             });
-        egui::SidePanel::right("right")
-            .default_width(330.0)
-            .min_width(SIDE_MIN_WIDTH)
-            .max_width(side_max)
-            .show(ctx, |ui| {
+        egui::Panel::right("right")
+            .default_size(330.0)
+            .min_size(SIDE_MIN_WIDTH)
+            .max_size(side_max)
+            .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .id_salt("right")
                     .show(ui, |ui| {
@@ -416,13 +427,13 @@ impl ArborApp {
                         views.problems.ui(ui, &mut cx);
                     });
             });
-        egui::TopBottomPanel::bottom("preview")
+        egui::Panel::bottom("preview")
             .resizable(true)
-            .default_height(270.0)
-            .min_height(120.0)
+            .default_size(270.0)
+            .min_size(120.0)
             // The canvas keeps at least 40 % of the window's height.
-            .max_height((ctx.screen_rect().height() * 0.6).max(120.0))
-            .show(ctx, |ui| {
+            .max_size((ctx.content_rect().height() * 0.6).max(120.0))
+            .show(ui, |ui| {
                 // One tab per source of statuses that is open, beside the preview.
                 let tabs: Vec<(Bottom, String)> = [
                     Some((Bottom::Preview, "Preview".to_owned())),
@@ -483,10 +494,10 @@ impl ArborApp {
         };
         // After the bottom panel: the dock is as tall as the canvas and leaves the
         // preview its full width.
-        let double_clicked = dock.show(ctx, cx.session.types());
+        let double_clicked = dock.show(ui, cx.session.types());
         egui::CentralPanel::default()
-            .frame(egui::Frame::none())
-            .show(ctx, |ui| {
+            .frame(egui::Frame::NONE)
+            .show(ui, |ui| {
                 views.canvas.ui(ui, &mut cx, live);
             });
         // A type from the docked palette: dropped on the canvas, or double-clicked (added
@@ -521,8 +532,8 @@ fn sessions(tabs: &[Tab]) -> Vec<&Session> {
 }
 
 impl eframe::App for ArborApp {
-    fn update(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
-        self.frame_guarded(ctx);
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame_guarded(ui);
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

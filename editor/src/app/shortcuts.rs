@@ -112,7 +112,7 @@ pub fn label(ctx: &egui::Context, action: Action) -> String {
 
 /// The actions whose shortcuts were pressed this frame (consumed from the input).
 pub fn pressed(ctx: &egui::Context) -> Vec<Action> {
-    let typing = ctx.wants_keyboard_input();
+    let typing = ctx.egui_wants_keyboard_input();
     let mut actions = Vec::new();
     ctx.input_mut(|i| {
         for (shortcut, action, while_typing) in TABLE {

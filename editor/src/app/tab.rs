@@ -410,7 +410,7 @@ impl Tab {
 
     /// Copy, cut and paste arrive as events (egui maps the platform's shortcuts).
     pub(super) fn clipboard(&mut self, ctx: &egui::Context, toasts: &mut Toasts) {
-        if ctx.wants_keyboard_input() {
+        if ctx.egui_wants_keyboard_input() {
             return;
         }
         let events: Vec<egui::Event> = ctx.input(|i| i.events.clone());

@@ -1,5 +1,5 @@
 //! The camera: the document holds canvas coordinates only; the view shows them scaled by
-//! the zoom and shifted by the pan. egui_node_graph2 zooms about the centre of the view and
+//! the zoom and shifted by the pan. egui_node_editor zooms about the centre of the view and
 //! rescales its own node positions; the canvas rewrites positions from the document every
 //! frame, so it moves the pan to keep the same point under the centre instead.
 //!
@@ -19,10 +19,9 @@ pub(super) const STRIP: f32 = 26.0;
 /// Size of the resize handle in a note's or group's corner, in canvas units.
 pub(super) const HANDLE: f32 = 14.0;
 
-/// Bounds used for nodes not drawn yet.
-pub const DEFAULT_NODE_SIZE: [f64; 2] = [200.0, 90.0];
+pub use arbor_viewer::{Cam, DEFAULT_NODE_SIZE};
 
-/// After egui_node_graph2 changed the zoom by `factor` about the view centre.
+/// After egui_node_editor changed the zoom by `factor` about the view centre.
 pub fn follow_zoom(cache: &mut ViewCache, factor: f32) {
     let half = cache.state.pan_zoom.clip_rect.size() / 2.0;
     let pan = cache.state.pan_zoom.pan;
@@ -68,26 +67,6 @@ pub fn to_doc(cache: &ViewCache, view: Rect, screen: Pos2) -> [f64; 2] {
     let zoom = cache.state.pan_zoom.zoom.max(0.01);
     let v = (screen - view.min - cache.state.pan_zoom.pan) / zoom;
     [f64::from(v.x), f64::from(v.y)]
-}
-
-/// Maps document coordinates to the screen (the canvas camera).
-#[derive(Clone, Copy)]
-pub struct Cam {
-    pub origin: Pos2,
-    pub zoom: f32,
-}
-
-impl Cam {
-    pub fn rect(&self, pos: [f64; 2], size: [f64; 2]) -> Rect {
-        Rect::from_min_size(
-            self.pos(pos),
-            egui::vec2(size[0] as f32, size[1] as f32) * self.zoom,
-        )
-    }
-
-    pub fn pos(&self, p: [f64; 2]) -> Pos2 {
-        self.origin + egui::vec2(p[0] as f32, p[1] as f32) * self.zoom
-    }
 }
 
 /// A collapsed group is drawn as a small box at its frame's top-left corner.

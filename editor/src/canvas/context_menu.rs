@@ -3,7 +3,7 @@
 //! [`Canvas::target_at`] is the only hit test for right-clicks, topmost first: a node, a
 //! sticky note, a group's title bar (or its collapsed box), a wire, a group's body, the
 //! empty canvas. A group's body comes after the wires so a wire crossing a frame can still
-//! be deleted; a note inside a group gets the note's menu. egui_node_graph2 opens its own
+//! be deleted; a note inside a group gets the note's menu. egui_node_editor opens its own
 //! node finder on every right-click, over nodes too; that request is dropped here, and
 //! "Add Node…" on the canvas's menu opens the app's finder at the click instead.
 //!
@@ -183,7 +183,7 @@ impl Canvas {
     }
 
     /// Stage 5, right-clicks: opens the menu for what is under the pointer, draws the open
-    /// menu and runs the item chosen. egui_node_graph2's own finder request is dropped.
+    /// menu and runs the item chosen. egui_node_editor's own finder request is dropped.
     pub(super) fn context_menu_ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>) {
         self.cache.state.node_finder = None;
         let (right, any_click, pos) = ui.input(|i| {
@@ -419,7 +419,7 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
             };
             if r.clicked() {
                 decorator = Some(t.name.clone());
-                ui.close_menu();
+                ui.close();
             }
         }
     });
@@ -514,7 +514,8 @@ fn color_choices(ui: &mut egui::Ui, current: Color, mut pick: impl FnMut(Color))
             } else {
                 Stroke::NONE
             };
-            ui.painter().rect(r, 3.0, fill(c), stroke);
+            ui.painter()
+                .rect(r, 3.0, fill(c), stroke, egui::StrokeKind::Middle);
             if response.on_hover_text(c.name()).clicked() {
                 pick(c);
             }
@@ -533,7 +534,7 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     p.distance(a + ab * t)
 }
 
-/// Distance to the curve egui_node_graph2 draws between two ports (sampled).
+/// Distance to the curve egui_node_editor draws between two ports (sampled).
 fn distance_to_curve(p: Pos2, from: Pos2, to: Pos2, zoom: f32) -> f32 {
     let scale = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
     let c1 = from + egui::vec2(scale, 0.0);

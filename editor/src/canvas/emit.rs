@@ -1,4 +1,4 @@
-//! Stage 6 of a canvas frame: what the user did to the node widgets, as egui_node_graph2
+//! Stage 6 of a canvas frame: what the user did to the node widgets, as egui_node_editor
 //! reported it, becomes commands on the session. The library has already applied
 //! connections and deletions to its own graph, so after any of them the cache is marked
 //! for a resync from the document. A drag's moves carry one gesture id and merge into one
@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use egui::{Pos2, Rect};
-use egui_node_graph2 as eng;
+use egui_node_editor as eng;
 
 use super::view::{CanvasResponse, Response};
 use super::{Canvas, DEFAULT_NODE_SIZE};
@@ -148,7 +148,7 @@ impl Canvas {
             }
             Some(guid) => *cx.selection = Selection::of_nodes([guid]),
             None => {
-                // egui_node_graph2 clears its selection on any click outside the graph (in
+                // egui_node_editor clears its selection on any click outside the graph (in
                 // the inspector, say): take its changes only when they happened over the
                 // canvas, and only when it changed something (a note or group click this
                 // frame must not be overridden). A popup over the canvas (a context menu)

@@ -1,4 +1,4 @@
-//! Stage 5 of a canvas frame: the input egui_node_graph2 does not handle.
+//! Stage 5 of a canvas frame: the input egui_node_editor does not handle.
 //!
 //! - Level of detail: the boxes' clicks, drags and connections (lod_input.rs).
 //! - Sticky notes and groups: both live in the document's editor data, and every change
@@ -214,7 +214,8 @@ impl Annotations {
             .id(id)
             .font(egui::FontId::proportional(14.0 * cam.zoom))
             .text_color(NOTE_INK)
-            .frame(false)
+            // No background: the note is the frame; the text keeps its usual margin.
+            .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(4, 2)))
             .desired_width(area.width());
         let response = ui.put(area, edit);
         if !response.has_focus() && !response.lost_focus() {

@@ -13,9 +13,9 @@
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
-use arbor_runtime::Category;
+use arbor_viewer::palette::PORT_COLOR;
+use arbor_viewer::{port, LodBox};
 
-use super::paint::{LodBox, PORT_COLOR};
 use super::scene::SceneNode;
 use super::Canvas;
 use crate::commands::Connect;
@@ -36,19 +36,9 @@ pub(super) fn hit(boxes: &[LodBox], pos: Pos2) -> Option<&LodBox> {
     boxes.iter().rev().find(|b| b.rect.contains(pos))
 }
 
-/// Whether a node has a children port (as sync.rs decides for the widgets): composites
-/// and decorators, and a node of an unknown type that has children.
-pub(super) fn takes_children(node: &SceneNode) -> bool {
-    match node.category {
-        Some(Category::Composite | Category::Decorator) => true,
-        Some(_) => false,
-        None => !node.children.is_empty(),
-    }
-}
-
-/// Where a box's children port is, and how large (screen points).
-pub(super) fn port(rect: Rect) -> (Pos2, f32) {
-    (rect.right_center(), (rect.height() * 0.18).clamp(3.0, 7.0))
+/// Whether a node has a children port (as sync.rs decides for the widgets).
+fn takes_children(node: &SceneNode) -> bool {
+    arbor_viewer::takes_children(node.category, !node.children.is_empty())
 }
 
 impl Canvas {
@@ -82,7 +72,9 @@ impl Canvas {
         };
         let over_minimap =
             hover.is_some_and(|p| self.minimap_rect().is_some_and(|m| m.contains(p)));
-        let over_window = ui.ctx().is_pointer_over_area() || over_minimap;
+        // A window or popup over the canvas takes the pointer.
+        let over_window =
+            hover.is_some_and(|p| !super::context_menu::uncovered(ui, p)) || over_minimap;
         let target = grabbed.or_else(|| {
             hover
                 .filter(|p| self.view.contains(*p) && !over_window)
@@ -168,8 +160,12 @@ impl Canvas {
         if let Some(to) = pointer {
             let over = hit(&self.lod_boxes, to).filter(|b| b.rect != from);
             if let Some(b) = over {
-                ui.painter()
-                    .rect_stroke(b.rect.expand(2.0), 4.0, Stroke::new(2.0, Color32::WHITE));
+                ui.painter().rect_stroke(
+                    b.rect.expand(2.0),
+                    4.0,
+                    Stroke::new(2.0, Color32::WHITE),
+                    egui::StrokeKind::Middle,
+                );
             }
             ui.painter().line_segment(
                 [from.right_center(), to],

@@ -11,9 +11,10 @@ use std::collections::BTreeSet;
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
 use super::camera::look_at;
-use super::view::{category_color, fill, FOUND_COLOR};
+use super::view::{fill, FOUND_COLOR};
 use super::Canvas;
 use crate::view::UiCx;
+use arbor_viewer::category_color;
 
 /// Size of the minimap, in screen points.
 const SIZE: egui::Vec2 = egui::vec2(220.0, 150.0);
@@ -148,6 +149,7 @@ impl Canvas {
                 1.0,
                 Color32::from_gray(if response.hovered() { 140 } else { 80 }),
             ),
+            egui::StrokeKind::Middle,
         );
         for g in doc.groups() {
             let r = mini.rect(Rect::from_min_size(
@@ -159,6 +161,7 @@ impl Canvas {
                 2.0,
                 fill(g.color).gamma_multiply(0.15),
                 Stroke::new(1.0, fill(g.color)),
+                egui::StrokeKind::Middle,
             );
         }
         for n in doc.notes() {
@@ -204,6 +207,7 @@ impl Canvas {
             mini.rect(visible).intersect(area),
             1.0,
             Stroke::new(1.5, Color32::WHITE),
+            egui::StrokeKind::Middle,
         );
     }
 
@@ -229,6 +233,7 @@ impl Canvas {
             4.0,
             Color32::from_rgba_unmultiplied(fill, fill, fill + 6, 220),
             Stroke::new(1.0, Color32::from_gray(90)),
+            egui::StrokeKind::Middle,
         );
         ui.painter().galley(
             r.min + egui::vec2(8.0, 4.0),
@@ -259,6 +264,7 @@ impl Canvas {
                 1.0,
                 Color32::from_gray(if self.show_minimap { 160 } else { 90 }),
             ),
+            egui::StrokeKind::Middle,
         );
         ui.painter().text(
             map.center(),

@@ -1,6 +1,6 @@
-//! The node-graph canvas: egui_node_graph2 as a *view* of the document.
+//! The node-graph canvas: egui_node_editor as a *view* of the document.
 //!
-//! egui_node_graph2 applies connections and deletions to its own graph before reporting
+//! egui_node_editor applies connections and deletions to its own graph before reporting
 //! them, so its graph is only a cache: each reported gesture becomes a command on the
 //! session, and the cache is resynced from the document whenever the session's generation
 //! changes (edits, undo, redo). Positions are rewritten from the document every frame.
@@ -19,7 +19,7 @@
 //! 2. scene.rs: reuse the scene, or rebuild it when the session's generation changed.
 //! 3. sync.rs: fit the widget cache to what the view needs, and write positions, the
 //!    selection and the live statuses into it.
-//! 4. paint.rs: notes and groups (behind), then the node widgets (egui_node_graph2, which
+//! 4. paint.rs: notes and groups (behind), then the node widgets (egui_node_editor, which
 //!    calls view.rs for each node and reports what the pointer did) or, zoomed out, the
 //!    level-of-detail boxes; then the overlays (the running path, edges into collapsed
 //!    groups).
@@ -40,10 +40,8 @@ mod emit;
 mod find_bar;
 mod influence;
 mod input;
-mod legible;
 mod lod_input;
 mod minimap;
-mod overview;
 mod paint;
 mod scene;
 mod subtree_files;
@@ -55,7 +53,6 @@ pub use camera::{DEFAULT_NODE_SIZE, FIRST_VIEW_FLOOR, FRAME_FLOOR};
 pub use context_menu::{ContextMenu, MenuTarget};
 pub use find_bar::FindBar;
 pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
-pub use overview::Overview;
 pub use paint::LOD_ZOOM;
 pub use subtree_files::{reads_here as subtree_file_reads_here, READING as SUBTREE_READING};
 pub use view::{CanvasResponse, DrawnNode};
@@ -66,7 +63,7 @@ use egui::{Pos2, Rect};
 
 use crate::live::LiveSource;
 use crate::view::UiCx;
-use paint::LodBox;
+use arbor_viewer::LodBox;
 use scene::Scene;
 use sync::ViewCache;
 use view::CanvasState;
@@ -81,6 +78,8 @@ pub struct Canvas {
     pending_first_view: bool,
     /// A zoom to apply next frame, keeping the centre of the view.
     pending_zoom: Option<f32>,
+    /// A Ctrl+drag on the background is panning the view (paint.rs).
+    panning: bool,
     /// Gesture id of the drag in progress, so that its moves merge into one undo step.
     drag_gesture: Option<u64>,
     /// Where the canvas was drawn last frame.
@@ -94,7 +93,7 @@ pub struct Canvas {
     context: Option<ContextMenu>,
     /// Nodes moved by the drag in progress: on release they may join or leave groups.
     dragged_nodes: BTreeSet<String>,
-    /// The node selection handed to egui_node_graph2 this frame (only the nodes its graph
+    /// The node selection handed to egui_node_editor this frame (only the nodes its graph
     /// holds), to tell its own changes.
     pushed_selection: BTreeSet<String>,
     /// Where every node is, per generation, for viewport queries.
@@ -121,6 +120,7 @@ impl Default for Canvas {
             pending_first_view: true,
             pending_zoom: None,
             drag_gesture: None,
+            panning: false,
             view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
             palette_request: None,
             annotations: Annotations::default(),
@@ -175,18 +175,18 @@ impl Canvas {
         self.sizes.clone()
     }
 
-    /// Whether egui_node_graph2's graph holds this node this frame (it is in or near the
+    /// Whether egui_node_editor's graph holds this node this frame (it is in or near the
     /// view, or connected to a node that is, and the zoom is above `LOD_ZOOM`).
     pub fn has_widget(&self, guid: &str) -> bool {
         self.cache.ids.contains_key(guid)
     }
 
-    /// How many nodes egui_node_graph2's graph holds.
+    /// How many nodes egui_node_editor's graph holds.
     pub fn widget_count(&self) -> usize {
         self.cache.ids.len()
     }
 
-    /// Whether egui_node_graph2's graph connects `parent`'s children port to `child`.
+    /// Whether egui_node_editor's graph connects `parent`'s children port to `child`.
     pub fn widgets_connected(&self, parent: &str, child: &str) -> bool {
         let output = self
             .cache
@@ -199,7 +199,7 @@ impl Canvas {
             .get(child)
             .and_then(|c| self.cache.inputs.get(c));
         match (output, input) {
-            (Some(o), Some(i)) => self.cache.state.graph.connections(*i).contains(o),
+            (Some(o), Some(i)) => self.cache.state.graph.connection(*i) == Some(*o),
             _ => false,
         }
     }
@@ -219,7 +219,7 @@ impl Canvas {
     pub fn ui(&mut self, ui: &mut egui::Ui, cx: &mut UiCx<'_>, live: &dyn LiveSource) {
         self.view = ui.max_rect();
         // Selectable labels would take the press on a node's title for text selection
-        // instead of letting the node be dragged. egui_node_graph2 derives its zoomed
+        // instead of letting the node be dragged. egui_node_editor derives its zoomed
         // style from this ui's style.
         ui.style_mut().interaction.selectable_labels = false;
         self.place_camera(ui, cx);

@@ -1,7 +1,7 @@
 //! Stage 4 of a canvas frame: everything drawn, back to front.
 //!
 //! 1. Notes and groups, behind the nodes.
-//! 2. The nodes: egui_node_graph2's widgets (it calls view.rs for each node and reports what
+//! 2. The nodes: egui_node_editor's widgets (it calls view.rs for each node and reports what
 //!    the pointer did to them), or, below [`LOD_ZOOM`], the level of detail: each visible
 //!    node as a plain box with straight lines to its parent and children, straight from
 //!    the scene, since widget text is unreadable that small anyway. Boxes keep the live
@@ -12,16 +12,15 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use arbor_runtime::{Severity, Status};
+use arbor_runtime::Severity;
+use arbor_viewer::{legible, BoxNode, Boxes, LodBox};
 use egui::{Color32, Pos2, Rect, Stroke};
 
 use super::camera::{collapsed_rect, follow_zoom, Cam, STRIP};
-use super::legible;
-use super::lod_input::{port as lod_port, takes_children};
 use super::scene::Scene;
-use super::view::{category_color, fill, freshness, lerp, NoTemplates, Response, FOUND_COLOR};
+use super::view::{fill, NoTemplates, Response, FOUND_COLOR};
 use super::Canvas;
-use crate::live::{status_color, LiveSource};
+use crate::live::LiveSource;
 use crate::view::UiCx;
 
 /// Below this zoom the canvas draws boxes instead of node widgets: a widget's small text
@@ -29,49 +28,30 @@ use crate::view::UiCx;
 /// (legible.rs).
 pub const LOD_ZOOM: f32 = 0.55;
 
-/// A name is written in the top of its box at a readable screen size (legible.rs), in
-/// whole words, running past the box's right edge by at most this many canvas units (into
-/// the gap before the next column) on a backing of the box's colour; a box too small for
-/// even its first word shows no name. Its full name is in the inspector and on the minimap.
-const LABEL_OVERFLOW: f32 = 70.0;
-
-/// The colour of a box's children port.
-pub const PORT_COLOR: Color32 = Color32::from_rgb(170, 180, 195);
-
-/// Writes a node's name in its level-of-detail box, legibly or not at all.
-fn lod_label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
-    let size = legible::screen_size(16.0, zoom);
-    if r.height() < size * 1.1 {
-        return;
-    }
-    let pad = (size * 0.4).min(r.width() * 0.1);
-    let font = egui::FontId::proportional(size);
-    let max = r.width() - 2.0 * pad + LABEL_OVERFLOW * zoom;
-    let Some(text) = legible::fit_label(painter, label, &font, max) else {
-        return;
-    };
-    let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
-    let top = (r.height() * 0.3 - galley.size().y / 2.0).max(1.0);
-    let at = r.left_top() + egui::vec2(pad, top);
-    let text_rect = Rect::from_min_size(at, galley.size());
-    if text_rect.right() > r.right() - pad {
-        painter.rect_filled(
-            text_rect.expand2(egui::vec2(3.0, 1.0)),
-            3.0,
-            Color32::from_black_alpha(200),
-        );
-    }
-    painter.galley(at, galley, Color32::WHITE);
+/// The scene as the painter reads it: rects from the sizes nodes were last drawn at.
+struct SceneBoxes<'a> {
+    scene: &'a Scene,
+    sizes: &'a HashMap<String, [f64; 2]>,
 }
 
-/// A node drawn as a box this frame (screen coordinates), for hit tests.
-#[derive(Clone, Copy, Debug)]
-pub struct LodBox {
-    pub node: u32,
-    pub rect: Rect,
+impl Boxes for SceneBoxes<'_> {
+    fn node(&self, i: u32) -> BoxNode<'_> {
+        let n = self.scene.node(i);
+        BoxNode {
+            guid: &n.guid,
+            label: &n.label,
+            category: n.category,
+            rect: self.scene.rect(i, self.sizes),
+            children: &n.children,
+            parent: n.parent,
+            hidden: n.hidden,
+        }
+    }
 }
 
-/// Paints the nodes in `view` and the edges that touch them; returns their boxes.
+/// Paints the nodes in `view` and the edges that touch them, with arbor-viewer's painter
+/// (the in-game viewer's), outlined by selection, find match or problem; returns their
+/// boxes.
 pub(super) fn paint_boxes(
     painter: &egui::Painter,
     scene: &Scene,
@@ -90,112 +70,21 @@ pub(super) fn paint_boxes(
         .into_iter()
         .filter(|&i| !scene.node(i).hidden)
         .collect();
-    let screen = |i: u32| {
-        let r = scene.rect(i, sizes);
-        Rect::from_min_size(cam.origin + r.min.to_vec2() * zoom, r.size() * zoom)
+    let outline = |node: &BoxNode<'_>| {
+        if selected.contains(node.guid) {
+            return Some(Stroke::new(2.5, Color32::WHITE));
+        }
+        if found.contains(node.guid) {
+            return Some(Stroke::new(3.0, FOUND_COLOR));
+        }
+        let problem = scene.index(node.guid).and_then(|i| scene.node(i).problem);
+        match problem? {
+            Severity::Error => Some(Stroke::new(2.0, Color32::from_rgb(240, 90, 90))),
+            Severity::Warning => Some(Stroke::new(2.0, Color32::from_rgb(220, 180, 60))),
+        }
     };
-    let live: Vec<_> = visible
-        .iter()
-        .map(|&i| preview.node_live(&scene.node(i).guid))
-        .collect();
-    let preview_active = live.iter().any(Option::is_some);
-    let shown: HashSet<u32> = visible.iter().copied().collect();
-
-    let edge = Stroke::new((3.0 * zoom).max(1.0), Color32::from_rgb(140, 150, 165));
-    let line = |from: Rect, to: Rect, stroke: Stroke| {
-        painter.line_segment([from.right_center(), to.left_center()], stroke);
-    };
-    for &i in &visible {
-        let node = scene.node(i);
-        let here = screen(i);
-        for &c in &node.children {
-            if scene.node(c).hidden {
-                continue;
-            }
-            let stroke = match shown.contains(&c) {
-                true => visible
-                    .binary_search(&c)
-                    .ok()
-                    .and_then(|at| live[at].as_ref())
-                    .and_then(|l| Some((l.status?, freshness(l))))
-                    .filter(|(_, f)| *f > 0.0)
-                    .map_or(edge, |(status, f)| {
-                        Stroke::new(
-                            edge.width * 1.5,
-                            status_color(status).gamma_multiply(0.3 + 0.7 * f),
-                        )
-                    }),
-                false => edge,
-            };
-            line(here, screen(c), stroke);
-        }
-        // Edges from parents outside the view (inside it, the parent draws them).
-        if let Some(p) = node
-            .parent
-            .filter(|p| !shown.contains(p) && !scene.node(*p).hidden)
-        {
-            line(screen(p), here, edge);
-        }
-    }
-
-    let mut boxes = Vec::with_capacity(visible.len());
-    for (&i, live) in visible.iter().zip(&live) {
-        let node = scene.node(i);
-        let r = screen(i);
-        let base = category_color(node.category);
-        let fill = if !preview_active {
-            base
-        } else {
-            match live {
-                Some(l) => match l.status {
-                    Some(status) => lerp(
-                        Color32::from_gray(60),
-                        status_color(status),
-                        0.35 + 0.65 * freshness(l),
-                    ),
-                    None => Color32::from_gray(60),
-                },
-                None => Color32::from_gray(55),
-            }
-        };
-        let outline = if selected.contains(&node.guid) {
-            Stroke::new(2.5, Color32::WHITE)
-        } else if found.contains(&node.guid) {
-            Stroke::new(3.0, FOUND_COLOR)
-        } else {
-            match node.problem {
-                Some(Severity::Error) => Stroke::new(2.0, Color32::from_rgb(240, 90, 90)),
-                Some(Severity::Warning) => Stroke::new(2.0, Color32::from_rgb(220, 180, 60)),
-                None => Stroke::new(1.0, Color32::from_gray(25)),
-            }
-        };
-        let rounding = 6.0 * zoom;
-        painter.rect(r, rounding, fill, outline);
-        if preview.has_breakpoint(&node.guid) {
-            let d = (r.height() * 0.12).clamp(2.0, 6.0);
-            painter.circle_filled(
-                r.right_top() + egui::vec2(-2.0 * d, 2.0 * d),
-                d,
-                Color32::from_rgb(230, 60, 60),
-            );
-        }
-        if live.as_ref().and_then(|l| l.status) == Some(Status::Running) {
-            painter.rect_stroke(
-                r.expand(2.0),
-                rounding,
-                Stroke::new(2.0, status_color(Status::Running)),
-            );
-        }
-        // The port under the name: a name running past the box covers it; the port of
-        // the box under the pointer is drawn on top (lod_input.rs).
-        if takes_children(node) && r.height() >= 10.0 {
-            let (centre, radius) = lod_port(r);
-            painter.circle_filled(centre, radius, PORT_COLOR);
-        }
-        lod_label(painter, &node.label, r, zoom);
-        boxes.push(LodBox { node: i, rect: r });
-    }
-    boxes
+    let boxes = SceneBoxes { scene, sizes };
+    arbor_viewer::paint_boxes(painter, &boxes, &visible, cam, preview, &outline)
 }
 
 impl Canvas {
@@ -223,7 +112,7 @@ impl Canvas {
             Vec::new()
         };
 
-        // The wires go under the nodes (egui_node_graph2 would draw them over): a slot
+        // The wires go under the nodes (egui_node_editor would draw them over): a slot
         // taken before the nodes are drawn, filled once their ports are known.
         let wires = ui.painter().add(egui::Shape::Noop);
         let zoom_before = self.cache.state.pan_zoom.zoom;
@@ -232,6 +121,7 @@ impl Canvas {
                 .state
                 .draw_graph_editor(ui, NoTemplates, &mut self.user, Vec::new());
         let zoom_after = self.cache.state.pan_zoom.zoom;
+        self.ctrl_pan(ui);
         self.remember_sizes(zoom_before);
         if (zoom_after - zoom_before).abs() > f32::EPSILON {
             follow_zoom(&mut self.cache, zoom_after / zoom_before);
@@ -241,6 +131,29 @@ impl Canvas {
         self.draw_ports(ui);
         self.draw_collapsed_edges(ui, cx);
         response.node_responses
+    }
+
+    /// Ctrl+drag on the background pans, as a middle-drag does: egui_node_editor pans on
+    /// the middle button only and would start a box selection instead, which is dropped
+    /// in the frame it starts.
+    fn ctrl_pan(&mut self, ui: &egui::Ui) {
+        let (command, primary, delta) = ui.input(|i| {
+            (
+                i.modifiers.command_only(),
+                i.pointer.primary_down(),
+                i.pointer.delta(),
+            )
+        });
+        let state = &mut self.cache.state;
+        if command && state.ongoing_box_selection.is_some() {
+            state.ongoing_box_selection = None;
+            self.panning = true;
+        } else if self.panning && primary {
+            state.pan_zoom.pan += delta;
+        }
+        if !primary {
+            self.panning = false;
+        }
     }
 
     /// Notes and groups: groups, then notes, behind the graph.
@@ -257,7 +170,13 @@ impl Canvas {
             );
             if group.collapsed {
                 let r = collapsed_rect(cam, group);
-                painter.rect(r, 6.0, color.gamma_multiply(0.55), outline);
+                painter.rect(
+                    r,
+                    6.0,
+                    color.gamma_multiply(0.55),
+                    outline,
+                    egui::StrokeKind::Middle,
+                );
                 let pad = 10.0 * cam.zoom;
                 let size = legible::annotation_size(15.0, cam.zoom);
                 legible::line(
@@ -290,15 +209,21 @@ impl Canvas {
                 [group.rect[0], group.rect[1]],
                 [group.rect[2], group.rect[3]],
             );
-            painter.rect(r, 8.0, color.gamma_multiply(0.16), outline);
+            painter.rect(
+                r,
+                8.0,
+                color.gamma_multiply(0.16),
+                outline,
+                egui::StrokeKind::Middle,
+            );
             let title = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * cam.zoom));
             painter.rect_filled(
                 title,
-                egui::Rounding {
-                    nw: 8.0,
-                    ne: 8.0,
-                    sw: 0.0,
-                    se: 0.0,
+                egui::CornerRadius {
+                    nw: 8,
+                    ne: 8,
+                    sw: 0,
+                    se: 0,
                 },
                 color.gamma_multiply(0.6),
             );
@@ -327,6 +252,7 @@ impl Canvas {
                 4.0,
                 color.gamma_multiply(0.92),
                 Stroke::new(if selected { 2.5 } else { 0.0 }, Color32::WHITE),
+                egui::StrokeKind::Middle,
             );
             let header = Rect::from_min_size(r.min, egui::vec2(r.width(), STRIP * 0.6 * cam.zoom));
             painter.rect_filled(header, 4.0, color.gamma_multiply(0.75));

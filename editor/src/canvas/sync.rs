@@ -1,4 +1,4 @@
-//! The view cache: egui_node_graph2's graph as a view of the part of the document the
+//! The view cache: egui_node_editor's graph as a view of the part of the document the
 //! canvas shows. It holds only the nodes the canvas asks for (those in the
 //! viewport plus a margin, and their neighbours) and is updated incrementally: as the view
 //! pans, nodes leave and enter; when the session's generation changes (an edit, undo or
@@ -16,9 +16,9 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::format::{DecoratorDef, NodeDef};
-use arbor_runtime::{Category, Direction, NodeType, NodeTypes, Report, Severity};
+use arbor_runtime::{Direction, NodeType, NodeTypes, Report, Severity};
 use egui::{Pos2, Rect};
-use egui_node_graph2 as eng;
+use egui_node_editor as eng;
 use eng::{InputId, NodeId, OutputId};
 use serde_json::Value;
 
@@ -40,7 +40,7 @@ pub struct ViewCache {
     pub inputs: HashMap<NodeId, InputId>,
     pub outputs: HashMap<NodeId, OutputId>,
     /// The session generation the nodes in the graph show; `None` forces a refresh (after
-    /// egui_node_graph2 changed its own graph).
+    /// egui_node_editor changed its own graph).
     pub synced: Option<u64>,
     /// What Subtree nodes' files hold, read off the UI thread.
     pub subtrees: SubtreeFiles,
@@ -201,7 +201,7 @@ impl ViewCache {
             for &c in &scene.node(i).children {
                 let child = self.ids.get(&scene.node(c).guid);
                 if let Some(input) = child.and_then(|c| self.inputs.get(c)) {
-                    graph.add_connection(output, *input, 0);
+                    graph.add_connection(output, *input);
                 }
             }
         }
@@ -335,12 +335,8 @@ fn view_of(
             view.summary.push(format!("remaps {}", keys.join(", ")));
         }
     }
-    let takes_children = match view.category {
-        Some(Category::Composite | Category::Decorator) => true,
-        Some(_) => false,
-        // Unknown type: keep its connections visible.
-        None => !node.children.is_empty(),
-    };
+    // An unknown type with children keeps its connections visible.
+    let takes_children = arbor_viewer::takes_children(view.category, !node.children.is_empty());
     let label = if node.name.is_empty() {
         node.kind.clone()
     } else {

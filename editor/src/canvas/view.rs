@@ -1,9 +1,9 @@
-//! The egui_node_graph2 side of the canvas: the type parameters of its graph and how one
+//! The egui_node_editor side of the canvas: the type parameters of its graph and how one
 //! node draws. A node's data (`NodeView`) is derived from the document on every resync;
 //! nothing here is the source of truth.
 //!
 //! While drawing, each node records its content rect and the rows of its two ports into
-//! `CanvasState::rects`: egui_node_graph2 keeps port positions private, and the canvas needs
+//! `CanvasState::rects`: egui_node_editor keeps port positions private, and the canvas needs
 //! them to highlight the running path, measure nodes for the tidy layout, and to let tests
 //! aim at ports.
 
@@ -12,11 +12,13 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use arbor_runtime::{Category, Direction, Status};
 use egui::{Color32, RichText};
-use egui_node_graph2 as eng;
+use egui_node_editor as eng;
 use eng::NodeId;
 
 use crate::document::Color;
 use crate::live::{status_color, NodeLive};
+use arbor_viewer::category_color;
+use arbor_viewer::palette::live_fill;
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
 pub type Graph = eng::Graph<NodeView, Port, NoValue>;
@@ -197,9 +199,13 @@ fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState, view: &No
         )
         .truncate(),
     );
-    // egui_node_graph2 pads the row to at least 15 points and puts the port in its
-    // middle; the same here, so the port drawn by the canvas is where the library's is.
-    let after = r.rect.bottom().max(before + 15.0);
+    // A row of at least 15 points (room for the port beside small text); the library
+    // puts the port in the middle of the row, and so does the canvas, which draws it.
+    let short = before + 15.0 - r.rect.bottom();
+    if short > 0.0 {
+        ui.add_space(short);
+    }
+    let after = ui.min_rect().bottom();
     state
         .drawn
         .entry(node)
@@ -216,7 +222,7 @@ fn empty_drawn(rect: egui::Rect) -> DrawnNode {
     }
 }
 
-/// Nodes are added through Arbor's own palette, never egui_node_graph2's finder, so there
+/// Nodes are added through Arbor's own palette, never egui_node_editor's finder, so there
 /// are no templates; the type exists because the library requires one.
 #[derive(Clone, Copy, Debug)]
 pub struct NoTemplate;
@@ -243,7 +249,7 @@ impl eng::NodeTemplateTrait for NoTemplate {
     fn build_node(&self, _: &mut Graph, _: &mut CanvasState, _: NodeId) {}
 }
 
-/// The (empty) template list handed to egui_node_graph2.
+/// The (empty) template list handed to egui_node_editor.
 pub struct NoTemplates;
 
 impl eng::NodeTemplateIter for NoTemplates {
@@ -275,32 +281,8 @@ pub fn fill(color: Color) -> Color32 {
     }
 }
 
-/// Title colours by category: muted, so that status colours stand out.
-pub fn category_color(category: Option<Category>) -> Color32 {
-    match category {
-        Some(Category::Composite) => Color32::from_rgb(70, 96, 130),
-        Some(Category::Decorator) => Color32::from_rgb(104, 86, 136),
-        Some(Category::Condition) => Color32::from_rgb(62, 118, 118),
-        Some(Category::Action) => Color32::from_rgb(96, 96, 80),
-        Some(Category::Subtree) => Color32::from_rgb(80, 112, 80),
-        Some(Category::Attached) | None => Color32::from_rgb(120, 60, 60),
-    }
-}
-
 /// The outline of a node the find bar matched.
 pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
-
-/// How long a visited node keeps its status colour before fading to dim, in seconds.
-pub const FADE_SECONDS: f32 = 0.6;
-
-/// The fade factor of a live status: 1 when just visited, 0 when faded out.
-pub fn freshness(live: &NodeLive) -> f32 {
-    if live.status == Some(Status::Running) {
-        1.0
-    } else {
-        (1.0 - live.age / FADE_SECONDS).clamp(0.0, 1.0)
-    }
-}
 
 impl eng::NodeDataTrait for NodeView {
     type Response = CanvasResponse;
@@ -432,6 +414,7 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 0.9),
                 6.0,
                 egui::Stroke::new(2.5, color),
+                egui::StrokeKind::Middle,
             );
         }
         if state.found.contains(&self.guid) {
@@ -439,6 +422,7 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 1.1),
                 7.0,
                 egui::Stroke::new(3.0, FOUND_COLOR),
+                egui::StrokeKind::Middle,
             );
         }
         if state.influence.contains(&self.guid) {
@@ -446,6 +430,7 @@ impl eng::NodeDataTrait for NodeView {
                 content.expand(margin * 0.8),
                 6.0,
                 egui::Stroke::new(2.0, Color32::from_rgb(120, 190, 255)),
+                egui::StrokeKind::Middle,
             );
         }
         responses
@@ -463,25 +448,12 @@ impl eng::NodeDataTrait for NodeView {
         _: &Graph,
         state: &mut CanvasState,
     ) -> Option<Color32> {
-        let base = category_color(self.category);
-        if !state.preview_active {
-            return Some(base);
-        }
-        match state.live.get(&self.guid) {
-            Some(live) => match live.status {
-                Some(status) => {
-                    let f = freshness(live);
-                    Some(lerp(
-                        Color32::from_gray(60),
-                        status_color(status),
-                        0.35 + 0.65 * f,
-                    ))
-                }
-                None => Some(Color32::from_gray(60)),
-            },
-            // Not visited: dim.
-            None => Some(Color32::from_gray(55)),
-        }
+        // The header is coloured as the zoomed-out box is (arbor_viewer's palette).
+        Some(if state.preview_active {
+            live_fill(state.live.get(&self.guid))
+        } else {
+            category_color(self.category)
+        })
     }
 }
 
@@ -492,10 +464,10 @@ fn decorator_band(
     decorators: &[(String, Option<AbortMark>)],
     live: Option<&NodeLive>,
 ) {
-    egui::Frame::none()
+    egui::Frame::NONE
         .fill(Color32::from_black_alpha(70))
-        .rounding(3.0)
-        .inner_margin(egui::Margin::symmetric(3.0, 2.0))
+        .corner_radius(3.0)
+        .inner_margin(egui::Margin::symmetric(3, 2))
         .show(ui, |ui| {
             for (k, (label, abort)) in decorators.iter().enumerate() {
                 let result = live.and_then(|l| l.decorators.get(k).copied().flatten());
@@ -586,12 +558,6 @@ fn first_line(lines: &[String]) -> String {
     } else {
         short
     }
-}
-
-/// Linear blend between two colours.
-pub fn lerp(a: Color32, b: Color32, t: f32) -> Color32 {
-    let mix = |x: u8, y: u8| (f32::from(x) + (f32::from(y) - f32::from(x)) * t).round() as u8;
-    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
 }
 
 #[cfg(test)]

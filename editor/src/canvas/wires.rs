@@ -1,5 +1,5 @@
 //! The wires between node widgets and their ports, drawn by the canvas rather than by
-//! egui_node_graph2: the library paints its connections after its nodes, over their
+//! egui_node_editor: the library paints its connections after its nodes, over their
 //! text. Its connections and ports are given a transparent colour (view.rs), and here the
 //! wires are painted into a slot reserved before the nodes (so they lie under them), and
 //! the ports, plus a connection being dragged, over them. Positions come from what the
@@ -9,17 +9,17 @@
 
 use egui::epaint::CubicBezierShape;
 use egui::{Color32, Pos2, Shape, Stroke};
-use egui_node_graph2::AnyParameterId;
+use egui_node_editor::AnyParameterId;
 
-use super::view::freshness;
 use super::Canvas;
 use crate::live::status_color;
 use arbor_runtime::Status;
+use arbor_viewer::freshness;
 
-/// The colour of wires and ports at rest.
-pub const WIRE_COLOR: Color32 = Color32::from_rgb(140, 150, 165);
+/// The colour of wires and ports at rest: the painter's edges'.
+pub const WIRE_COLOR: Color32 = arbor_viewer::palette::EDGE_COLOR;
 
-/// A wire from a `children` port to a `parent` port, shaped as egui_node_graph2 shapes
+/// A wire from a `children` port to a `parent` port, shaped as egui_node_editor shapes
 /// its own.
 fn wire(from: Pos2, to: Pos2, zoom: f32, stroke: Stroke) -> Shape {
     let control = ((to.x - from.x) * zoom / 2.0).max(30.0 * zoom);
@@ -44,7 +44,7 @@ impl Canvas {
         let rest = Stroke::new(5.0 * zoom, WIRE_COLOR);
         let mut shapes = Vec::new();
         let graph = &self.cache.state.graph;
-        for (input, outputs) in graph.iter_connection_groups() {
+        for (input, output) in graph.iter_connections() {
             let Some(child) = self.cache.owner_of_input(input) else {
                 continue;
             };
@@ -65,15 +65,13 @@ impl Canvas {
                 ),
                 None => rest,
             };
-            for output in outputs {
-                let from = self
-                    .cache
-                    .owner_of_output(output)
-                    .and_then(|parent| self.drawn(parent))
-                    .and_then(|d| d.output_port());
-                if let Some(from) = from {
-                    shapes.push(wire(from, to, zoom, stroke));
-                }
+            let from = self
+                .cache
+                .owner_of_output(output)
+                .and_then(|parent| self.drawn(parent))
+                .and_then(|d| d.output_port());
+            if let Some(from) = from {
+                shapes.push(wire(from, to, zoom, stroke));
             }
         }
         shapes

@@ -1,6 +1,8 @@
-//! The live-status contract: what a running tree tells the views about each node, the one
-//! palette its statuses are drawn with ([`status_color`]), and [`LiveBlackboard`], the one
-//! widget both sources' blackboards are drawn and edited with.
+//! The live-status contract: what a running tree tells the views about each node
+//! ([`LiveSource`], [`NodeLive`]) and the one palette its statuses are drawn with
+//! ([`status_color`]), both arbor-viewer's, re-exported; how a visit ended ([`Outcome`]);
+//! and [`LiveBlackboard`], the one widget both sources' blackboards are drawn and edited
+//! with.
 //!
 //! Two sources implement [`LiveSource`]: the local preview (`preview::Preview`) and an
 //! instance attached in a running program (`remote::Remote`). The canvas reads statuses
@@ -13,37 +15,10 @@ mod blackboard;
 pub use blackboard::{parse_value, Entry, LiveBlackboard};
 
 use arbor_runtime::Status;
-use egui::Color32;
 
-/// Where the canvas reads what each node did: the local preview, or an instance attached
-/// in a running program.
-pub trait LiveSource {
-    /// The node's last visit; `None`: not visited (or not in the running tree).
-    fn node_live(&self, guid: &str) -> Option<NodeLive>;
-    fn has_breakpoint(&self, guid: &str) -> bool;
-}
-
-/// What the canvas shows of a node while the preview runs.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct NodeLive {
-    /// The status of the node's last visit: the final status from its exit, or running if
-    /// it ticked running (or was entered and is still running). An aborted node reads as
-    /// failure (rule 28); see [`NodeLive::aborted`]. `None`: not visited yet (only its
-    /// conditions were checked).
-    pub status: Option<Status>,
-    /// Seconds of preview time since that visit, for the fade. Preview time runs while
-    /// playing (at wall-clock pace, whatever the speed) and stands still while paused, so
-    /// the statuses stay visible at a breakpoint.
-    pub age: f32,
-    /// Last result of each attached decorator, top first (`None`: not evaluated yet, or not
-    /// a condition).
-    pub decorators: Vec<Option<bool>>,
-    /// The last visit ended in an abort (rule 28), not a completion.
-    pub aborted: bool,
-    /// Ticks since that visit: 0 when the node was visited in the tick shown (the latest
-    /// one, or the one the timeline is scrubbed to).
-    pub ticks_ago: u64,
-}
+/// The contract and the palette are the painter's (arbor-viewer): the editor and a game's
+/// viewer read statuses and colour them the same way.
+pub use arbor_viewer::{status_color, LiveSource, NodeLive};
 
 /// How a node's visit in one tick ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,15 +54,5 @@ impl Outcome {
             Outcome::Success => Status::Success,
             Outcome::Failure | Outcome::Aborted => Status::Failure,
         }
-    }
-}
-
-/// The colour of a status, wherever one is drawn: canvas nodes and wires, the zoomed-out
-/// boxes, the preview's controls and log, the remote panel.
-pub fn status_color(status: Status) -> Color32 {
-    match status {
-        Status::Running => Color32::from_rgb(226, 178, 32),
-        Status::Success => Color32::from_rgb(60, 170, 80),
-        Status::Failure => Color32::from_rgb(210, 70, 70),
     }
 }

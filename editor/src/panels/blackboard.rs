@@ -111,11 +111,11 @@ impl BlackboardPanel {
         // As wide as the name (a key name is read in full), within what the row leaves
         // for the type and the delete button.
         let font = egui::TextStyle::Body.resolve(ui.style());
-        let needed = ui.fonts(|f| {
-            f.layout_no_wrap(text.clone(), font, egui::Color32::WHITE)
-                .size()
-                .x
-        });
+        let needed = ui
+            .painter()
+            .layout_no_wrap(text.clone(), font, egui::Color32::WHITE)
+            .size()
+            .x;
         let room = (ui.available_width() - NAME_ROW_REST).max(MIN_NAME_WIDTH);
         let r = ui
             .add(

@@ -230,7 +230,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
             );
     }
     text.wrap = egui::text::TextWrapping::truncate_at_width(ui.available_width());
-    let r = ui.add(egui::SelectableLabel::new(highlighted, text));
+    let r = ui.add(egui::Button::selectable(highlighted, text));
     if ty.description.is_empty() {
         r
     } else {
@@ -285,7 +285,8 @@ mod tests {
         palette.open(Pos2::new(100.0, 100.0));
         let mut chosen = Vec::new();
         let open = Cell::new(true);
-        let mut draw = |ctx: &egui::Context, _: &mut UiCx<'_>| {
+        let mut draw = |ui: &mut egui::Ui, _: &mut UiCx<'_>| {
+            let ctx = ui.ctx();
             chosen.extend(palette.show(ctx, &types));
             open.set(palette.is_open());
         };
@@ -314,7 +315,8 @@ mod tests {
         let mut palette = Palette::default();
         palette.open(Pos2::new(100.0, 100.0));
         let mut chosen = Vec::new();
-        let mut draw = |ctx: &egui::Context, _: &mut UiCx<'_>| {
+        let mut draw = |ui: &mut egui::Ui, _: &mut UiCx<'_>| {
+            let ctx = ui.ctx();
             chosen.extend(palette.show(ctx, &types));
         };
         h.frame(&mut draw);
@@ -333,7 +335,8 @@ mod tests {
         let mut palette = Palette::default();
         palette.open(Pos2::new(100.0, 100.0));
         let mut chosen = Vec::new();
-        let mut draw = |ctx: &egui::Context, _: &mut UiCx<'_>| {
+        let mut draw = |ui: &mut egui::Ui, _: &mut UiCx<'_>| {
+            let ctx = ui.ctx();
             chosen.extend(palette.show(ctx, types));
         };
         h.frame(&mut draw);
@@ -353,7 +356,8 @@ mod tests {
         let mut chosen = Vec::new();
         palette.open(Pos2::new(100.0, 100.0));
         {
-            let mut draw = |ctx: &egui::Context, _: &mut UiCx<'_>| {
+            let mut draw = |ui: &mut egui::Ui, _: &mut UiCx<'_>| {
+                let ctx = ui.ctx();
                 chosen.extend(palette.show(ctx, &types));
             };
             h.frame(&mut draw);
@@ -364,7 +368,8 @@ mod tests {
         palette.open(Pos2::new(100.0, 100.0));
         assert_eq!(palette.query(), "", "reopening starts a new search");
         {
-            let mut draw = |ctx: &egui::Context, _: &mut UiCx<'_>| {
+            let mut draw = |ui: &mut egui::Ui, _: &mut UiCx<'_>| {
+                let ctx = ui.ctx();
                 chosen.extend(palette.show(ctx, &types));
             };
             h.frame(&mut draw);

@@ -50,12 +50,12 @@ impl PaletteDock {
 
     /// Shows the dock as a side panel left of the canvas; returns a type double-clicked
     /// (to add in the middle of the view).
-    pub fn show(&mut self, ctx: &egui::Context, types: &NodeTypes) -> Option<String> {
+    pub fn show(&mut self, ui: &mut egui::Ui, types: &NodeTypes) -> Option<String> {
         if !self.open {
-            egui::SidePanel::left("palette dock collapsed")
+            egui::Panel::left("palette dock collapsed")
                 .resizable(false)
-                .exact_width(26.0)
-                .show(ctx, |ui| {
+                .exact_size(26.0)
+                .show(ui, |ui| {
                     if ui
                         .button("»")
                         .on_hover_text("Show the node palette")
@@ -67,11 +67,11 @@ impl PaletteDock {
                 });
             return None;
         }
-        egui::SidePanel::left("palette dock")
+        egui::Panel::left("palette dock")
             .resizable(true)
-            .default_width(210.0)
-            .width_range(160.0..=360.0)
-            .show(ctx, |ui| self.ui(ui, types))
+            .default_size(210.0)
+            .size_range(160.0..=360.0)
+            .show(ui, |ui| self.ui(ui, types))
             .inner
     }
 

@@ -117,7 +117,7 @@ impl View for ProblemsPanel {
                     egui::Align::Center,
                 );
             }
-            let r = ui.add(egui::SelectableLabel::new(false, text));
+            let r = ui.add(egui::Button::selectable(false, text));
             match &row.node {
                 Some(guid) => {
                     if r.on_hover_text("Show on the canvas").clicked() {

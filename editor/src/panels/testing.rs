@@ -21,6 +21,10 @@ pub(crate) struct Painted {
     pub rect: Rect,
 }
 
+/// How many frames [`Harness::frame_with`] runs after the one with input, at most, while
+/// egui asks for more (a hover animation takes about six at 60 frames a second).
+const FOLLOW_UPS: usize = 8;
+
 pub(crate) struct Harness {
     pub ctx: egui::Context,
     pub session: Session,
@@ -51,9 +55,9 @@ fn collect(shape: &Shape, clip: Rect, out: &mut Vec<Painted>) {
 /// Draws one panel in a central panel, for [`Harness::frame`] and friends.
 pub(crate) fn central<'p>(
     mut panel: impl FnMut(&mut egui::Ui, &mut UiCx<'_>) + 'p,
-) -> impl FnMut(&egui::Context, &mut UiCx<'_>) + 'p {
-    move |ctx, cx| {
-        egui::CentralPanel::default().show(ctx, |ui| panel(ui, cx));
+) -> impl FnMut(&mut egui::Ui, &mut UiCx<'_>) + 'p {
+    move |ui, cx| {
+        egui::CentralPanel::default().show(ui, |ui| panel(ui, cx));
     }
 }
 
@@ -71,13 +75,30 @@ impl Harness {
         }
     }
 
-    /// Runs one frame with `events`; `draw` gets a fresh [`UiCx`] (with the current
-    /// validation report, as the app recomputes it).
+    /// Runs one frame with `events`, then, as eframe does, the frames egui asks for at once
+    /// (a grid whose columns are still growing, a new area); `draw` gets a fresh [`UiCx`]
+    /// (with the current validation report, as the app recomputes it).
     pub fn frame_with(
         &mut self,
         events: Vec<Event>,
-        draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>),
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
+        let mut wants_more = self.one_frame(events, draw);
+        // Bounded: an animation asks for every frame until it ends.
+        for _ in 0..FOLLOW_UPS {
+            if !wants_more {
+                break;
+            }
+            wants_more = self.one_frame(Vec::new(), draw);
+        }
+    }
+
+    /// Runs one frame; whether egui asked for the next one at once.
+    fn one_frame(
+        &mut self,
+        events: Vec<Event>,
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
+    ) -> bool {
         let raw = RawInput {
             screen_rect: Some(Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 1024.0))),
             time: Some(self.time),
@@ -87,7 +108,7 @@ impl Harness {
         self.time += 1.0 / 60.0;
         let report = self.session.validate();
         let checked = Some(self.session.generation());
-        let output = self.ctx.run(raw, |ctx| {
+        let mut output = self.ctx.run_ui(raw, |ui| {
             let mut cx = UiCx {
                 session: &mut self.session,
                 selection: &mut self.selection,
@@ -97,22 +118,28 @@ impl Harness {
                 report: &report,
                 checked,
             };
-            draw(ctx, &mut cx);
+            draw(ui, &mut cx);
         });
+        // No renderer: the font atlas's uploads are dropped, as egui asks.
+        output.textures_delta.clear();
         self.painted.clear();
         for ClippedShape { clip_rect, shape } in &output.shapes {
             collect(shape, *clip_rect, &mut self.painted);
         }
+        output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero())
     }
 
-    pub fn frame(&mut self, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn frame(&mut self, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         self.frame_with(Vec::new(), draw);
     }
 
     /// Runs frames without input, so that grids and new areas (laid out from the previous
     /// frame's sizes, a grid column growing a little each frame) have settled before the
     /// test measures where things are.
-    pub fn settle(&mut self, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn settle(&mut self, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         for _ in 0..10 {
             self.frame(draw);
         }
@@ -167,7 +194,7 @@ impl Harness {
 
     /// Clicks at `pos`: a move, a press and a release, each in its own frame, then a frame
     /// without input.
-    pub fn click_at(&mut self, pos: Pos2, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn click_at(&mut self, pos: Pos2, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         let button = |pressed| Event::PointerButton {
             pos,
             button: PointerButton::Primary,
@@ -188,7 +215,7 @@ impl Harness {
         from: Pos2,
         delta: egui::Vec2,
         steps: usize,
-        draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>),
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
         let button = |pos, pressed| Event::PointerButton {
             pos,
@@ -207,13 +234,13 @@ impl Harness {
     }
 
     /// Clicks the topmost text exactly `text`, as painted in the last frame.
-    pub fn click_text(&mut self, text: &str, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn click_text(&mut self, text: &str, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         let pos = self.text_rect(text).center();
         self.click_at(pos, draw);
     }
 
     /// Clicks the widget with this id, where it was in the last frame.
-    pub fn click_id(&mut self, id: Id, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn click_id(&mut self, id: Id, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         let Some(r) = self.ctx.read_response(id) else {
             panic!("no widget {id:?} in the last frame");
         };
@@ -221,7 +248,7 @@ impl Harness {
     }
 
     /// Types `text` (into the focused widget) in one frame.
-    pub fn type_text(&mut self, text: &str, draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>)) {
+    pub fn type_text(&mut self, text: &str, draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>)) {
         self.frame_with(vec![Event::Text(text.to_owned())], draw);
     }
 
@@ -230,7 +257,7 @@ impl Harness {
         &mut self,
         key: Key,
         modifiers: Modifiers,
-        draw: &mut impl FnMut(&egui::Context, &mut UiCx<'_>),
+        draw: &mut impl FnMut(&mut egui::Ui, &mut UiCx<'_>),
     ) {
         let event = |pressed| Event::Key {
             key,

@@ -579,18 +579,18 @@ impl View for Preview {
         // The log and the blackboard each take at most 30 % of the panel: the world
         // between them keeps the rest, however they are dragged.
         let column_max = (ui.available_width() * 0.3).max(120.0);
-        egui::SidePanel::right("arbor_preview_log")
+        egui::Panel::right("arbor_preview_log")
             .resizable(true)
-            .default_width(260.0)
-            .min_width(120.0)
-            .max_width(column_max)
-            .show_inside(ui, |ui| worlds::log_ui(ui, runner.sim()));
-        egui::SidePanel::right("arbor_preview_blackboard")
+            .default_size(260.0)
+            .min_size(120.0)
+            .max_size(column_max)
+            .show(ui, |ui| worlds::log_ui(ui, runner.sim()));
+        egui::Panel::right("arbor_preview_blackboard")
             .resizable(true)
-            .default_width(300.0)
-            .min_width(120.0)
-            .max_width(column_max)
-            .show_inside(ui, |ui| match runner.sim().blackboard() {
+            .default_size(300.0)
+            .min_size(120.0)
+            .max_size(column_max)
+            .show(ui, |ui| match runner.sim().blackboard() {
                 Some(bb) => {
                     let entries = entries(bb);
                     edit = self
@@ -602,7 +602,7 @@ impl View for Preview {
                     ui.weak("No agent is running.");
                 }
             });
-        egui::CentralPanel::default().show_inside(ui, |ui| {
+        egui::CentralPanel::default().show(ui, |ui| {
             if let Some(message) = worlds::world_ui(ui, runner) {
                 self.note = Some((Tone::Warning, message));
             }

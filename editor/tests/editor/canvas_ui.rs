@@ -254,7 +254,7 @@ fn culling_keeps_far_nodes_out_of_the_widget_graph_until_panned_into_view() {
     );
     assert!(h.app.canvas().drawn(&g[3]).is_none());
 
-    // g[5] is 1,500 units below: culled, until a middle-drag (egui_node_graph2's pan)
+    // g[5] is 1,500 units below: culled, until a middle-drag (egui_node_editor's pan)
     // brings it into view, a step at a time as a hand would.
     assert!(!h.app.canvas().has_widget(&g[5]));
     let start = h.app.canvas().view_rect().center() + egui::vec2(150.0, 250.0);

@@ -7,13 +7,15 @@
 //!   get what they need through the `view` contract below them), nor each other, except
 //!   that they all may use the `live` status contract.
 //! - The contracts (`view`, `live`) import none of their users.
+//! - The painter crate (`editor/viewer`) depends on egui and the runtime only: a game links
+//!   it without eframe, the node-graph library or the editor.
 //!
 //! A plain text check on `use` paths and qualified paths (`crate::app::…`), comments
 //! skipped: enough to catch an import, which is how a cycle starts.
 
 use std::path::{Path, PathBuf};
 
-const UI_CRATES: &[&str] = &["egui", "eframe", "egui_node_graph2", "rfd"];
+const UI_CRATES: &[&str] = &["egui", "eframe", "egui_node_editor", "rfd"];
 
 fn editor_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -144,6 +146,23 @@ fn the_model_crate_has_no_ui() {
         "UI code in the model:\n{}",
         wrong.join("\n")
     );
+}
+
+#[test]
+fn the_viewer_crate_depends_on_egui_and_the_runtime_only() {
+    let manifest = std::fs::read_to_string(editor_dir().join("viewer").join("Cargo.toml"))
+        .expect("viewer manifest");
+    let section = manifest
+        .split("\n[")
+        .find(|s| s.starts_with("dependencies]"))
+        .expect("a [dependencies] section");
+    let names: Vec<&str> = section
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(['=', '.', ' ']).next().unwrap_or("").trim())
+        .collect();
+    assert_eq!(names, ["arbor-runtime", "egui"], "editor/viewer/Cargo.toml");
 }
 
 #[test]

@@ -27,7 +27,6 @@ mod save_failures;
 mod subtree_equivalence;
 mod subtrees;
 mod tabs;
-mod viewer;
 mod xml_files;
 
 /// The full name of test `name` in module `module` of this binary, for a test that runs

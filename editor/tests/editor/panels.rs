@@ -3,7 +3,7 @@
 //! whatever node the inspector shows (a widget asking for more room each frame would make a
 //! side panel grow without end). The panels' own behaviour is tested in their files.
 
-use crate::common::{Harness, CTRL};
+use crate::common::{has_glyphs, Harness, CTRL};
 use arbor_editor::document::Selection;
 use arbor_editor::panels::Inspector;
 use arbor_editor::Session;
@@ -93,8 +93,9 @@ fn side_panels_keep_their_width_whatever_the_inspector_shows() {
         let session = Session::open(&path).expect("sample opens");
         let nodes: Vec<String> = session.document().nodes().map(|n| n.guid.clone()).collect();
         let mut h = Harness::new(session);
-        let width =
-            |h: &Harness, id: &str| PanelState::load(&h.ctx, Id::new(id)).map(|s| s.rect.width());
+        let width = |h: &Harness, id: &str| {
+            PanelState::load(&h.ctx, Id::new(id)).map(|s| s.outer_rect.width())
+        };
         for node in nodes.iter().map(Some).chain([None]) {
             h.app
                 .set_selection(node.map_or_else(Selection::default, |n| Selection::of_nodes([n])));
@@ -123,7 +124,7 @@ fn dragging_a_side_panel_wide_leaves_the_canvas_and_preview_their_room() {
     let (mut h, _) = first_sample_node();
     let width = |h: &Harness, id: &str| {
         PanelState::load(&h.ctx, Id::new(id))
-            .map(|s| s.rect)
+            .map(|s| s.outer_rect)
             .expect("the panel is shown")
     };
     for (id, towards) in [("left", 1500.0), ("right", 100.0)] {
@@ -153,5 +154,18 @@ fn dragging_a_side_panel_wide_leaves_the_canvas_and_preview_their_room() {
         preview.width() >= crate::common::SCREEN[0] * 0.45,
         "the preview keeps half the width: {}",
         preview.width()
+    );
+}
+
+#[test]
+fn the_panels_icons_have_glyphs_in_the_default_fonts() {
+    let h = Harness::new(Session::default());
+    let font = egui::FontId::proportional(14.0);
+    for icon in ["↺", "⏶", "⏷", "×", "⛔", "⚠", "🗑", "▶", "…", "›", "➡"] {
+        assert!(has_glyphs(&h.ctx, &font, icon), "{icon}");
+    }
+    assert!(
+        !has_glyphs(&h.ctx, &font, "🛑"),
+        "the check sees a missing glyph"
     );
 }

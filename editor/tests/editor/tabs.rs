@@ -1,7 +1,7 @@
 //! Tabs: each owns its document and everything shown of it, so switching tabs shows the
 //! other document's own problems and keeps each preview where it was.
 
-use crate::common::{session_with, Harness};
+use crate::common::{has_glyphs, session_with, Harness};
 
 fn errors(h: &Harness) -> usize {
     h.app
@@ -121,9 +121,9 @@ fn an_unsaved_tab_shows_a_mark_its_font_can_draw_and_the_question_names_the_file
         h.last_text_rect(&label).is_some(),
         "the tab says it is unsaved"
     );
-    let font = egui::TextStyle::Button.resolve(&h.ctx.style());
+    let font = egui::TextStyle::Button.resolve(&h.ctx.global_style());
     assert!(
-        h.ctx.fonts(|f| f.has_glyphs(&font, &label)),
+        has_glyphs(&h.ctx, &font, &label),
         "every character of {label:?} has a glyph (no empty box)"
     );
 

@@ -1,5 +1,6 @@
-//! Many walkers, headless: Bevy's minimal plugins (task pools, time, a hand-driven runner), the tree as an asset, one agent per
-//! entity, ticked in parallel by `ArborPlugin`. Prints the tick throughput.
+//! Many walkers, headless: Bevy's minimal plugins (task pools, time, a hand-driven runner),
+//! the tree as an asset, one agent per entity, ticked in parallel by `ArborPlugin`. Prints
+//! the tick throughput.
 //! `cargo run --release -p arbor-bevy --example headless -- [ENTITIES] [FRAMES]`
 //! (defaults 10000 and 600); CI runs it small.
 //!
@@ -13,55 +14,13 @@ use std::time::{Duration, Instant};
 use arbor_bevy::{
     ArborAgent, ArborDebugServer, ArborPlugin, ArborTree, CompiledTrees, TreeProblems,
 };
-use arbor_runtime::{ActionCtx, Args, InPort, NodeType, ParamSpec, Registry, Status, ValueType};
 use bevy_app::{App, ScheduleRunnerPlugin, TaskPoolPlugin};
 use bevy_asset::{AssetPlugin, AssetServer, Handle};
-use bevy_ecs::component::Component;
 use bevy_time::TimePlugin;
 
-/// The host data each entity's tree acts on.
-#[derive(Component, Default)]
-struct Walker {
-    position: f64,
-    arrivals: u32,
-}
+mod walker;
 
-/// Steps half a metre a tick towards `target`; running until there.
-struct MoveTo {
-    target: InPort<f64>,
-}
-
-impl arbor_runtime::Action<Walker> for MoveTo {
-    fn tick(&self, cx: &mut ActionCtx<'_, Walker>) -> Status {
-        let Some(goal) = cx.get(&self.target) else {
-            return Status::Failure;
-        };
-        let walker = &mut *cx.agent;
-        let gap = goal - walker.position;
-        if gap.abs() <= 0.5 {
-            walker.position = goal;
-            walker.arrivals += 1;
-            Status::Success
-        } else {
-            walker.position += 0.5 * gap.signum();
-            Status::Running
-        }
-    }
-}
-
-fn registry() -> Registry<Walker> {
-    let mut registry = Registry::new();
-    registry.register(
-        NodeType::action("MoveTo", "Walks to `target`; running until there.")
-            .param(ParamSpec::typed("target", ValueType::Float, "Where to go.")),
-        |args: &Args| {
-            Ok(MoveTo {
-                target: args.port("target")?,
-            })
-        },
-    );
-    registry
-}
+use walker::{registry, Walker};
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

@@ -27,6 +27,9 @@ pub struct ArborAgent<C: Send + Sync + 'static> {
     /// Its handle on the debug server, when the plugin runs one; ticks go through it.
     #[cfg(feature = "debug")]
     pub(crate) instance: Option<SyncCell<arbor_runtime::debug::Instance>>,
+    /// The in-game viewer, while this entity is the one shown; ticks go through it.
+    #[cfg(feature = "viewer")]
+    pub(crate) viewer: Option<SyncCell<crate::viewer::Watch<C>>>,
 }
 
 impl<C: Send + Sync + 'static> ArborAgent<C> {
@@ -41,6 +44,8 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
             seen: None,
             #[cfg(feature = "debug")]
             instance: None,
+            #[cfg(feature = "viewer")]
+            viewer: None,
         }
     }
 
@@ -70,7 +75,8 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
     }
 
     /// Ticks the running agent (through its debug handle, if it has one: then a paused
-    /// agent does not tick and keeps its last status).
+    /// agent does not tick and keeps its last status; else through the in-game viewer, if
+    /// it watches this agent's current tree).
     pub(crate) fn tick(&mut self, data: &mut C, dt: f64) {
         let Some(agent) = self.agent.as_mut() else {
             return;
@@ -81,6 +87,14 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
                 self.last = Some(status);
             }
             return;
+        }
+        #[cfg(feature = "viewer")]
+        if let (Some(watch), Some(running)) = (self.viewer.as_mut(), self.running.as_ref()) {
+            let watch = watch.get();
+            if Arc::ptr_eq(&watch.tree, running) {
+                self.last = Some(watch.viewer.tick(agent.get(), data, dt));
+                return;
+            }
         }
         self.last = Some(agent.get().tick(data, dt));
     }

@@ -25,6 +25,9 @@
 //!   which reads no file itself; a changed subtree file recompiles every tree that uses it.
 //! - Debugging (feature `debug`): [`ArborPlugin::debug_server`] serves Arbor's debug
 //!   protocol, so the editor attaches to the running game and shows every agent live.
+//! - In-game viewer (feature `viewer`): [`ArborViewerPlugin`] draws the live tree of the
+//!   entity [`ArborViewer`] names in an egui window (bevy_egui), with `arbor-viewer`'s
+//!   painter, the editor's.
 //!
 //! arbor-bevy depends on Bevy's parts (`bevy_app`, `bevy_ecs`, `bevy_asset`, …), which a
 //! game that uses the `bevy` crate links too: `bevy_app::App` is `bevy::app::App`.
@@ -60,12 +63,15 @@
 //! app.world_mut().spawn((ArborAgent::<Npc>::new(tree, 1), Npc::default()));
 //! app.update();
 //! ```
-// Without the `debug` feature the method does not exist: its name above then points to the
-// plugin rather than nowhere (which `cargo doc` would warn about).
+// Without the `debug` (`viewer`) feature the method (the viewer's types) does not exist:
+// their names above then point to the plugin rather than nowhere (which `cargo doc` would
+// warn about).
 #![cfg_attr(
     not(feature = "debug"),
     doc = "[`ArborPlugin::debug_server`]: ArborPlugin"
 )]
+#![cfg_attr(not(feature = "viewer"), doc = "[`ArborViewerPlugin`]: ArborPlugin")]
+#![cfg_attr(not(feature = "viewer"), doc = "[`ArborViewer`]: ArborPlugin")]
 
 /// docs/bevy.md's snippets, compiled and run as doctests (`cargo test -p arbor-bevy --doc`).
 #[cfg(doctest)]
@@ -77,9 +83,13 @@ mod asset;
 #[cfg(feature = "debug")]
 mod debug;
 mod plugin;
+#[cfg(feature = "viewer")]
+mod viewer;
 
 pub use agent::ArborAgent;
 pub use asset::{ArborTree, ArborTreeLoader, TreeLoadError};
 #[cfg(feature = "debug")]
 pub use debug::ArborDebugServer;
 pub use plugin::{ArborPlugin, ArborSystems, CompiledTrees, TreeProblems};
+#[cfg(feature = "viewer")]
+pub use viewer::{ArborViewer, ArborViewerPlugin};

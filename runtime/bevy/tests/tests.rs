@@ -4,3 +4,4 @@ mod common;
 mod debug;
 mod plugin;
 mod subtrees;
+mod viewer;

@@ -30,7 +30,6 @@
 
 mod export;
 mod import;
-mod layout;
 mod mapping;
 mod meta;
 mod model;

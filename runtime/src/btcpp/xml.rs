@@ -209,6 +209,8 @@ pub(crate) fn parse(text: &str, origin: &str) -> Result<Element, XmlProblem> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: false,
         nodes_limit: MAX_NODES,
+        // No DTD, so no entities to resolve: nothing is read from outside the text.
+        entity_resolver: None,
     };
     let doc = roxmltree::Document::parse_with_options(text, options).map_err(|e| {
         let pos = e.pos();

@@ -7,6 +7,7 @@
 //! docs/format.md is the specification; docs/arbor-tree.schema.json its JSON Schema.
 
 mod json_path;
+pub mod layout;
 mod tree_file;
 mod unique_keys;
 

@@ -16,6 +16,8 @@ pub struct Harness {
     pub ctx: egui::Context,
     events: Vec<Event>,
     modifiers: Modifiers,
+    /// The modifiers egui was last told of.
+    reported_modifiers: Modifiers,
     time: f64,
     /// Seconds each [`Harness::frame`] advances the clock (1/60 unless set).
     pub frame_seconds: f64,
@@ -56,6 +58,7 @@ impl Harness {
             ctx: egui::Context::default(),
             events: Vec::new(),
             modifiers: Modifiers::NONE,
+            reported_modifiers: Modifiers::NONE,
             time: 0.0,
             frame_seconds,
             output: Vec::new(),
@@ -97,10 +100,10 @@ impl Harness {
     pub fn panicking_frame(&mut self, message: &str) {
         self.time += self.frame_seconds;
         let message = message.to_owned();
-        self.run_with(move |app, ctx| {
-            app.frame_guarded_with(ctx, |ctx| {
+        self.run_with(move |app, ui| {
+            app.frame_guarded_with(ui, |ui| {
                 // Inside a `Ui`, as a widget's bug would be: egui is mid-layout.
-                egui::Area::new(egui::Id::new("injected panic")).show(ctx, |ui| {
+                egui::Area::new(egui::Id::new("injected panic")).show(ui.ctx(), |ui| {
                     ui.label("about to panic");
                     panic!("{message}");
                 });
@@ -110,29 +113,38 @@ impl Harness {
 
     fn run_frame(&mut self) {
         let guarded = self.guarded;
-        self.run_with(|app, ctx| {
+        self.run_with(|app, ui| {
             if guarded {
-                app.frame_guarded(ctx);
+                app.frame_guarded(ui);
             } else {
-                app.ui(ctx);
+                app.ui(ui);
             }
         });
     }
 
-    fn run_with(&mut self, mut frame: impl FnMut(&mut ArborApp, &egui::Context)) {
+    fn run_with(&mut self, mut frame: impl FnMut(&mut ArborApp, &mut egui::Ui)) {
+        // The keys held down come first, and only when they change, as egui-winit reports
+        // them: any event makes egui ask for the next frame at once.
+        let mut events = Vec::new();
+        if self.modifiers != self.reported_modifiers {
+            events.push(Event::ModifiersChanged(self.modifiers));
+            self.reported_modifiers = self.modifiers;
+        }
+        events.append(&mut self.events);
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(
                 Pos2::ZERO,
                 egui::vec2(SCREEN[0], SCREEN[1]),
             )),
-            events: std::mem::take(&mut self.events),
-            modifiers: self.modifiers,
+            events,
             time: Some(self.time),
             focused: true,
             ..Default::default()
         };
         let app = &mut self.app;
-        let out = self.ctx.run(input, |ctx| frame(app, ctx));
+        let mut out = self.ctx.run_ui(input, |ui| frame(app, ui));
+        // No renderer: the font atlas's uploads are dropped, as egui asks.
+        out.textures_delta.clear();
         self.output.push(out.platform_output);
         self.shapes = out.shapes;
         self.repaint_delay = out
@@ -277,9 +289,12 @@ impl Harness {
     pub fn copied(&self) -> Option<String> {
         self.output
             .iter()
+            .flat_map(|o| &o.commands)
             .rev()
-            .find(|o| !o.copied_text.is_empty())
-            .map(|o| o.copied_text.clone())
+            .find_map(|c| match c {
+                egui::OutputCommand::CopyText(text) if !text.is_empty() => Some(text.clone()),
+                _ => None,
+            })
     }
 }
 
@@ -304,4 +319,22 @@ pub fn session_with(nodes: &[(&str, [f64; 2])]) -> (Session, Vec<String>) {
     }
     session.mark_saved();
     (session, guids)
+}
+
+/// Whether every character of `text` is drawn with a glyph of its own rather than egui's
+/// replacement box. (egui's own `has_glyphs` also answers no for the characters of the font
+/// that holds the box, the emoji font, so it cannot tell.)
+pub fn has_glyphs(ctx: &egui::Context, font: &egui::FontId, text: &str) -> bool {
+    let layout = |t: &str| {
+        ctx.fonts_mut(|f| f.layout_no_wrap(t.to_owned(), font.clone(), egui::Color32::WHITE))
+    };
+    let replacement = layout("◻");
+    let Some(missing) = replacement.rows.first().and_then(|r| r.glyphs.first()) else {
+        return false;
+    };
+    layout(text)
+        .rows
+        .iter()
+        .flat_map(|r| r.glyphs.iter())
+        .all(|g| g.chr.is_whitespace() || g.uv_rect != missing.uv_rect)
 }

@@ -26,13 +26,13 @@ mod scripts;
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
 
-use super::layout;
 use super::mapping::{self, Conv, Entry};
 use super::meta::{self, Meta};
 use super::model::{self, NodeModel};
 use super::script::{self, Join, Lit, Stmt, Test};
 use super::xml::{self, Element};
 use super::{ImportError, XmlProblem};
+use crate::format::layout;
 use crate::format::{DecoratorDef, KeyDecl, NodeDef, TreeFile};
 use crate::spec::{Category, NodeType, NodeTypes, ParamKind};
 use crate::status::Status;

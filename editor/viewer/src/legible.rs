@@ -1,7 +1,8 @@
-//! Text that stays legible when the canvas is zoomed out: a screen font size clamped to a
-//! readable range, and labels shortened at word boundaries (a space, or a capital letter
-//! starting a word in `CamelCase`) with an ellipsis, or not written at all. Never a label
-//! cut mid-word, never text too small to read.
+//! Text that stays legible when a tree is drawn zoomed out (the editor's canvas, the
+//! viewer): a screen font size clamped to a readable range, and labels shortened at word
+//! boundaries (a space, or a capital letter starting a word in `CamelCase`) with an
+//! ellipsis, or not written at all. Never a label cut mid-word, never text too small to
+//! read.
 
 /// The smallest text the zoomed-out canvas writes, in screen points.
 pub const MIN_SIZE: f32 = 11.0;
@@ -100,7 +101,7 @@ pub fn block(
     color: egui::Color32,
 ) {
     let font = egui::FontId::proportional(size);
-    let row = painter.fonts(|f| f.row_height(&font));
+    let row = painter.fonts_mut(|f| f.row_height(&font));
     let rows = (area.height() / row).floor();
     if rows < 1.0 || area.width() < size * 2.0 {
         return;
