@@ -14,6 +14,7 @@ use crate::exec::{split, untraced, EventSlot, Exec, Host, Nodes, Slot, State};
 use crate::nodes::Kind;
 use crate::snapshot::{Snapshot, SnapshotError};
 use crate::status::Status;
+use crate::tick_mode::{TickMode, MAX_RETICKS};
 use crate::trace::{NodeId, Observer};
 use crate::tree::CompiledTree;
 
@@ -21,6 +22,7 @@ use crate::tree::CompiledTree;
 pub struct Agent<C> {
     tree: Arc<CompiledTree<C>>,
     state: State,
+    mode: TickMode,
     /// The `agent` field of its `tracing` events (`tracing` feature).
     #[cfg(feature = "tracing")]
     trace_id: u64,
@@ -36,6 +38,7 @@ impl<C> Agent<C> {
                 triggers: vec![false; tree.triggers.len()],
                 timers: vec![0.0; tree.timers as usize],
                 run: 0,
+                woken: false,
             },
             bb: Blackboard::new(tree.keys.clone()),
             host: Host {
@@ -49,6 +52,7 @@ impl<C> Agent<C> {
         Agent {
             tree,
             state,
+            mode: TickMode::Once,
             #[cfg(feature = "tracing")]
             trace_id: seed,
         }
@@ -80,6 +84,34 @@ impl<C> Agent<C> {
         (&self.tree, &mut self.state)
     }
 
+    /// How many root ticks one call of [`Agent::tick`] or [`Agent::run`] makes (rule 85);
+    /// [`TickMode::Once`] unless set.
+    pub fn set_tick_mode(&mut self, mode: TickMode) {
+        self.mode = mode;
+    }
+
+    /// The agent's [`TickMode`].
+    pub fn tick_mode(&self) -> TickMode {
+        self.mode
+    }
+
+    /// Rule 85: `once` (one root tick), then again while it returned `running` after a
+    /// yielding node ended a run, at most [`MAX_RETICKS`] more times.
+    #[inline(never)]
+    fn retick_after_yield(&mut self, mut once: impl FnMut(&mut Self) -> Status) -> Status {
+        self.state.nodes.woken = false;
+        let mut status = once(self);
+        let mut reticks = 0;
+        while status == Status::Running
+            && std::mem::take(&mut self.state.nodes.woken)
+            && reticks < MAX_RETICKS
+        {
+            reticks += 1;
+            status = once(self);
+        }
+        status
+    }
+
     /// The compiled tree this agent runs.
     pub fn tree(&self) -> &Arc<CompiledTree<C>> {
         &self.tree
@@ -91,6 +123,10 @@ impl<C> Agent<C> {
         if crate::tracing_events::wanted() {
             self.advance(dt);
             return self.run_logged(data);
+        }
+        if self.mode == TickMode::RetickAfterYield {
+            self.advance(dt);
+            return self.retick_after_yield(|a| a.run_once(data));
         }
         // A tree compiled to Rust (`arbor codegen`): one dynamic call to the program's own
         // function for the whole tick, its arguments in registers so that it can be a jump
@@ -132,6 +168,15 @@ impl<C> Agent<C> {
         if crate::tracing_events::wanted() {
             return self.run_logged(data);
         }
+        if self.mode == TickMode::RetickAfterYield {
+            return self.retick_after_yield(|a| a.run_once(data));
+        }
+        self.run_once(data)
+    }
+
+    /// One root tick at the current time, whatever the [`TickMode`].
+    #[inline(always)]
+    fn run_once(&mut self, data: &mut C) -> Status {
         // As in `tick`.
         if let Some(program) = &self.tree.program {
             return program.tick(&self.tree, &mut self.state, data, None);
@@ -156,6 +201,14 @@ impl<C> Agent<C> {
 
     /// As [`Agent::run`], reporting every lifecycle event to `observer`.
     pub fn run_traced<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
+        if self.mode == TickMode::RetickAfterYield {
+            return self.retick_after_yield(|a| a.run_traced_once(data, observer));
+        }
+        self.run_traced_once(data, observer)
+    }
+
+    /// One traced root tick at the current time, whatever the [`TickMode`].
+    fn run_traced_once<O: Observer + ?Sized>(&mut self, data: &mut C, observer: &mut O) -> Status {
         let Some(program) = &self.tree.program else {
             return self.interpret(data, observer);
         };
@@ -179,7 +232,7 @@ impl<C> Agent<C> {
     /// tree is aborted as [`Agent::halt`] does (rule 28): running host actions get their
     /// `abort` and `exit` calls with the program's `data`, so what they hold is released.
     /// Then node states and host states start afresh, while the clock, the seeded RNG,
-    /// triggers and events by name, and every blackboard value whose key has the same name
+    /// the tick mode, triggers and events by name, and every blackboard value whose key has the same name
     /// and type in the new tree survive. Returns the names of keys whose values were
     /// dropped (missing or retyped in the new tree).
     pub fn reload(&mut self, data: &mut C, tree: Arc<CompiledTree<C>>) -> Vec<String> {
@@ -187,6 +240,7 @@ impl<C> Agent<C> {
         let mut fresh = Agent::new(tree, 0);
         fresh.state.host.rng = self.state.host.rng.clone();
         fresh.state.nodes.run = self.state.nodes.run;
+        fresh.mode = self.mode;
         fresh.state.host.ticked_at = self.state.host.ticked_at;
         fresh.state.host.ticked_before = self.state.host.ticked_before;
         #[cfg(feature = "tracing")]
@@ -323,6 +377,7 @@ impl<C> Clone for Agent<C> {
         Agent {
             tree: self.tree.clone(),
             state: self.state.clone(),
+            mode: self.mode,
             #[cfg(feature = "tracing")]
             trace_id: self.trace_id,
         }

@@ -104,6 +104,7 @@ pub mod snapshot;
 mod spec;
 mod status;
 pub mod text;
+mod tick_mode;
 mod trace;
 #[cfg(feature = "tracing")]
 mod tracing_events;
@@ -139,6 +140,7 @@ pub use spec::{
     StandIn, MANIFEST_FORMAT,
 };
 pub use status::Status;
+pub use tick_mode::{TickMode, MAX_RETICKS};
 pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 #[cfg(feature = "tracing")]
 pub use tracing_events::TracingObserver;

@@ -173,6 +173,17 @@ impl Session {
         session.disk = disk;
         session.notes = notes;
         session.reload_node_types();
+        // Old names become the current ones at once: the canvas and the palette show only
+        // current names, and the next save writes them, so the document differs from disk.
+        let renames = session.doc.apply_renames(&session.types);
+        if !renames.is_empty() {
+            session.notes.extend(
+                renames
+                    .iter()
+                    .map(|r| format!("renamed {} (saving writes the new name)", r)),
+            );
+            session.history.clear_saved();
+        }
         Ok(session)
     }
 
@@ -594,6 +605,46 @@ mod tests {
         assert!(err.to_string().contains("cannot have children"), "{err}");
         assert_eq!(s.history().len(), 2);
         assert!(s.can_connect(&wait, &log).is_err());
+    }
+
+    /// A file written before a node type or parameter was renamed opens with the current
+    /// names (the manifest declares the old ones as aliases), says what it renamed, and
+    /// counts as modified, since saving writes the new names.
+    #[test]
+    fn a_file_with_old_names_opens_with_the_current_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = json!({"format": "arbor-node-types", "version": 1, "nodes": [
+            {"name": "Stride", "category": "Action", "description": "Walks.", "host": true,
+             "aliases": ["Walk"],
+             "params": [{"name": "pace", "type": "float", "description": "Steps per tick.",
+                         "aliases": ["speed"]}]}]});
+        std::fs::write(dir.path().join("types.json"), manifest.to_string()).unwrap();
+        let walk = "00000000-0000-4000-8000-000000000001";
+        let tree = json!({"format": "arbor-tree", "version": 3,
+            "guid": "00000000-0000-4000-8000-000000000000", "name": "t", "root": walk,
+            "nodes": [{"guid": walk, "type": "Walk", "params": {"speed": 2.0}}],
+            "editor": {"manifests": ["types.json"]}});
+        let path = dir.path().join("t.json");
+        std::fs::write(&path, tree.to_string()).unwrap();
+
+        let s = Session::open(&path).unwrap();
+        assert!(s.manifest_errors().is_empty());
+        let node = s.document().node(walk).unwrap();
+        assert_eq!(node.kind, "Stride");
+        assert_eq!(node.params.get("pace"), Some(&json!(2.0)));
+        assert!(!node.params.contains_key("speed"));
+        assert!(s.is_modified(), "saving would change the file");
+        assert_eq!(s.notes().len(), 2, "{:?}", s.notes());
+        assert!(
+            s.notes()[0].contains("`Walk` -> `Stride`"),
+            "{:?}",
+            s.notes()
+        );
+        assert!(
+            s.notes()[1].contains("`speed` -> `pace`"),
+            "{:?}",
+            s.notes()
+        );
     }
 
     #[test]

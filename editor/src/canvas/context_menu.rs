@@ -23,7 +23,7 @@ use egui::{Color32, Pos2, Rect, Sense, Stroke};
 use super::camera::{collapsed_rect, STRIP};
 use super::view::fill;
 use super::Canvas;
-use crate::commands::{AddDecorator, Disconnect, SetGroup, SetNote, SetRoot};
+use crate::commands::{AddDecorator, Disconnect, SetEnabled, SetGroup, SetNote, SetRoot};
 use crate::document::{fit_group, Color, Document, LayoutOptions, Selection};
 use crate::view::{Action, Request, UiCx};
 
@@ -458,6 +458,20 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         .on_disabled_hover_text("Only a Subtree node can be inlined");
     if inline.clicked() {
         return single(cx, Action::InlineSubtree);
+    }
+    let enabled = cx.session.document().node(guid).is_none_or(|n| n.enabled);
+    let switch = if enabled { "Disable" } else { "Enable" };
+    let switch = items.button(ui, switch, true).on_hover_text(
+        "A disabled node's branch runs as if it were absent; it keeps its place and settings",
+    );
+    if switch.clicked() {
+        match SetEnabled::toggle(cx.session.document(), guid) {
+            Ok(c) => {
+                cx.apply(c);
+            }
+            Err(e) => cx.toasts.error(e.to_string()),
+        }
+        return Chosen::Close;
     }
     if items.button(ui, "Toggle Breakpoint", true).clicked() {
         cx.requests.push(Request::ToggleBreakpoint(guid.to_owned()));

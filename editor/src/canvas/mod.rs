@@ -181,6 +181,14 @@ impl Canvas {
         self.cache.ids.contains_key(guid)
     }
 
+    /// Whether the node's widget is drawn greyed out, as a node that does not run because
+    /// it or an ancestor is disabled; `None` when it has no widget this frame.
+    pub fn greyed(&self, guid: &str) -> Option<bool> {
+        let id = self.cache.ids.get(guid)?;
+        let node = self.cache.state.graph.nodes.get(*id)?;
+        Some(node.user_data.disabled)
+    }
+
     /// How many nodes egui_node_editor's graph holds.
     pub fn widget_count(&self) -> usize {
         self.cache.ids.len()

@@ -46,6 +46,9 @@ pub struct SceneNode {
     pub parent: Option<u32>,
     /// Inside a collapsed group: not drawn, the group's box stands for it.
     pub hidden: bool,
+    /// Switched off, itself or through an ancestor (`enabled: false`, semantics rule 79):
+    /// drawn greyed out.
+    pub disabled: bool,
     /// Position in the document's node list.
     pub doc_index: usize,
     /// The worst validation problem reported on it.
@@ -90,6 +93,7 @@ impl Scene {
         generation: u64,
     ) -> Scene {
         let hidden = hidden_nodes(doc);
+        let disabled = doc.disabled_branches();
         let mut scene = Scene {
             nodes: Vec::with_capacity(doc.node_count()),
             by_guid: HashMap::with_capacity(doc.node_count()),
@@ -122,6 +126,7 @@ impl Scene {
                 children: Vec::new(),
                 parent: None,
                 hidden: hidden.contains(&node.guid),
+                disabled: disabled.contains(node.guid.as_str()),
                 doc_index,
                 problem: None,
             });
@@ -211,13 +216,14 @@ impl Scene {
         true
     }
 
-    /// Whether `doc` has the nodes, labels, types, links, root and hidden nodes this
-    /// scene indexed, in the same order (positions aside).
+    /// Whether `doc` has the nodes, labels, types, links, root, hidden and disabled nodes
+    /// this scene indexed, in the same order (positions aside).
     fn same_structure(&self, doc: &Document, types: &NodeTypes) -> bool {
         if self.nodes.len() != doc.node_count() || self.root.as_deref() != doc.root() {
             return false;
         }
         let hidden = hidden_nodes(doc);
+        let disabled = doc.disabled_branches();
         doc.nodes().enumerate().all(|(i, node)| {
             let scene = &self.nodes[i];
             let label = if node.name.is_empty() {
@@ -230,6 +236,7 @@ impl Scene {
                 && scene.label == *label
                 && scene.category == types.node(&node.kind).map(|t| t.category)
                 && scene.hidden == hidden.contains(&node.guid)
+                && scene.disabled == disabled.contains(node.guid.as_str())
                 && node
                     .children
                     .iter()

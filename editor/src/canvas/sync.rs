@@ -314,6 +314,9 @@ fn view_of(
     let doc = session.document();
     let index = scene.execution.get(&node.guid).copied();
     let mut view = node_view(doc, session.types(), report, node, index);
+    view.disabled = scene
+        .index(&node.guid)
+        .is_some_and(|i| scene.node(i).disabled);
     if node.kind == "Subtree" {
         // The referenced tree and a compact remap replace the raw parameters.
         let path = node
@@ -374,6 +377,7 @@ fn node_view(
             .collect(),
         errors,
         warnings,
+        disabled: false,
     }
 }
 

@@ -41,6 +41,8 @@ pub struct NodeView {
     /// Validation errors and warnings for this node.
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
+    /// Switched off, itself or through an ancestor (semantics rule 79): greyed out.
+    pub disabled: bool,
 }
 
 /// What an attached condition aborts when it changes (its `abort` parameter), drawn as a
@@ -281,6 +283,11 @@ pub fn fill(color: Color) -> Color32 {
     }
 }
 
+/// The header of a node that does not run because it or an ancestor is disabled.
+pub const DISABLED_HEADER: Color32 = Color32::from_gray(62);
+/// The "off" badge of a disabled node.
+const DISABLED_TEXT: Color32 = Color32::from_gray(175);
+
 /// The outline of a node the find bar matched.
 pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
 
@@ -312,6 +319,12 @@ impl eng::NodeDataTrait for NodeView {
                     .strong()
                     .color(Color32::from_rgb(250, 220, 120)),
             );
+        }
+        if self.disabled {
+            ui.label(RichText::new("off").small().strong().color(DISABLED_TEXT))
+                .on_hover_text(
+                    "Disabled: this branch runs as if it were absent (Enable in the context menu)",
+                );
         }
         if state.breakpoints.contains(&self.guid) {
             dot(ui, Color32::from_rgb(230, 60, 60))
@@ -425,6 +438,11 @@ impl eng::NodeDataTrait for NodeView {
                 egui::StrokeKind::Middle,
             );
         }
+        if self.disabled {
+            // Greyed out over everything the node drew: it does not run.
+            ui.painter()
+                .rect_filled(content.expand(margin), 6.0, Color32::from_black_alpha(130));
+        }
         if state.influence.contains(&self.guid) {
             ui.painter().rect_stroke(
                 content.expand(margin * 0.8),
@@ -449,7 +467,9 @@ impl eng::NodeDataTrait for NodeView {
         state: &mut CanvasState,
     ) -> Option<Color32> {
         // The header is coloured as the zoomed-out box is (arbor_viewer's palette).
-        Some(if state.preview_active {
+        Some(if self.disabled {
+            DISABLED_HEADER
+        } else if state.preview_active {
             live_fill(state.live.get(&self.guid))
         } else {
             category_color(self.category)

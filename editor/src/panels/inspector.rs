@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use super::apply;
 use super::widgets::{key_combo_where, value_ui, Shape};
 use crate::commands::{
-    AddDecorator, MoveDecorator, RemoveDecorator, SetParam, SetRoot, SetText, TextField,
+    AddDecorator, MoveDecorator, RemoveDecorator, SetEnabled, SetParam, SetRoot, SetText, TextField,
 };
 use crate::document::Owner;
 use crate::view::{Request, UiCx, View};
@@ -246,6 +246,14 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
                 let cmd = SetRoot::new(cx.session.document(), Some(guid));
                 apply(cx, cmd);
             }
+        }
+        let mut enabled = node.enabled;
+        let switch = ui.checkbox(&mut enabled, "Enabled").on_hover_text(
+            "A disabled node's branch runs as if it were absent; it keeps its place and settings",
+        );
+        if switch.changed() {
+            let cmd = SetEnabled::new(cx.session.document(), guid, enabled);
+            apply(cx, cmd);
         }
         if ui
             .button("Toggle breakpoint (F9)")

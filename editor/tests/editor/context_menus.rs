@@ -183,6 +183,66 @@ fn each_thing_under_the_pointer_opens_its_own_menu_and_only_that() {
     assert_eq!(only_menu(&h), MenuTarget::Node(g[1].clone()));
 }
 
+/// Disable from a node's menu greys out its whole branch and switches it off in the file;
+/// the item then reads Enable, and undo brings the branch back.
+#[test]
+fn disable_in_the_node_menu_greys_out_the_branch_and_undo_restores_it() {
+    let (mut h, g, _, _, _) = scene();
+    assert_eq!(h.app.canvas().greyed(&g[0]), Some(false));
+    assert_eq!(h.app.canvas().greyed(&g[1]), Some(false));
+
+    let node = node_rect(&h, &g[0]).center();
+    right_click(&mut h, node);
+    assert!(h
+        .app
+        .canvas()
+        .context_menu()
+        .and_then(|m| m.item("Enable"))
+        .is_none());
+    choose(&mut h, "Disable");
+    h.frames(2);
+    let doc = h.app.session().document();
+    assert!(!doc.node(&g[0]).expect("node").enabled);
+    assert!(
+        doc.node(&g[1]).expect("node").enabled,
+        "only the clicked node is switched off"
+    );
+    assert_eq!(h.app.canvas().greyed(&g[0]), Some(true));
+    assert_eq!(
+        h.app.canvas().greyed(&g[1]),
+        Some(true),
+        "its child is greyed too"
+    );
+
+    right_click(&mut h, node);
+    assert!(h
+        .app
+        .canvas()
+        .context_menu()
+        .and_then(|m| m.item("Disable"))
+        .is_none());
+    assert!(h
+        .app
+        .canvas()
+        .context_menu()
+        .and_then(|m| m.item("Enable"))
+        .is_some());
+    h.key(Key::Escape, Modifiers::NONE);
+
+    h.key(Key::Z, CTRL);
+    h.frames(2);
+    assert!(
+        h.app
+            .session()
+            .document()
+            .node(&g[0])
+            .expect("node")
+            .enabled
+    );
+    assert_eq!(h.app.canvas().greyed(&g[0]), Some(false));
+    assert_eq!(h.app.canvas().greyed(&g[1]), Some(false));
+}
+
 #[test]
 fn menu_items_run_the_same_actions_as_the_shortcuts() {
     let (mut h, g, free, _, group) = scene();

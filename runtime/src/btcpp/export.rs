@@ -992,7 +992,7 @@ fn loop_attrs(
     }
     let queue = match p.get("queue") {
         Some(Json::Array(items)) => {
-            let parts: Vec<String> = items.iter().map(text).collect();
+            let parts: Vec<String> = items.iter().map(queue_element).collect();
             if parts.iter().any(|t| t.contains(';')) {
                 return Err("a queue element holds `;`, BT.CPP's separator".to_owned());
             }
@@ -1016,6 +1016,16 @@ fn loop_attrs(
 
 /// A JSON value as an attribute: strings as they are, other scalars as JSON text.
 /// A parameter value as attribute text; a binding (`{"$key": "k"}`) is BT.CPP's `{k}`.
+/// One element of a literal queue: a float in its shortest form (`1`, not `1.0`), as
+/// BT.CPP's `LoopDouble queue="1;2;3"` is written and read back (`std::stod`); the rest as
+/// [`text`].
+fn queue_element(value: &Json) -> String {
+    match value.as_f64() {
+        Some(f) if value.is_f64() => f.to_string(),
+        _ => text(value),
+    }
+}
+
 fn text(value: &Json) -> String {
     if let Ok(Some(key)) = crate::port::binding(value) {
         return format!("{{{key}}}");

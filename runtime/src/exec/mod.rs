@@ -363,6 +363,13 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         true
     }
 
+    /// Marks that a yielding node ended a run in this tick: BT.CPP's wake-up signal, which
+    /// [`crate::TickMode::RetickAfterYield`] answers with another root tick (rule 85).
+    #[inline]
+    pub fn wake_up(&mut self) {
+        self.st.woken = true;
+    }
+
     pub fn is_running(&self, i: u32) -> bool {
         self.st.slots[i as usize].running
     }

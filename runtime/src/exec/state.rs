@@ -86,6 +86,9 @@ pub(crate) struct Nodes {
     pub timers: Vec<f64>,
     /// Root ticks started so far; the current one while ticking.
     pub run: u64,
+    /// A yielding node (rules 49, 50, 63) ended a run this root tick; read and cleared by
+    /// [`crate::TickMode::RetickAfterYield`] (rule 85).
+    pub woken: bool,
 }
 
 impl Nodes {

@@ -227,6 +227,7 @@ mod tests {
                 triggers: Vec::new(),
                 timers: Vec::new(),
                 run: 0,
+                woken: false,
             },
             bb: Blackboard::new(tree.keys.clone()),
             host: super::super::Host {

@@ -3,7 +3,8 @@
 Reads a JSON list of runs on stdin, each
   {"name", "path", "main", "custom": {ID: "action"|"condition"},
    "stand_ins": {ID: "decorator"|BT.CPP built-in ID},
-   "scripts": {ID: [status, ...]}, "enums": {NAME: int}, "ticks": N, "dt_ms": M}
+   "scripts": {ID: [status, ...]}, "enums": {NAME: int}, "ticks": N, "dt_ms": M,
+   "method": "exactly_once" | "once"}
 runs the tree in BT.CPP 4 through the `behaviortreepy` bindings, and writes one JSON
 object per run on stdout:
   {"name", "error"?, "builtin": [ID, ...],
@@ -49,7 +50,8 @@ NAMES = {
 }
 EXPLICIT = ("Action", "Condition", "Decorator", "Control")
 KEEP = ("ID", "name")
-# A tree that loops inside one tick (Repeat -1 over a succeeding leaf) is stopped here.
+# A tree that loops inside one tick (Repeat -1 over a succeeding leaf, or with `tickOnce`
+# a Retry -1 over a failing one) is stopped here.
 MAX_CALLS_PER_TICK = 5000
 
 
@@ -166,7 +168,10 @@ def run(req):
     def next_status(node, node_id):
         calls.append(node.name())
         if len(calls) > MAX_CALLS_PER_TICK:
-            raise RuntimeError("more than %d leaf calls in one tick" % MAX_CALLS_PER_TICK)
+            # BT.CPP's stateful action swallows an exception of its callback (it fails),
+            # so a `tickOnce` over an unbounded Retry of a failing leaf would never
+            # return: succeed instead, so that the tick ends, and report the tick.
+            return bt.NodeStatus.SUCCESS
         k = counters.get(node.uid(), 0)
         counters[node.uid()] = k + 1
         script = scripts.get(node_id) or ["success"]
@@ -205,9 +210,15 @@ def run(req):
     for _ in range(req["ticks"]):
         del calls[:]
         try:
-            status = tree.tick_exactly_once()
+            if req.get("method") == "once":
+                status = tree.tick_once()
+            else:
+                status = tree.tick_exactly_once()
         except Exception as e:
             out["error"] = "tick: " + (str(e).splitlines()[0] if str(e) else type(e).__name__)
+            return out
+        if len(calls) > MAX_CALLS_PER_TICK:
+            out["error"] = "tick: more than %d leaf calls in one tick" % MAX_CALLS_PER_TICK
             return out
         bb = {k: value_of(board, k) for k in board.get_keys()}
         out["ticks"].append({"status": NAMES.get(status, str(status)), "calls": list(calls), "bb": bb})

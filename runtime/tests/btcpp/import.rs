@@ -979,3 +979,30 @@ fn a_loop_queue_that_is_not_of_its_type_stays_opaque() {
         imported.warnings
     );
 }
+
+#[test]
+fn a_timer_without_its_duration_is_refused_where_btcpp_throws() {
+    // BT.CPP 4.8 loads these and throws when they tick: "Missing parameter [msec] in
+    // TimeoutNode" (src/decorators/timeout_node.cpp), "... [delay_msec] in DelayNode",
+    // "... [msec] in SleepNode".
+    for (xml, expected) in [
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\">\n  <Timeout><A/></Timeout></BehaviorTree></root>",
+            "2:3: <Timeout> has no `msec`: BT.CPP throws \"Missing parameter [msec] in TimeoutNode\"",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><Delay><A/></Delay></BehaviorTree></root>",
+            "\"Missing parameter [delay_msec] in DelayNode\"",
+        ),
+        (
+            "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><Sleep/></BehaviorTree></root>",
+            "\"Missing parameter [msec] in SleepNode\"",
+        ),
+    ] {
+        let problems = errors(xml);
+        assert!(problems.iter().any(|p| p.contains(expected)), "{problems:?}");
+    }
+    // With the duration it imports.
+    let ok = "<root BTCPP_format=\"4\"><BehaviorTree ID=\"T\"><Timeout msec=\"5\"><A/></Timeout></BehaviorTree></root>";
+    assert!(import_str(ok, &ImportOptions::new("t")).is_ok());
+}

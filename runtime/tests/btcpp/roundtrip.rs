@@ -96,6 +96,11 @@ fn queue_loops_parallel_all_and_update_watchers_round_trip() {
         let original = std::fs::read_to_string(fixture_path(&fixture)).unwrap();
         assert_eq!(trees(&xml), trees(&original), "{tree}\n{xml}");
     }
+    // Whole numbers in a LoopDouble queue stay `1;2;3`, not `1.0;2.0;3.0`.
+    let xml = round_trip("loop_double_whole.xml", "tree");
+    let original = std::fs::read_to_string(fixture_path("loop_double_whole.xml")).unwrap();
+    assert_eq!(trees(&xml), trees(&original), "{xml}");
+    assert!(xml.contains("queue=\"1;2;3;0.25\""), "{xml}");
     let xml = round_trip("diff/loop_string_skipped.xml", "tree");
     assert!(
         xml.contains(r#"<LoopString queue="a;b" value="{s}" if_empty="FAILURE">"#),

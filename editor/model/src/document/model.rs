@@ -136,6 +136,13 @@ impl Document {
         }
     }
 
+    /// Rewrites node types and parameters the file names by an old name (an alias `types`
+    /// declares) to their current names, as the loader and `arbor migrate` do; returns
+    /// what it renamed. GUIDs and links are untouched, so the node index stays valid.
+    pub fn apply_renames(&mut self, types: &NodeTypes) -> Vec<arbor_runtime::Rename> {
+        arbor_runtime::migrate(&mut self.file, types)
+    }
+
     /// Takes a parsed tree file. Fails only when its `editor` object has the wrong shape;
     /// the error is located like the runtime's (`$.editor.positions.<guid>`).
     pub fn from_tree_file(

@@ -923,6 +923,21 @@ impl<'o> Cx<'o> {
         parent: Parent,
         ports: &mut Vec<(String, String)>,
     ) -> Draft {
+        if let Conv::Msec { port, .. } = entry.conv {
+            // BT.CPP reads the duration when the node starts and throws without it; the
+            // tree cannot run there, so it is not imported.
+            if !ports.iter().any(|(k, _)| k == port) {
+                self.error(
+                    origin,
+                    el,
+                    format!(
+                        "<{id}> has no `{port}`: BT.CPP throws \"Missing parameter [{port}] \
+                         in {}Node\" when it ticks",
+                        entry.id
+                    ),
+                );
+            }
+        }
         let in_selector = parent == Parent::Selector;
         let mut take = |port: &str| {
             let i = ports.iter().position(|(k, _)| k == port)?;

@@ -61,6 +61,7 @@ pub(crate) fn tick_one_per_tick<C, O: Observer + ?Sized>(
             }
             status if status == go_on => {
                 if !resumed && k + 1 < children.len() {
+                    x.wake_up();
                     x.slot(i).cursor = k as u32 + 1;
                     return Status::Running;
                 }

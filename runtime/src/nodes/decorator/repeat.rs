@@ -84,7 +84,11 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                 }
                 restarts += 1;
                 // The tick's budget last: it is taken only by a restart that happens.
-                if (yields && !resumed) || restarts >= MAX_LOOPS_PER_TICK || !x.take_restart() {
+                if yields && !resumed {
+                    x.wake_up();
+                    return Status::Running;
+                }
+                if restarts >= MAX_LOOPS_PER_TICK || !x.take_restart() {
                     return Status::Running;
                 }
             }
