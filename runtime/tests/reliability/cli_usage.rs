@@ -3,15 +3,8 @@
 
 use serde_json::json;
 
-use super::{scratch, write_json};
+use super::{counting, scratch, write_json};
 use crate::common::{arbor, text, tree_json};
-
-fn counting() -> String {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/cli/counting.json")
-        .display()
-        .to_string()
-}
 
 #[test]
 fn a_dt_that_is_not_a_finite_non_negative_number_is_bad_usage() {

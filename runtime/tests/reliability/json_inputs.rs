@@ -3,7 +3,7 @@
 
 use arbor_runtime::{check_file, check_str, LoadOptions, NodeTypes};
 
-use super::scratch;
+use super::{counting, scratch};
 use crate::common::{arbor, text};
 
 const TREE: &str = r#"{
@@ -59,13 +59,6 @@ fn a_repeated_key_in_a_tree_file_is_refused_located() {
         "{:?}",
         report.problems
     );
-}
-
-fn counting() -> String {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/cli/counting.json")
-        .display()
-        .to_string()
 }
 
 #[test]

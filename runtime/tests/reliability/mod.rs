@@ -28,6 +28,14 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The CLI tests' counting tree (tests/data/cli/counting.json), as a path argument.
+pub fn counting() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/cli/counting.json")
+        .display()
+        .to_string()
+}
+
 /// Writes `value` as a tree file at `dir/name` and returns its path.
 pub fn write_json(dir: &Path, name: &str, value: &serde_json::Value) -> PathBuf {
     let path = dir.join(name);
