@@ -93,6 +93,7 @@ pub mod files;
 pub mod format;
 mod host;
 mod last_visits;
+pub mod merge;
 mod nodes;
 #[cfg(feature = "parallel")]
 pub mod parallel;
@@ -119,8 +120,8 @@ pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
 pub use compile::{
-    check_file, check_str, check_tree, migrate, parse_str, Embedded, LoadError, LoadOptions,
-    Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
+    check_file, check_shape, check_str, check_tree, migrate, parse_str, Embedded, LoadError,
+    LoadOptions, Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
 pub use declare::{

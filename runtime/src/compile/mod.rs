@@ -8,6 +8,7 @@
 //! node *declarations* (the editor, `arbor check`) validate with the same code.
 
 mod analyse;
+mod conflicts;
 mod embedded;
 mod emit;
 mod graph;
@@ -198,6 +199,23 @@ pub fn check_tree(
 pub fn parse_str(text: &str, path: Option<&Path>) -> Result<TreeFile, LoadError> {
     source::parse(text, &origin_of(path), &LoadOptions::default())
         .map_err(|problems| LoadError { problems })
+}
+
+/// The errors in the shape of a parsed file: GUIDs (valid, unique), the root, children
+/// that exist, one parent per node, no cycles, blackboard keys (named, unique, defaults
+/// of their type). What tools that compare, merge or rewrite files need of them, checked
+/// by the loader's own stages and without node types.
+pub fn check_shape(file: &TreeFile, path: Option<&Path>) -> Result<(), LoadError> {
+    let mut problems = Vec::new();
+    let origin = origin_of(path);
+    graph::analyse(file, &origin, &LoadOptions::default(), &mut problems);
+    analyse::check_keys(file, &origin, &mut problems);
+    problems.retain(Problem::is_error);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(LoadError { problems })
+    }
 }
 
 /// Compiles a tree file against node declarations only, without host actions: the layout

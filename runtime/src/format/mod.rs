@@ -6,6 +6,7 @@
 //! progress in the editor), and no file is deep enough to exhaust a parser's recursion limit.
 //! docs/format.md is the specification; docs/arbor-tree.schema.json its JSON Schema.
 
+mod conflict;
 mod json_path;
 pub mod layout;
 mod tree_file;
@@ -13,6 +14,7 @@ mod unique_keys;
 
 pub(crate) use unique_keys::find_duplicate_key;
 
+pub use conflict::Conflict;
 pub use json_path::json_path;
 
 pub use tree_file::{

@@ -231,6 +231,7 @@ impl Document {
                 .map(|i| self.file.nodes[i].clone())
                 .collect(),
             editor: None,
+            conflicts: self.file.conflicts.clone(),
             unknown: self.file.unknown.clone(),
         }
     }

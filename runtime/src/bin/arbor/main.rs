@@ -1,6 +1,6 @@
-//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, and `import` /
-//! `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
-//! interface for other tools.
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, `diff`,
+//! `merge`, and `import` / `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the
+//! `--trace` output and every `--json` output are stable interfaces for other tools.
 //!
 //! The tool is a client of the library's public API and lives in the binary, not in
 //! `arbor_runtime`: a game that links the runtime compiles no argument parser (as ripgrep's
@@ -33,8 +33,11 @@ macro_rules! say_out {
 
 mod check;
 mod codegen;
+mod diff;
 mod export;
 mod import;
+mod inputs;
+mod merge;
 mod migrate;
 mod output;
 mod run;
@@ -83,6 +86,10 @@ enum Command {
     Codegen(codegen::CodegenArgs),
     /// Rewrite old node-type and parameter names (declared aliases) to the current ones.
     Migrate(migrate::MigrateArgs),
+    /// Show what changed between two versions of a tree, matched by GUID (exit 1 if any).
+    Diff(diff::DiffArgs),
+    /// Three-way merge of two versions of a tree (exit 1 on conflicts); a git merge driver.
+    Merge(merge::MergeArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -112,6 +119,8 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Codegen(args) => codegen::run(&args),
         Command::Migrate(args) => migrate::run(&args),
+        Command::Diff(args) => diff::run(&args),
+        Command::Merge(args) => merge::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
