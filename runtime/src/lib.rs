@@ -98,6 +98,7 @@ mod nodes;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 mod port;
+pub mod refactor;
 mod registry;
 mod rng;
 pub mod script;

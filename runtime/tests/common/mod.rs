@@ -344,3 +344,23 @@ pub fn arbor(args: &[&str]) -> std::process::Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+/// Writes `files` (name, text) into a fresh folder `arbor-PREFIX-PID-NAME` under the
+/// system's temporary folder; returns their paths, in order.
+pub fn scratch_files(
+    prefix: &str,
+    name: &str,
+    files: &[(&str, String)],
+) -> Vec<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("arbor-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    files
+        .iter()
+        .map(|(n, t)| {
+            let p = dir.join(n);
+            std::fs::write(&p, t).expect("write a scratch file");
+            p
+        })
+        .collect()
+}

@@ -7,19 +7,8 @@ use serde_json::{json, Value};
 use super::cases::*;
 use crate::common::{arbor, guid, text};
 
-/// Writes the files into a fresh scratch folder; returns their paths.
 fn scratch(name: &str, files: &[(&str, String)]) -> Vec<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("arbor-merge-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch");
-    files
-        .iter()
-        .map(|(n, t)| {
-            let p = dir.join(n);
-            std::fs::write(&p, t).expect("write");
-            p
-        })
-        .collect()
+    crate::common::scratch_files("merge", name, files)
 }
 
 fn s(p: &std::path::Path) -> String {

@@ -1,5 +1,6 @@
 //! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, `diff`,
-//! `merge`, and `import` / `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the
+//! `merge`, the tool commands (`show`, `lint`, `find-usages`, `rename-key`, `rename-type`),
+//! and `import` / `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the
 //! `--trace` output and every `--json` output are stable interfaces for other tools.
 //!
 //! The tool is a client of the library's public API and lives in the binary, not in
@@ -35,12 +36,17 @@ mod check;
 mod codegen;
 mod diff;
 mod export;
+mod find_usages;
 mod import;
 mod inputs;
+mod lint;
 mod merge;
 mod migrate;
 mod output;
+mod rename;
+mod rewrite;
 mod run;
+mod show;
 mod stimuli;
 mod stubs;
 mod trace_line;
@@ -90,6 +96,16 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Three-way merge of two versions of a tree (exit 1 on conflicts); a git merge driver.
     Merge(merge::MergeArgs),
+    /// Print a tree's outline: keys, then nodes depth first.
+    Show(show::ShowArgs),
+    /// The problems and lints of `check`, as JSON with `--json`.
+    Lint(lint::LintArgs),
+    /// List where a key or a node type is used.
+    FindUsages(find_usages::FindUsagesArgs),
+    /// Rename a blackboard key at every use in the files (all or none rewritten).
+    RenameKey(rename::RenameArgs),
+    /// Rename a node type at every use in the files (all or none rewritten).
+    RenameType(rename::RenameArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -121,6 +137,11 @@ fn main() -> ExitCode {
         Command::Migrate(args) => migrate::run(&args),
         Command::Diff(args) => diff::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Lint(args) => lint::run(&args),
+        Command::FindUsages(args) => find_usages::run(&args),
+        Command::RenameKey(args) => rename::key(&args),
+        Command::RenameType(args) => rename::kind(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
