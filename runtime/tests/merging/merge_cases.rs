@@ -328,3 +328,73 @@ fn the_loader_reports_each_conflict_at_its_node_and_the_file_still_parses() {
         errors[0].message()
     );
 }
+
+#[test]
+fn a_conflict_resolved_to_either_side_takes_its_value_and_leaves_the_others() {
+    use arbor_runtime::merge::{resolve, Side};
+    let out = merged(
+        |f| {
+            node(f, B).params.insert("seconds".into(), json!(5.0));
+            node(f, A).name = "ours".into();
+        },
+        |f| {
+            node(f, B).params.insert("seconds".into(), json!(7.0));
+            node(f, A).name = "theirs".into();
+        },
+    );
+    assert_eq!(
+        conflicts(&out),
+        vec![at("node", A, "name"), at("node", B, "params.seconds")]
+    );
+    let theirs = resolve(&out, 1, Side::Theirs).expect("resolved");
+    assert_eq!(conflicts(&theirs), vec![at("node", A, "name")]);
+    let b = theirs.nodes.iter().find(|n| n.guid == guid(B)).expect("B");
+    assert_eq!(b.params["seconds"], json!(7.0));
+    let base = resolve(&theirs, 0, Side::Base).expect("resolved");
+    assert!(base.conflicts.is_empty());
+    let a = base.nodes.iter().find(|n| n.guid == guid(A)).expect("A");
+    assert_eq!(a.name, "A");
+}
+
+#[test]
+fn a_deleted_and_edited_node_resolved_to_the_deleting_side_is_gone() {
+    use arbor_runtime::merge::{resolve, Side};
+    let out = merged(|f| remove(f, B), |f| node(f, B).name = "Bee".into());
+    let gone = resolve(&out, 0, Side::Ours).expect("resolved");
+    assert!(gone.conflicts.is_empty());
+    assert!(gone.nodes.iter().all(|n| n.guid != guid(B)));
+    let root = gone
+        .nodes
+        .iter()
+        .find(|n| n.guid == guid(ROOT))
+        .expect("root");
+    assert_eq!(root.children, vec![guid(A), guid(C)]);
+    let kept = resolve(&out, 0, Side::Theirs).expect("resolved");
+    assert_eq!(
+        kept.nodes
+            .iter()
+            .find(|n| n.guid == guid(B))
+            .map(|n| n.name.as_str()),
+        Some("Bee")
+    );
+}
+
+#[test]
+fn a_reorder_conflict_resolved_to_theirs_takes_their_order() {
+    use arbor_runtime::merge::{resolve, ResolveError, Side};
+    let out = merged(
+        |f| node(f, ROOT).children = vec![guid(C), guid(A), guid(B)],
+        |f| node(f, ROOT).children = vec![guid(B), guid(C), guid(A)],
+    );
+    let theirs = resolve(&out, 0, Side::Theirs).expect("resolved");
+    let root = theirs
+        .nodes
+        .iter()
+        .find(|n| n.guid == guid(ROOT))
+        .expect("root");
+    assert_eq!(root.children, vec![guid(B), guid(C), guid(A)]);
+    assert_eq!(
+        resolve(&out, 5, Side::Ours),
+        Err(ResolveError::NoConflict(5))
+    );
+}
