@@ -247,6 +247,12 @@ impl Document {
         &self.file.name
     }
 
+    /// What a merge left undecided (`arbor merge`'s `conflicts`), in file order;
+    /// `ResolveConflict` settles one.
+    pub fn conflicts(&self) -> &[arbor_runtime::format::Conflict] {
+        &self.file.conflicts
+    }
+
     pub fn description(&self) -> &str {
         &self.file.description
     }
