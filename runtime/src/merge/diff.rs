@@ -254,6 +254,7 @@ fn field_kind(scope: Scope, field: &str, a: Option<&Value>, b: Option<&Value>) -
         (Scope::Node, "enabled") => NodeEnabledChanged,
         (Scope::Node, "parent") => NodeMoved,
         (Scope::Node, "position") => NodeRepositioned,
+        // A node has no fields besides those above and its parameters.
         (Scope::Node, _) | (Scope::Decorator, _) => DecoratorChanged,
         (Scope::Key, _) => KeyChanged,
         (Scope::Note, _) => NoteChanged,
