@@ -145,6 +145,12 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("mode", &json!("guard"), None)
         .unwrap();
+    // `shifts += 1` needs a value (rule 86: BT.CPP 4.8.2 throws "The blackboard entry
+    // [shifts] doesn't exist, yet"): the program gives it one, as it gives `mode`.
+    agent
+        .blackboard_mut()
+        .set_json("shifts", &json!(0), None)
+        .unwrap();
     // SequenceWithMemory runs one instantly succeeding child per tick (rule 50).
     let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);

@@ -22,6 +22,7 @@ use serde_json::{json, Map, Value as Json};
 mod hosts;
 mod keys;
 mod scripts;
+mod unset_keys;
 
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
@@ -320,8 +321,6 @@ struct Draft {
     origin: Option<String>,
     /// Attributes with no Arbor equivalent.
     kept: BTreeMap<String, String>,
-    /// For Increment: the original code, in case the key's type rules Increment out.
-    code: Option<String>,
     /// For Subtree: ports the call sets to a literal, which `_autoremap` must not remap
     /// (BT.CPP: the literal wins over the parent's key of the same name).
     literal_ports: Vec<String>,
@@ -343,7 +342,6 @@ impl Draft {
             children: Vec::new(),
             origin: None,
             kept: BTreeMap::new(),
-            code: None,
             literal_ports: Vec::new(),
             enabled: true,
             line: el.line,
@@ -736,6 +734,7 @@ impl<'o> Cx<'o> {
         let mut keys = self.declare_keys(&doc, &mut drafts);
         self.type_script_copies(&drafts, &mut keys);
         self.check_scripts(&doc, &mut drafts, &keys);
+        self.warn_about_unset_keys(&doc, &drafts, &keys);
         for draft in &mut drafts {
             scripts::derive_skips(draft, Parent::Root);
         }
@@ -1661,15 +1660,8 @@ fn map_script(
             ];
             d
         }
-        Stmt::Add { key, by } => {
-            let mut d = Draft::new("Increment", name, el);
-            d.params = vec![
-                ("key".into(), PVal::Key(key)),
-                ("by".into(), PVal::Json(by.to_json(by.value_type()))),
-            ];
-            d.code = Some(code.clone());
-            d
-        }
+        // Never read (`parse_stmt` gives only `:=`): the export's form of an Increment.
+        Stmt::Add { .. } => return Cx::script_leaf(el, "Script", name, &code),
     };
     Ok(d)
 }
