@@ -23,6 +23,7 @@ mod hosts;
 mod keys;
 mod scripts;
 mod unset_keys;
+mod v3_checks;
 
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
@@ -799,6 +800,20 @@ impl<'o> Cx<'o> {
         } else {
             el.tag.clone()
         };
+        if let Some(pre) = v3_checks::as_precondition(el, &id) {
+            self.warn(
+                origin,
+                el,
+                format!(
+                    "<{id}> (BT.CPP v3) is read as BT.CPP 4's <Precondition if=\"{}\" \
+                     else=\"{}\">, which tests before its child starts where v3 tested \
+                     on every tick",
+                    pre.attr("if").unwrap_or(""),
+                    pre.attr("else").unwrap_or("")
+                ),
+            );
+            return self.map_element(&pre, tree, origin, parent, depth);
+        }
         // BT.CPP names an unnamed node after its ID; a v3 alias is named after the v4 ID,
         // so that the export (which writes the v4 ID) needs no `name`.
         let default_name = mapping::by_id(&id).map_or(id.as_str(), |e| e.id);
@@ -1104,12 +1119,25 @@ impl<'o> Cx<'o> {
         });
         let mut remap: Vec<(String, String)> = Vec::new();
         let literal = |cx: &mut Self, port: &str, text: &str| {
+            // A port the subtree's model types as a string keeps its text (`"007"` is not
+            // the number 7); others are read as the literal they spell.
+            let string_port = cx
+                .models
+                .get(id)
+                .and_then(|m| m.port(port))
+                .and_then(|p| p.ty.as_deref())
+                .is_some_and(|t| hosts::cpp_type(t) == ValueType::String);
+            let lit = if string_port {
+                Lit::Str(text.to_owned())
+            } else {
+                Lit::from_text(text)
+            };
             cx.sub_defaults
                 .entry(sub)
                 .or_default()
                 .entry(port.to_owned())
                 .or_default()
-                .push(Lit::from_text(text));
+                .push(lit);
         };
         // In v3 a <SubTree>'s ports name parent keys without braces (SubTreePlus, like v4,
         // takes `{key}` or a literal).
@@ -1479,6 +1507,15 @@ impl<'o> Cx<'o> {
             {
                 meta.models.insert(node.kind.clone(), m.clone());
             }
+        }
+        // The tree's own `<SubTree>` model (port directions, C++ types, descriptions),
+        // which the export writes again.
+        if let Some(m) = self
+            .models
+            .get(&src.id)
+            .filter(|m| m.kind == model::ModelKind::SubTree)
+        {
+            meta.models.insert(src.id.clone(), m.clone());
         }
         let positions = layout::tidy(&file);
         let mut editor = Map::new();
