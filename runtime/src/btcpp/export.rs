@@ -773,8 +773,15 @@ impl Ex<'_> {
             let Some(value) = node.params.get(&spec.name) else {
                 continue;
             };
-            let value = match spec.kind {
-                ParamKind::Key => format!("{{{}}}", value.as_str().unwrap_or("")),
+            let value = match (spec.kind, value) {
+                (ParamKind::Key, _) => format!("{{{}}}", value.as_str().unwrap_or("")),
+                // BT.CPP 4.9's `json:` literal: a list or an object for a port of a
+                // vector or custom type (BT.CPP 4.8 reads it for custom types).
+                (_, Json::Array(_) | Json::Object(_))
+                    if matches!(crate::port::binding(value), Ok(None)) =>
+                {
+                    format!("json:{value}")
+                }
                 _ => text(value),
             };
             out.push_attr(&spec.name, value);

@@ -695,3 +695,23 @@ fn v3_blackboard_checks_export_as_preconditions_bt_cpp_4_loads() {
         assert_eq!(loaded, Ok(()), "{xml}");
     }
 }
+
+/// BT.CPP 4.10's TryCatch comes back as the Fallback it is read as (which BT.CPP 4.8
+/// loads too), and 4.9's `json:` port literals stay JSON values, written back as such.
+#[test]
+fn try_catch_and_json_literals_round_trip() {
+    let xml = round_trip("btcpp_4_10.xml", "tree");
+    for expected in [
+        r#"<Fallback name="TryCatch">"#,
+        r#"<Sequence name="try">"#,
+        r#"<ForceFailure name="catch">"#,
+        r#"waypoints="json:[1,2,3]""#,
+        r#"pose="json:{&quot;x&quot;:1.5}""#,
+    ] {
+        assert!(xml.contains(expected), "missing {expected}\n{xml}");
+    }
+    let imported = import("btcpp_4_10.xml", "tree");
+    let move_to = node(imported.main(), "MoveTo");
+    assert_eq!(move_to.params["waypoints"], json!([1, 2, 3]));
+    assert_eq!(move_to.params["pose"], json!({"x": 1.5}));
+}

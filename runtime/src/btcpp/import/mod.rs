@@ -22,6 +22,7 @@ use serde_json::{json, Map, Value as Json};
 mod hosts;
 mod keys;
 mod scripts;
+mod try_catch;
 mod unset_keys;
 mod v3_checks;
 
@@ -800,6 +801,9 @@ impl<'o> Cx<'o> {
         } else {
             el.tag.clone()
         };
+        if let Some(fallback) = try_catch::as_fallback(el, &id) {
+            return self.map_element(&fallback, tree, origin, parent, depth);
+        }
         if let Some(pre) = v3_checks::as_precondition(el, &id) {
             self.warn(
                 origin,
