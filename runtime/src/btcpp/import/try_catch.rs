@@ -68,17 +68,7 @@ mod tests {
     use super::*;
 
     fn element(tag: &str, attrs: &[(&str, &str)], children: Vec<Element>) -> Element {
-        Element {
-            tag: tag.to_owned(),
-            attrs: attrs
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                .collect(),
-            children,
-            text: String::new(),
-            line: 1,
-            column: 1,
-        }
+        Element::for_test(tag, attrs, children)
     }
 
     #[test]

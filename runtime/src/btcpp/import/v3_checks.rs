@@ -82,17 +82,7 @@ mod tests {
     use super::*;
 
     fn element(tag: &str, attrs: &[(&str, &str)]) -> Element {
-        Element {
-            tag: tag.to_owned(),
-            attrs: attrs
-                .iter()
-                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-                .collect(),
-            children: Vec::new(),
-            text: String::new(),
-            line: 1,
-            column: 1,
-        }
+        Element::for_test(tag, attrs, Vec::new())
     }
 
     #[test]
