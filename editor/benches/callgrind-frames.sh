@@ -27,7 +27,8 @@ frames=("62 frame/default_zoom/5000" "102 edit_then_frame_5000/move_node" "104 e
 if [[ $# -ge 1 ]]; then
     bin=$1
 else
-    bin=$(cargo bench -p arbor-editor --bench canvas --no-run --message-format=json 2>/dev/null |
+    # Cargo's progress and errors go to stderr; its JSON messages name the binary.
+    bin=$(cargo bench -p arbor-editor --bench canvas --no-run --message-format=json |
         jq -r 'select(.reason == "compiler-artifact" and .target.name == "canvas" and .executable != null) | .executable' |
         tail -n 1)
 fi
