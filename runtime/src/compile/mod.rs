@@ -267,5 +267,6 @@ fn build<C: 'static>(
         subtree_files,
         warnings: problems,
         program: None,
+        layout: std::sync::OnceLock::new(),
     })
 }

@@ -99,12 +99,12 @@ fn rule91_parameter_values_are_not_structure() {
 #[test]
 fn rule93_a_future_version_corrupt_or_truncated_snapshot_is_refused() {
     let text = busy_agent().snapshot().to_json();
-    let future = text.replacen("\"version\": 1", "\"version\": 2", 1);
+    let future = text.replacen("\"version\": 2", "\"version\": 3", 1);
     let err = restore_text(busy(), &future).err().map(|e| e.to_string());
     assert_eq!(
         err.as_deref(),
         Some(
-            "`arbor-agent-snapshot` version 2: this runtime reads `arbor-agent-snapshot` version 1"
+            "`arbor-agent-snapshot` version 3: this runtime reads `arbor-agent-snapshot` versions 1 to 2"
         )
     );
     let truncated = &text[..text.len() / 2];
