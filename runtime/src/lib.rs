@@ -136,7 +136,7 @@ pub use nodes::{Scorer, UtilitySelector};
 pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BINDING_FIELD};
 pub use registry::Registry;
 pub use rng::Rng;
-pub use snapshot::{Snapshot, SnapshotError};
+pub use snapshot::{RestoreReport, Snapshot, SnapshotError};
 pub use spec::{
     Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, SourceLocation,
     StandIn, MANIFEST_FORMAT,

@@ -340,10 +340,11 @@ impl Simulation for PlainSim {
         self.tree = Some(compiled.clone());
         let outcome = match &mut self.agent {
             Some(agent) => {
-                // Reloading halts first, so nothing is left half-done.
+                // Nodes whose place and shape are unchanged keep their state; the others
+                // are aborted first, so nothing is left half-done.
                 LoadOutcome {
                     reloaded: true,
-                    dropped_keys: agent.reload(&mut self.stand_ins, compiled),
+                    dropped_keys: agent.reload(&mut self.stand_ins, compiled).dropped_keys,
                     warnings,
                 }
             }
