@@ -474,7 +474,7 @@ impl ArborApp {
                     .flatten()
                     .collect();
                     ui.horizontal(|ui| {
-                        if collapse_button(ui, "▾", Panel::Bottom) {
+                        if collapse_button(ui, "Hide", Panel::Bottom) {
                             panels.collapse(Panel::Bottom);
                         }
                         if tabs.len() > 1 {

@@ -1,4 +1,5 @@
-//! Renaming a node on the canvas: F2, or a double-click on a node, puts a text field over
+//! Renaming a node on the canvas: F2, or a double-click on a node's widget (a double-click
+//! on a zoomed-out box zooms in there instead), puts a text field over
 //! the node's title. Enter (or a click elsewhere) commits the name as one undoable rename
 //! (`SetText` on the node's name, only when it changed and is not blank); Escape cancels
 //! and leaves the name as it was.
@@ -48,7 +49,7 @@ impl Canvas {
             .or_else(|| self.lod_box(guid))
     }
 
-    /// A double-click on a node's widget or box starts renaming it.
+    /// A double-click on a node's widget starts renaming it.
     pub(super) fn rename_on_double_click(&mut self, ui: &egui::Ui, cx: &UiCx<'_>) {
         let double = ui.input(|i| i.pointer.button_double_clicked(PointerButton::Primary));
         let Some(at) = ui.input(|i| i.pointer.interact_pos()).filter(|_| double) else {
