@@ -254,18 +254,13 @@ mod tests {
     fn framing_beside_or_above_the_minimap_keeps_bounds_clear_of_it() {
         let view = Rect::from_min_size(Pos2::new(100.0, 50.0), egui::vec2(1000.0, 800.0));
         let mini = Rect::from_min_max(Pos2::new(868.0, 688.0), Pos2::new(1088.0, 838.0));
-        // A tall tree goes beside the minimap, a wide one above it.
-        let tall = Rect::from_min_size(Pos2::ZERO, egui::vec2(300.0, 2000.0));
-        let wide = Rect::from_min_size(Pos2::ZERO, egui::vec2(3000.0, 200.0));
+        // A tree as tall as wide goes beside the minimap, a wide one above it.
+        let tall = Rect::from_min_size(Pos2::ZERO, egui::vec2(1000.0, 1000.0));
+        let wide = Rect::from_min_size(Pos2::ZERO, egui::vec2(2000.0, 1000.0));
         // Nodes in every corner of the framed bounds: the minimap has no free corner.
         let crowded = |b: Rect| {
-            [
-                b.left_top(),
-                b.right_top(),
-                b.left_bottom(),
-                b.right_bottom(),
-            ]
-            .map(|p| Rect::from_center_size(p, egui::vec2(60.0, 60.0)))
+            [b.left_top(), b.right_top(), b.left_bottom(), b.right_bottom()]
+                .map(|p| Rect::from_center_size(p, egui::vec2(200.0, 200.0)))
         };
         let beside = frame_area(view, Some(mini), tall, &crowded(tall));
         let above = frame_area(view, Some(mini), wide, &crowded(wide));
