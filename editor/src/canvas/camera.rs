@@ -259,8 +259,13 @@ mod tests {
         let wide = Rect::from_min_size(Pos2::ZERO, egui::vec2(2000.0, 1000.0));
         // Nodes in every corner of the framed bounds: the minimap has no free corner.
         let crowded = |b: Rect| {
-            [b.left_top(), b.right_top(), b.left_bottom(), b.right_bottom()]
-                .map(|p| Rect::from_center_size(p, egui::vec2(200.0, 200.0)))
+            [
+                b.left_top(),
+                b.right_top(),
+                b.left_bottom(),
+                b.right_bottom(),
+            ]
+            .map(|p| Rect::from_center_size(p, egui::vec2(200.0, 200.0)))
         };
         let beside = frame_area(view, Some(mini), tall, &crowded(tall));
         let above = frame_area(view, Some(mini), wide, &crowded(wide));
