@@ -29,8 +29,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use arbor_runtime::{NodeTypes, Report};
 
 use crate::commands::{
-    inline_subtree, replace_with_subtree, AddNode, AutoLayout, Command, CommandError, Connect,
-    Paste, RemoveItems,
+    add_linked, inline_subtree, replace_with_subtree, AddNode, AutoLayout, Command, CommandError,
+    Connect, Link, Paste, RemoveItems,
 };
 use crate::document::io::{self, ManifestError, OpenError, SaveError};
 use crate::document::xml;
@@ -408,6 +408,19 @@ impl Session {
         let cmd = AddNode::new(&self.types, kind, pos)?;
         let guid = cmd.guid().to_owned();
         self.apply(cmd)?;
+        Ok(guid)
+    }
+
+    /// Adds a node of type `kind` connected as `link` says, at `at` or beside its relative,
+    /// on free canvas, as one undo step; returns its GUID.
+    pub fn add_linked(
+        &mut self,
+        kind: &str,
+        link: &Link,
+        at: Option<Pos>,
+    ) -> Result<String, CommandError> {
+        let (batch, guid) = add_linked(&self.doc, &self.types, &self.drawn, kind, link, at)?;
+        self.apply(batch)?;
         Ok(guid)
     }
 

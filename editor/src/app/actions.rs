@@ -4,6 +4,7 @@
 //! every edit or view action to the active [`Tab`](super::Tab).
 
 use super::files::{self, Picked};
+use super::layout::Panel;
 use super::{Action, ArborApp, Pending, Purpose};
 
 impl ArborApp {
@@ -16,7 +17,18 @@ impl ArborApp {
             | Action::SaveAs
             | Action::CloseTab
             | Action::ExportSubtree => self.file_action(action),
-            Action::PlayPause | Action::Step | Action::Breakpoint => self.live_action(action),
+            Action::PlayPause | Action::Step | Action::Breakpoint => {
+                if action == Action::PlayPause {
+                    // Playing shows what plays.
+                    self.prefs.panels.open(Panel::Bottom);
+                }
+                self.live_action(action);
+            }
+            Action::FocusMode => self.prefs.panels.focus = !self.prefs.panels.focus,
+            Action::TogglePalette => self.prefs.panels.toggle(Panel::Palette),
+            Action::ToggleLeftPanel => self.prefs.panels.toggle(Panel::Left),
+            Action::ToggleRightPanel => self.prefs.panels.toggle(Panel::Right),
+            Action::TogglePreviewPanel => self.prefs.panels.toggle(Panel::Bottom),
             _ => {
                 let (tab, shared) = self.active_and_shared();
                 tab.act(ctx, action, &mut shared.toasts);

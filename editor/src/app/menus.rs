@@ -4,7 +4,7 @@ use crate::words;
 use std::path::PathBuf;
 
 use super::shortcuts;
-use super::{files, Action, ArborApp, Theme};
+use super::{files, Action, ArborApp, Panel, Theme};
 
 impl ArborApp {
     pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui) {
@@ -64,6 +64,10 @@ impl ArborApp {
                 );
                 ui.separator();
                 chosen.extend(item(ui, "Add Node…", Action::Palette, true));
+                let one = self.selection().nodes.len() == 1;
+                chosen.extend(item(ui, "Add Child…", Action::AddChild, one));
+                chosen.extend(item(ui, "Add Sibling…", Action::AddSibling, one));
+                chosen.extend(item(ui, "Rename Node", Action::Rename, one));
                 chosen.extend(item(ui, "Add Note", Action::AddNote, true));
                 chosen.extend(item(ui, "Group Selection", Action::Group, some));
                 chosen.extend(item(
@@ -90,6 +94,32 @@ impl ArborApp {
                 chosen.extend(item(ui, "Frame All", Action::FrameAll, true));
                 chosen.extend(item(ui, "Reset Zoom", Action::ResetZoom, true));
                 chosen.extend(item(ui, "Find in Tree…", Action::Find, true));
+                ui.separator();
+                let panels = self.prefs.panels;
+                let toggles = [
+                    (Panel::Palette, Action::TogglePalette),
+                    (Panel::Left, Action::ToggleLeftPanel),
+                    (Panel::Right, Action::ToggleRightPanel),
+                    (Panel::Bottom, Action::TogglePreviewPanel),
+                ];
+                for (panel, action) in toggles {
+                    let button = egui::Button::selectable(panels.shown(panel), panel.title())
+                        .shortcut_text(shortcuts::label(&ctx, action));
+                    if ui.add(button).clicked() {
+                        ui.close();
+                        chosen.push(action);
+                    }
+                }
+                let focus = egui::Button::selectable(panels.focus, "Focus Mode")
+                    .shortcut_text(shortcuts::label(&ctx, Action::FocusMode));
+                if ui
+                    .add(focus)
+                    .on_hover_text("Every panel hidden: the canvas gets the window")
+                    .clicked()
+                {
+                    ui.close();
+                    chosen.push(Action::FocusMode);
+                }
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.label("Theme");

@@ -18,6 +18,7 @@ mod documents;
 mod files;
 mod groot2;
 mod guard;
+mod layout;
 mod menus;
 mod prefs;
 mod recovery;
@@ -31,6 +32,7 @@ mod watch;
 
 pub use files::{Files, Pending, Purpose, UNSAVED_MARK};
 pub use guard::{Crash, Guard};
+pub use layout::{Panel, Panels};
 pub use prefs::{Prefs, Theme};
 pub use recovery::{
     lock_path as recovery_lock_path, Recovered, Recovery, RecoveryFile, FORMAT as RECOVERY_FORMAT,
@@ -383,6 +385,7 @@ impl ArborApp {
             replay,
             replay_panel,
             dock,
+            prefs,
             ..
         } = self;
         let mut replay_action = None;
@@ -393,95 +396,121 @@ impl ArborApp {
         // Each side panel takes at most a quarter of the window, so however it is dragged
         // the canvas and the preview between them keep room to work in.
         let side_max = (ctx.content_rect().width() * 0.25).max(SIDE_MIN_WIDTH);
-        egui::Panel::left("left")
-            .default_size(270.0)
-            .min_size(SIDE_MIN_WIDTH)
-            .max_size(side_max)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
-                    let editable = cx.session.read_only_reason().is_none();
-                    ui.add_enabled_ui(editable, |ui| views.blackboard.ui(ui, &mut cx));
-                    ui.separator();
-                    views.history.ui(ui, &mut cx);
-                });
-            });
-        egui::Panel::right("right")
-            .default_size(330.0)
-            .min_size(SIDE_MIN_WIDTH)
-            .max_size(side_max)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("right")
-                    .show(ui, |ui| {
-                        // A tree shown read-only (sent by an attached program) says so; its
-                        // edits are refused, but breakpoints still work, so the inspector
-                        // stays enabled.
-                        if let Some(why) = cx.session.read_only_reason() {
-                            ui.colored_label(
-                                ui.visuals().warn_fg_color,
-                                format!("Read-only: {why}. Save As writes a copy you can open and edit."),
-                            );
-                        }
-                        views.inspector.ui(ui, &mut cx);
+        let mut panels = prefs.panels;
+        if panels.shown(Panel::Left) {
+            egui::Panel::left("left")
+                .default_size(270.0)
+                .min_size(SIDE_MIN_WIDTH)
+                .max_size(side_max)
+                .show(ui, |ui| {
+                    if collapse_button(ui, "«", Panel::Left) {
+                        panels.collapse(Panel::Left);
+                    }
+                    egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
+                        let editable = cx.session.read_only_reason().is_none();
+                        ui.add_enabled_ui(editable, |ui| views.blackboard.ui(ui, &mut cx));
                         ui.separator();
-                        views.problems.ui(ui, &mut cx);
+                        views.history.ui(ui, &mut cx);
                     });
-            });
-        egui::Panel::bottom("preview")
-            .resizable(true)
-            .default_size(270.0)
-            .min_size(120.0)
-            // The canvas keeps at least 40 % of the window's height.
-            .max_size((ctx.content_rect().height() * 0.6).max(120.0))
-            .show(ui, |ui| {
-                // One tab per source of statuses that is open, beside the preview.
-                let tabs: Vec<(Bottom, String)> = [
-                    Some((Bottom::Preview, "Preview".to_owned())),
-                    replay
-                        .as_ref()
-                        .map(|(r, _)| (Bottom::Replay, format!("Replay: {}", r.title))),
-                    groot2
-                        .as_ref()
-                        .map(|g| (Bottom::Groot2, format!("BT.CPP: {}", g.address))),
-                    remote
-                        .as_ref()
-                        .map(|r| (Bottom::Remote, format!("Remote: {}", r.addr))),
-                ]
-                .into_iter()
-                .flatten()
-                .collect();
-                if tabs.len() > 1 {
+                });
+        } else if !panels.focus && strip(ui, Panel::Left) {
+            panels.toggle(Panel::Left);
+        }
+        if panels.shown(Panel::Right) {
+            egui::Panel::right("right")
+                .default_size(300.0)
+                .min_size(SIDE_MIN_WIDTH)
+                .max_size(side_max)
+                .show(ui, |ui| {
+                    if collapse_button(ui, "»", Panel::Right) {
+                        panels.collapse(Panel::Right);
+                    }
+                    egui::ScrollArea::vertical()
+                        .id_salt("right")
+                        .show(ui, |ui| {
+                            // A tree shown read-only (sent by an attached program) says so; its
+                            // edits are refused, but breakpoints still work, so the inspector
+                            // stays enabled.
+                            if let Some(why) = cx.session.read_only_reason() {
+                                ui.colored_label(
+                                    ui.visuals().warn_fg_color,
+                                    format!("Read-only: {why}. Save As writes a copy you can open and edit."),
+                                );
+                            }
+                            views.inspector.ui(ui, &mut cx);
+                            ui.separator();
+                            views.problems.ui(ui, &mut cx);
+                        });
+                });
+        } else if !panels.focus && strip(ui, Panel::Right) {
+            panels.toggle(Panel::Right);
+        }
+        if !panels.shown(Panel::Bottom) {
+            if !panels.focus && strip(ui, Panel::Bottom) {
+                panels.toggle(Panel::Bottom);
+            }
+        } else {
+            egui::Panel::bottom("preview")
+                .resizable(true)
+                .default_size(270.0)
+                .min_size(120.0)
+                // The canvas keeps at least 40 % of the window's height.
+                .max_size((ctx.content_rect().height() * 0.6).max(120.0))
+                .show(ui, |ui| {
+                    // One tab per source of statuses that is open, beside the preview.
+                    let tabs: Vec<(Bottom, String)> = [
+                        Some((Bottom::Preview, "Preview".to_owned())),
+                        replay
+                            .as_ref()
+                            .map(|(r, _)| (Bottom::Replay, format!("Replay: {}", r.title))),
+                        groot2
+                            .as_ref()
+                            .map(|g| (Bottom::Groot2, format!("BT.CPP: {}", g.address))),
+                        remote
+                            .as_ref()
+                            .map(|r| (Bottom::Remote, format!("Remote: {}", r.addr))),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .collect();
                     ui.horizontal(|ui| {
-                        for (tab, label) in &tabs {
-                            ui.selectable_value(bottom, *tab, label);
+                        if collapse_button(ui, "Hide", Panel::Bottom) {
+                            panels.collapse(Panel::Bottom);
+                        }
+                        if tabs.len() > 1 {
+                            for (tab, label) in &tabs {
+                                ui.selectable_value(bottom, *tab, label);
+                            }
                         }
                     });
-                    ui.separator();
-                }
-                let shown = Some(*bottom).filter(|b| tabs.iter().any(|(t, _)| t == b));
-                if shown.is_some_and(|b| b != Bottom::Preview) {
-                    // As tall as the preview it replaces, so the canvas does not jump.
-                    ui.set_min_height(ui.available_height().max(200.0));
-                }
-                let doc = cx.session.document();
-                let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
-                match (shown, replay.as_mut(), groot2.as_mut(), remote.as_mut()) {
-                    (Some(Bottom::Replay), Some((r, _)), _, _) => {
-                        replay_action = replay_panel.ui(ui, r, &names);
-                        return;
+                    if tabs.len() > 1 {
+                        ui.separator();
                     }
-                    (Some(Bottom::Groot2), _, Some(g), _) => {
-                        remote_action = groot2_panel.ui(ui, g, &selected, &names);
-                        return;
+                    let shown = Some(*bottom).filter(|b| tabs.iter().any(|(t, _)| t == b));
+                    if shown.is_some_and(|b| b != Bottom::Preview) {
+                        // As tall as the preview it replaces, so the canvas does not jump.
+                        ui.set_min_height(ui.available_height().max(200.0));
                     }
-                    (Some(Bottom::Remote), _, _, Some(remote)) => {
-                        remote_action = remote_panel.ui(ui, remote, remote_live);
-                        return;
+                    let doc = cx.session.document();
+                    let names = |guid: &str| doc.node(guid).map(|n| n.name.clone());
+                    match (shown, replay.as_mut(), groot2.as_mut(), remote.as_mut()) {
+                        (Some(Bottom::Replay), Some((r, _)), _, _) => {
+                            replay_action = replay_panel.ui(ui, r, &names);
+                            return;
+                        }
+                        (Some(Bottom::Groot2), _, Some(g), _) => {
+                            remote_action = groot2_panel.ui(ui, g, &selected, &names);
+                            return;
+                        }
+                        (Some(Bottom::Remote), _, _, Some(remote)) => {
+                            remote_action = remote_panel.ui(ui, remote, remote_live);
+                            return;
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                }
-                views.preview.ui(ui, &mut cx);
-            });
+                    views.preview.ui(ui, &mut cx);
+                });
+        }
         // The panels may have edited the document (the inspector, the blackboard): the
         // canvas draws the report of the document it draws.
         tab.refresh();
@@ -494,7 +523,15 @@ impl ArborApp {
         };
         // After the bottom panel: the dock is as tall as the canvas and leaves the
         // preview its full width.
-        let double_clicked = dock.show(ui, cx.session.types());
+        let double_clicked = if panels.focus {
+            None
+        } else {
+            dock.open = panels.palette;
+            let chosen = dock.show(ui, cx.session.types());
+            panels.palette = dock.open;
+            chosen
+        };
+        prefs.panels = panels;
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE)
             .show(ui, |ui| {
@@ -523,6 +560,45 @@ impl ArborApp {
             Request::OpenSource(kind) => self.open_source(&kind),
         }
     }
+}
+
+/// The button at the top of an open panel that collapses it.
+fn collapse_button(ui: &mut egui::Ui, arrow: &str, panel: Panel) -> bool {
+    ui.small_button(arrow)
+        .on_hover_text(format!("Hide the {}", panel.title()))
+        .clicked()
+}
+
+/// The strip a collapsed panel leaves at its edge of the window, with a button that opens
+/// it again; returns whether it was clicked.
+fn strip(ui: &mut egui::Ui, panel: Panel) -> bool {
+    const WIDTH: f32 = 26.0;
+    let (id, arrow) = match panel {
+        Panel::Left => ("left strip", "»"),
+        Panel::Right => ("right strip", "«"),
+        Panel::Palette | Panel::Bottom => ("bottom strip", ""),
+    };
+    let hover = format!("Show the {}", panel.title());
+    let side = match panel {
+        Panel::Left => egui::Panel::left(id),
+        Panel::Right => egui::Panel::right(id),
+        Panel::Palette | Panel::Bottom => egui::Panel::bottom(id),
+    };
+    side.resizable(false)
+        .exact_size(WIDTH)
+        .show(ui, |ui| {
+            if panel == Panel::Bottom {
+                ui.horizontal_centered(|ui| {
+                    let open = ui.button(panel.title()).on_hover_text(hover);
+                    ui.weak("Ctrl+4 shows, F5 plays");
+                    open.clicked()
+                })
+                .inner
+            } else {
+                ui.button(arrow).on_hover_text(hover).clicked()
+            }
+        })
+        .inner
 }
 
 /// The tabs' sessions, in tab order (a function of the field, so the app can lend them

@@ -31,6 +31,31 @@ pub const TABLE: &[(KeyboardShortcut, Action, bool)] = &[
     ),
     (KeyboardShortcut::new(CMD, Key::G), Action::Group, false),
     (KeyboardShortcut::new(CMD, Key::F), Action::Find, true),
+    (
+        KeyboardShortcut::new(CMD, Key::Num1),
+        Action::TogglePalette,
+        true,
+    ),
+    (
+        KeyboardShortcut::new(CMD, Key::Num2),
+        Action::ToggleLeftPanel,
+        true,
+    ),
+    (
+        KeyboardShortcut::new(CMD, Key::Num3),
+        Action::ToggleRightPanel,
+        true,
+    ),
+    (
+        KeyboardShortcut::new(CMD, Key::Num4),
+        Action::TogglePreviewPanel,
+        true,
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::F11),
+        Action::FocusMode,
+        true,
+    ),
     (KeyboardShortcut::new(CMD, Key::N), Action::New, true),
     (KeyboardShortcut::new(CMD, Key::O), Action::Open, true),
     (KeyboardShortcut::new(CMD, Key::S), Action::Save, true),
@@ -76,7 +101,17 @@ pub const TABLE: &[(KeyboardShortcut, Action, bool)] = &[
     ),
     (
         KeyboardShortcut::new(Modifiers::NONE, Key::Tab),
-        Action::Palette,
+        Action::AddChild,
+        false,
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::Enter),
+        Action::AddSibling,
+        false,
+    ),
+    (
+        KeyboardShortcut::new(Modifiers::NONE, Key::F2),
+        Action::Rename,
         false,
     ),
     (

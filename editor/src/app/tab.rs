@@ -14,7 +14,7 @@
 use arbor_runtime::Report;
 
 use crate::canvas::{group_around, Canvas, NOTE_PLACEHOLDER};
-use crate::commands::{Command, SetGroup, SetNote};
+use crate::commands::{Command, Link, SetGroup, SetNote};
 use crate::document::{LayoutOptions, Note, Selection};
 use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsPanel};
 use crate::preview::Preview;
@@ -59,6 +59,10 @@ pub struct Tab {
     palette: Palette,
     /// Where the palette adds its node, in document coordinates.
     palette_at: [f64; 2],
+    /// What the palette's node is connected to, when it was opened for a child, a
+    /// sibling or a dropped wire; and whether `palette_at` is where the wire ended (else
+    /// the node goes beside its relative).
+    palette_link: Option<(Link, bool)>,
     preview: Preview,
     /// The question about this tab's file changed on disk, if one is waiting.
     conflict: Option<Conflict>,
@@ -78,6 +82,7 @@ impl Tab {
             history: HistoryPanel::default(),
             palette: Palette::default(),
             palette_at: [0.0, 0.0],
+            palette_link: None,
             preview: Preview::default(),
             conflict: None,
         }
@@ -216,7 +221,36 @@ impl Tab {
     /// Opens the node palette at a screen position over the canvas.
     pub fn open_palette(&mut self, at: egui::Pos2) {
         self.palette_at = self.canvas.to_doc(at);
+        self.palette_link = None;
         self.palette.open(at);
+    }
+
+    /// Opens the node palette at a screen position, for a node linked as `link` says:
+    /// placed where the wire ended (`at_wire_end`) or beside its relative.
+    pub fn open_linked_palette(&mut self, at: egui::Pos2, link: Link, at_wire_end: bool) {
+        self.open_palette(at);
+        self.palette_link = Some((link, at_wire_end));
+    }
+
+    /// Opens the palette to add a child (or a sibling) of the one selected node, beside
+    /// it on the screen; `false` when not exactly one node is selected.
+    fn open_relative_palette(&mut self, sibling: bool) -> bool {
+        let Some(guid) = self.single_node() else {
+            return false;
+        };
+        let at = self
+            .canvas
+            .drawn(&guid)
+            .map(|d| d.rect().right_top() + egui::vec2(12.0, 0.0))
+            .or_else(|| self.canvas.lod_box(&guid).map(|r| r.right_top()))
+            .unwrap_or_else(|| self.canvas.view_rect().center());
+        let link = if sibling {
+            Link::SiblingAfter(guid)
+        } else {
+            Link::ChildOf(guid)
+        };
+        self.open_linked_palette(at, link, false);
+        true
     }
 
     /// Draws the palette if it is open; a chosen kind is added where it was opened.
@@ -224,14 +258,38 @@ impl Tab {
         if let Some(at) = self.canvas.palette_request.take() {
             self.open_palette(at);
         }
+        if let Some((at, link)) = self.canvas.wire_request.take() {
+            self.open_linked_palette(at, link, true);
+        }
         if let Some(kind) = self.palette.show(ctx, self.session.types()) {
             self.add_node(&kind, toasts);
         }
+        if !self.palette.is_open() {
+            self.palette_link = None;
+        }
     }
 
-    /// Adds a node of `kind` where the palette was opened, and selects it.
+    /// Adds a node of `kind` where the palette was opened (connected, if it was opened
+    /// for a child, a sibling or a wire), and selects it.
     pub fn add_node(&mut self, kind: &str, toasts: &mut Toasts) {
-        match self.session.add_node(kind, self.palette_at) {
+        let added = match self.palette_link.take() {
+            Some((link, at_wire_end)) => {
+                self.measure();
+                // The wire's end is the new node's port: its parent port (left edge) for
+                // a child, its children port (right edge) for a parent; a little above
+                // the port's height in the card.
+                let [x, y] = self.palette_at;
+                let width = crate::canvas::DEFAULT_NODE_SIZE[0];
+                let at = match link {
+                    Link::ParentOf(_) => [x - width, y - 20.0],
+                    Link::ChildOf(_) | Link::SiblingAfter(_) => [x, y - 20.0],
+                };
+                self.session
+                    .add_linked(kind, &link, at_wire_end.then_some(at))
+            }
+            None => self.session.add_node(kind, self.palette_at),
+        };
+        match added {
             Ok(guid) => self.selection = Selection::of_nodes([guid]),
             Err(e) => toasts.error(e.to_string()),
         }
@@ -282,6 +340,28 @@ impl Tab {
                     .unwrap_or_else(|| self.canvas.view_rect().center());
                 self.open_palette(at);
             }
+            Action::AddChild => {
+                if !self.open_relative_palette(false) {
+                    let at = self.canvas.view_rect().center();
+                    self.open_palette(at);
+                }
+            }
+            Action::Rename => {
+                if let Some(guid) = self.single_node() {
+                    let name = self
+                        .session
+                        .document()
+                        .node(&guid)
+                        .map(|n| n.name.clone())
+                        .unwrap_or_default();
+                    self.canvas.start_rename(&guid, &name);
+                }
+            }
+            Action::AddSibling => {
+                if !self.open_relative_palette(true) {
+                    toasts.error("Select one node to add a sibling after it".to_owned());
+                }
+            }
             Action::New
             | Action::Open
             | Action::Save
@@ -290,7 +370,12 @@ impl Tab {
             | Action::ExportSubtree
             | Action::Breakpoint
             | Action::PlayPause
-            | Action::Step => debug_assert!(false, "{action:?} is the app's"),
+            | Action::Step
+            | Action::FocusMode
+            | Action::TogglePalette
+            | Action::ToggleLeftPanel
+            | Action::ToggleRightPanel
+            | Action::TogglePreviewPanel => debug_assert!(false, "{action:?} is the app's"),
         }
     }
 

@@ -33,10 +33,10 @@ pub fn follow_zoom(cache: &mut ViewCache, factor: f32) {
 /// leaves a view where no label can be read. A larger tree is centred, partly outside.
 pub const FRAME_FLOOR: f32 = 0.3;
 
-/// A first view fits the whole tree only if it can do so at this zoom or more, where node
-/// widgets and their text are drawn at a readable size; otherwise it opens on the root at
-/// 100 %.
-pub const FIRST_VIEW_FLOOR: f32 = 0.75;
+/// A first view fits the whole tree only if it can do so at this zoom or more, where every
+/// node is still a box wide enough for a short name at the level of detail's legible text
+/// size; otherwise it opens on the root at 100 %.
+pub const FIRST_VIEW_FLOOR: f32 = 0.4;
 
 /// The zoom that fits the document rect `bounds` into `view` with a margin.
 pub fn fit_zoom(view: Rect, bounds: Rect) -> f32 {
@@ -47,19 +47,61 @@ pub fn fit_zoom(view: Rect, bounds: Rect) -> f32 {
 
 /// Zooms to `zoom` and pans so that the document point `centre` is in the middle of `view`.
 pub fn look_at(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, centre: Pos2, zoom: f32) {
+    look_at_in(cache, ui, view, view, centre, zoom);
+}
+
+/// [`look_at`], with `centre` put in the middle of `area`, a part of `view`.
+fn look_at_in(
+    cache: &mut ViewCache,
+    ui: &egui::Ui,
+    view: Rect,
+    area: Rect,
+    centre: Pos2,
+    zoom: f32,
+) {
     let current = cache.state.pan_zoom.zoom;
     if (zoom - current).abs() > f32::EPSILON {
         cache.state.zoom(ui, zoom / current);
     }
     let zoom = cache.state.pan_zoom.zoom;
-    cache.state.pan_zoom.pan = view.size() / 2.0 - centre.to_vec2() * zoom;
+    cache.state.pan_zoom.pan = (area.center() - view.min) - centre.to_vec2() * zoom;
 }
 
-/// Zooms and pans so that the document rect `bounds` fills `view` (zoom between
-/// [`FRAME_FLOOR`] and 1).
-pub fn frame(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, bounds: Rect) {
-    let target = fit_zoom(view, bounds).clamp(FRAME_FLOOR, 1.0);
-    look_at(cache, ui, view, bounds.center(), target);
+/// Zooms and pans so that the document rect `bounds` fills `area`, a part of `view`
+/// (zoom between [`FRAME_FLOOR`] and 1).
+pub fn frame(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, area: Rect, bounds: Rect) {
+    let target = fit_zoom(area, bounds).clamp(FRAME_FLOOR, 1.0);
+    look_at_in(cache, ui, view, area, bounds.center(), target);
+}
+
+/// The part of `view` that framing fills. The whole view when, framed there, `boxes`
+/// (the screen-independent document rects of the nodes) leave one of the minimap's
+/// corners free (it goes there); otherwise the part beside the minimap `mini` or the part
+/// above it, whichever fits `bounds` larger, so the minimap never covers a framed node.
+pub fn frame_area(view: Rect, mini: Option<Rect>, bounds: Rect, boxes: &[Rect]) -> Rect {
+    let Some(mini) = mini else {
+        return view;
+    };
+    let zoom = fit_zoom(view, bounds).clamp(FRAME_FLOOR, 1.0);
+    let origin = view.center() - bounds.center().to_vec2() * zoom;
+    let on_screen = |r: &Rect| {
+        Rect::from_min_max(
+            origin + r.min.to_vec2() * zoom,
+            origin + r.max.to_vec2() * zoom,
+        )
+    };
+    let free = |corner: &Rect| !boxes.iter().any(|b| on_screen(b).intersects(*corner));
+    if super::minimap::corners(view, mini).iter().any(free) {
+        return view;
+    }
+    let gap = view.max.x - mini.max.x;
+    let beside = Rect::from_min_max(view.min, Pos2::new(mini.min.x - gap, view.max.y));
+    let above = Rect::from_min_max(view.min, Pos2::new(view.max.x, mini.min.y - gap));
+    if fit_zoom(beside, bounds) >= fit_zoom(above, bounds) {
+        beside
+    } else {
+        above
+    }
 }
 
 /// Document point under a screen position.
@@ -109,14 +151,15 @@ impl Canvas {
         let Some(bounds) = self.bounds(cx, &[]) else {
             return;
         };
-        if fit_zoom(self.view, bounds) >= FIRST_VIEW_FLOOR {
-            frame(&mut self.cache, ui, self.view, bounds);
+        let area = self.frame_area(cx, bounds);
+        if fit_zoom(area, bounds) >= FIRST_VIEW_FLOOR {
+            frame(&mut self.cache, ui, self.view, area, bounds);
             return;
         }
         let doc = cx.session.document();
         let root = doc.root().and_then(|r| doc.position(r));
         let Some(p) = root else {
-            frame(&mut self.cache, ui, self.view, bounds);
+            frame(&mut self.cache, ui, self.view, area, bounds);
             return;
         };
         let size = doc
@@ -134,8 +177,34 @@ impl Canvas {
 
     fn apply_frame(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>, guids: &[String]) {
         if let Some(bounds) = self.bounds(cx, guids) {
-            frame(&mut self.cache, ui, self.view, bounds);
+            let area = self.frame_area(cx, bounds);
+            frame(&mut self.cache, ui, self.view, area, bounds);
         }
+    }
+
+    /// Where framing puts `bounds`: clear of the minimap.
+    fn frame_area(&self, cx: &UiCx<'_>, bounds: Rect) -> Rect {
+        let Some(mini) = super::minimap::rect(self.view).filter(|_| self.show_minimap) else {
+            return self.view;
+        };
+        // Every node drawn in the framed view, not only the framed ones.
+        let doc = cx.session.document();
+        let boxes: Vec<Rect> = doc
+            .nodes()
+            .filter_map(|n| {
+                let p = doc.position(&n.guid)?;
+                let size = self
+                    .sizes
+                    .get(&n.guid)
+                    .copied()
+                    .unwrap_or(DEFAULT_NODE_SIZE);
+                Some(Rect::from_min_size(
+                    Pos2::new(p[0] as f32, p[1] as f32),
+                    egui::vec2(size[0] as f32, size[1] as f32),
+                ))
+            })
+            .collect();
+        frame_area(self.view, Some(mini), bounds, &boxes)
     }
 
     /// The document rect around these nodes (everything, notes and groups too, if empty).
@@ -174,5 +243,37 @@ impl Canvas {
             }
         }
         bounds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_beside_or_above_the_minimap_keeps_bounds_clear_of_it() {
+        let view = Rect::from_min_size(Pos2::new(100.0, 50.0), egui::vec2(1000.0, 800.0));
+        let mini = Rect::from_min_max(Pos2::new(868.0, 688.0), Pos2::new(1088.0, 838.0));
+        // A tree as tall as wide goes beside the minimap, a wide one above it.
+        let tall = Rect::from_min_size(Pos2::ZERO, egui::vec2(1000.0, 1000.0));
+        let wide = Rect::from_min_size(Pos2::ZERO, egui::vec2(2000.0, 1000.0));
+        // Nodes in every corner of the framed bounds: the minimap has no free corner.
+        let crowded = |b: Rect| {
+            [
+                b.left_top(),
+                b.right_top(),
+                b.left_bottom(),
+                b.right_bottom(),
+            ]
+            .map(|p| Rect::from_center_size(p, egui::vec2(200.0, 200.0)))
+        };
+        let beside = frame_area(view, Some(mini), tall, &crowded(tall));
+        let above = frame_area(view, Some(mini), wide, &crowded(wide));
+        assert!(beside.max.x < mini.min.x && beside.height() == view.height());
+        assert!(above.max.y < mini.min.y && above.width() == view.width());
+        assert_eq!(frame_area(view, None, tall, &crowded(tall)), view);
+        // A free corner: the whole view, and the minimap goes to that corner.
+        let one = [Rect::from_min_size(Pos2::ZERO, egui::vec2(10.0, 10.0))];
+        assert_eq!(frame_area(view, Some(mini), tall, &one), view);
     }
 }

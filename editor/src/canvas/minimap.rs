@@ -5,6 +5,11 @@
 //!
 //! Drawn after everything else on the canvas, so it is on top and takes presses first.
 //! Its scale fits the document and the view together, so the view's frame is always on it.
+//!
+//! It never covers a node: framing leaves its corner clear (camera.rs), and when the view
+//! puts a node under it, it moves to another corner of the canvas, or, when every corner
+//! holds a node, is not drawn until one is clear. It stays put while the pointer is on it,
+//! so a drag along it is not cut short.
 
 use std::collections::BTreeSet;
 
@@ -20,6 +25,8 @@ use arbor_viewer::category_color;
 const SIZE: egui::Vec2 = egui::vec2(220.0, 150.0);
 /// Gap between the minimap and the canvas's edges.
 const MARGIN: f32 = 12.0;
+/// Room left under the minimap in the bottom-left corner for the zoom level badge.
+const BADGE_ROOM: f32 = 36.0;
 
 /// Where the minimap is drawn in a canvas covering `view`; `None` when the canvas is too
 /// small to hold it without covering most of the view.
@@ -31,6 +38,18 @@ pub fn rect(view: Rect) -> Option<Rect> {
         view.max - SIZE - egui::vec2(MARGIN, MARGIN),
         SIZE,
     ))
+}
+
+/// The places the minimap may take in `view`, in order of preference: `home` (bottom
+/// right), top right, top left, bottom left (above the zoom level badge).
+pub fn corners(view: Rect, home: Rect) -> [Rect; 4] {
+    let (left, top) = (view.min.x + MARGIN, view.min.y + MARGIN);
+    [
+        home,
+        Rect::from_min_size(Pos2::new(home.min.x, top), SIZE),
+        Rect::from_min_size(Pos2::new(left, top), SIZE),
+        Rect::from_min_size(Pos2::new(left, home.min.y - BADGE_ROOM), SIZE),
+    ]
 }
 
 /// What the minimap keeps between frames: the document's extent (per generation and set
@@ -89,7 +108,34 @@ impl Canvas {
 
     /// Where the minimap is this frame, if shown.
     pub fn minimap_rect(&self) -> Option<Rect> {
-        rect(self.view).filter(|_| self.show_minimap)
+        self.minimap_at.filter(|_| self.show_minimap)
+    }
+
+    /// Where the minimap goes this frame: where it was while the pointer is on it, else
+    /// the first corner of the view (bottom right, top right, top left, bottom left) where
+    /// it covers no node; `None` when every corner would.
+    fn place_minimap(&self, ui: &egui::Ui) -> Option<Rect> {
+        let home = rect(self.view).filter(|_| self.show_minimap)?;
+        let pointer = ui.input(|i| i.pointer.latest_pos());
+        if let Some(now) = self.minimap_at.filter(|r| r.size() == home.size()) {
+            if pointer.is_some_and(|p| now.contains(p)) && self.view.contains_rect(now) {
+                return Some(now);
+            }
+        }
+        corners(self.view, home)
+            .into_iter()
+            .find(|r| !self.covers_a_node(*r))
+    }
+
+    /// Whether the screen rect `area` is over a node drawn on the canvas.
+    fn covers_a_node(&self, area: Rect) -> bool {
+        let cam = self.cam();
+        let zoom = cam.zoom.max(0.01);
+        let to_doc = |p: Pos2| ((p - cam.origin) / zoom).to_pos2();
+        let doc_area = Rect::from_min_max(to_doc(area.min), to_doc(area.max));
+        self.scene.query(doc_area).into_iter().any(|i| {
+            !self.scene.node(i).hidden && self.scene.rect(i, &self.sizes).intersects(doc_area)
+        })
     }
 
     /// Shows or hides the minimap (the "Map" button beside the zoom level).
@@ -99,6 +145,7 @@ impl Canvas {
 
     /// Draws the minimap and moves the view when it is pressed or dragged.
     pub(super) fn minimap(&mut self, ui: &egui::Ui, cx: &UiCx<'_>, highlighted: &BTreeSet<String>) {
+        self.minimap_at = self.place_minimap(ui);
         let Some(area) = self.minimap_rect() else {
             return;
         };

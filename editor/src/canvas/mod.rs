@@ -21,15 +21,15 @@
 //!    selection and the live statuses into it.
 //! 4. paint.rs: notes and groups (behind), then the node widgets (egui_node_editor, which
 //!    calls view.rs for each node and reports what the pointer did) or, zoomed out, the
-//!    level-of-detail boxes; then the overlays (the running path, edges into collapsed
-//!    groups).
+//!    level-of-detail boxes; the ports' hit areas and wires dropped on empty canvas
+//!    (ports.rs); then the overlays (the running path, edges into collapsed groups).
 //! 5. input.rs: what the library does not see: clicks on level-of-detail boxes, the handles
 //!    of notes and groups; then context_menu.rs: the right-click menu of what is under the
 //!    pointer.
 //! 6. emit.rs: the library's responses become commands and the new selection.
 //!
-//! Then the overlays, on top of everything: the minimap and the zoom level (minimap.rs)
-//! and the find bar (find_bar.rs).
+//! Then the name field of a node being renamed (rename.rs), and the overlays, on top of
+//! everything: the minimap and the zoom level (minimap.rs) and the find bar (find_bar.rs).
 //!
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
@@ -43,6 +43,8 @@ mod input;
 mod lod_input;
 mod minimap;
 mod paint;
+mod ports;
+mod rename;
 mod scene;
 mod subtree_files;
 mod sync;
@@ -54,6 +56,7 @@ pub use context_menu::{ContextMenu, MenuTarget};
 pub use find_bar::FindBar;
 pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
 pub use paint::LOD_ZOOM;
+pub use ports::PORT_HIT;
 pub use subtree_files::{reads_here as subtree_file_reads_here, READING as SUBTREE_READING};
 pub use view::{CanvasResponse, DrawnNode};
 
@@ -87,6 +90,9 @@ pub struct Canvas {
     /// Set when the user asked for the node finder here ("Add Node…" on the canvas's
     /// menu): the app opens the palette at this screen position.
     pub palette_request: Option<Pos2>,
+    /// Set when a wire was dropped on empty canvas (ports.rs): the app opens the node
+    /// finder at this screen position, to add a node linked to the wire's port.
+    pub wire_request: Option<(Pos2, crate::commands::Link)>,
     /// Sticky notes and groups.
     pub annotations: Annotations,
     /// The right-click menu open on the canvas.
@@ -108,7 +114,11 @@ pub struct Canvas {
     find: FindBar,
     /// The minimap is drawn (its switch is beside the zoom level).
     show_minimap: bool,
+    /// Where the minimap was placed this frame (minimap.rs), if it was drawn.
+    minimap_at: Option<Rect>,
     minimap_cache: minimap::MiniCache,
+    /// A node being renamed on the canvas (rename.rs).
+    rename: Option<rename::Rename>,
 }
 
 impl Default for Canvas {
@@ -123,6 +133,7 @@ impl Default for Canvas {
             panning: false,
             view: Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)),
             palette_request: None,
+            wire_request: None,
             annotations: Annotations::default(),
             context: None,
             dragged_nodes: BTreeSet::new(),
@@ -133,7 +144,9 @@ impl Default for Canvas {
             lod_grab: None,
             find: FindBar::default(),
             show_minimap: true,
+            minimap_at: None,
             minimap_cache: minimap::MiniCache::default(),
+            rename: None,
         }
     }
 }
@@ -239,9 +252,12 @@ impl Canvas {
         let responses = self.paint(ui, cx, live, lod);
         self.read_input(ui, cx, lod);
         self.emit(ui, cx, responses);
+        self.rename_on_double_click(ui, cx);
+        self.rename_ui(ui, cx);
         let found = std::mem::take(&mut self.user.found);
-        self.minimap(ui, cx, &found);
+        // The badge's minimap switch first: the minimap placed this frame follows it.
         self.zoom_badge(ui);
+        self.minimap(ui, cx, &found);
         self.find_ui(ui, cx);
     }
 }

@@ -116,6 +116,7 @@ impl Canvas {
         // taken before the nodes are drawn, filled once their ports are known.
         let wires = ui.painter().add(egui::Shape::Noop);
         let zoom_before = self.cache.state.pan_zoom.zoom;
+        let wire_before = self.cache.state.connection_in_progress;
         let response =
             self.cache
                 .state
@@ -128,9 +129,14 @@ impl Canvas {
         }
         ui.painter()
             .set(wires, egui::Shape::Vec(self.wire_shapes()));
+        let mut responses = response.node_responses;
+        if !lod {
+            self.port_input(ui, &mut responses, wire_before);
+        }
         self.draw_ports(ui);
+        self.draw_roles(ui, cx);
         self.draw_collapsed_edges(ui, cx);
-        response.node_responses
+        responses
     }
 
     /// Ctrl+drag on the background pans, as a middle-drag does: egui_node_editor pans on

@@ -6,13 +6,20 @@
 //! nodes recorded while drawing this frame (`DrawnNode`), so nothing lags a frame.
 //!
 //! A wire into a node the preview just visited takes its status colour, fading out.
+//!
+//! A wire into a child whose place has a role (the node type names it: IfThenElse's
+//! `if`, `then`, `else`; Switch's cases and `default`) is labelled with it, next to the
+//! child's parent port; a Switch case shows the value that selects it.
 
 use egui::epaint::CubicBezierShape;
 use egui::{Color32, Pos2, Shape, Stroke};
 use egui_node_editor::AnyParameterId;
 
 use super::Canvas;
+use crate::document::Document;
 use crate::live::status_color;
+use crate::view::UiCx;
+use arbor_runtime::NodeTypes;
 use arbor_runtime::Status;
 use arbor_viewer::freshness;
 
@@ -77,6 +84,33 @@ impl Canvas {
         shapes
     }
 
+    /// The role of each child whose parent's type names one, written on its wire just
+    /// before the child's parent port.
+    pub(super) fn draw_roles(&self, ui: &egui::Ui, cx: &UiCx<'_>) {
+        let doc = cx.session.document();
+        let types = cx.session.types();
+        let size = arbor_viewer::legible::screen_size(13.0, self.zoom());
+        let font = egui::FontId::proportional(size);
+        let color = ui.visuals().strong_text_color();
+        for (input, output) in self.cache.state.graph.iter_connections() {
+            let (Some(child), Some(parent)) = (
+                self.cache.owner_of_input(input),
+                self.cache.owner_of_output(output),
+            ) else {
+                continue;
+            };
+            let Some(role) = role_label(doc, types, parent, child) else {
+                continue;
+            };
+            let Some(port) = self.drawn(child).and_then(|d| d.input_port()) else {
+                continue;
+            };
+            let at = port - egui::vec2(8.0 * self.zoom().max(0.5), 2.0);
+            ui.painter()
+                .text(at, egui::Align2::RIGHT_BOTTOM, role, font.clone(), color);
+        }
+    }
+
     /// The ports of the node widgets, over the wires, white under the pointer; and the
     /// connection being dragged from one, to the pointer.
     pub(super) fn draw_ports(&self, ui: &egui::Ui) {
@@ -118,4 +152,20 @@ impl Canvas {
             painter.add(wire(from, to, zoom, Stroke::new(5.0 * zoom, WIRE_COLOR)));
         }
     }
+}
+
+/// The label of `child`'s wire under `parent`: the role the parent's type gives its place,
+/// or, for a role naming a parameter the parent sets (a Switch case), that value quoted.
+pub fn role_label(doc: &Document, types: &NodeTypes, parent: &str, child: &str) -> Option<String> {
+    let node = doc.node(parent)?;
+    let ty = types.node(&node.kind)?;
+    let index = node.children.iter().position(|c| c == child)?;
+    let role = ty.child_role(index, node.children.len())?;
+    if ty.param_spec(role).is_some() {
+        return Some(match node.params.get(role) {
+            Some(v) => format!("= {}", super::sync::short(v)),
+            None => role.to_owned(),
+        });
+    }
+    Some(role.to_owned())
 }

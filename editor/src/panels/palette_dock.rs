@@ -78,7 +78,7 @@ impl PaletteDock {
         }
         egui::Panel::left("palette dock")
             .resizable(true)
-            .default_size(210.0)
+            .default_size(190.0)
             .size_range(160.0..=360.0)
             .show(ui, |ui| self.ui(ui, types))
             .inner

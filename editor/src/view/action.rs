@@ -20,6 +20,13 @@ pub enum Action {
     ResetZoom,
     Find,
     Palette,
+    /// The node finder, for a child of the selected node (the finder alone when no single
+    /// node is selected).
+    AddChild,
+    /// The node finder, for a sibling right after the selected node.
+    AddSibling,
+    /// Renames the selected node on the canvas.
+    Rename,
     Breakpoint,
     AutoLayout,
     PlayPause,
@@ -32,4 +39,11 @@ pub enum Action {
     ExportSubtree,
     Cut,
     Copy,
+    /// Focus mode: every panel hidden, or the layout before it back.
+    FocusMode,
+    /// Opens or collapses one panel (see `app::Panel`).
+    TogglePalette,
+    ToggleLeftPanel,
+    ToggleRightPanel,
+    TogglePreviewPanel,
 }

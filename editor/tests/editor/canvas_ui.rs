@@ -417,3 +417,48 @@ fn a_selected_node_stays_selected_while_culled_and_moves_with_the_selection() {
     assert!(h.app.canvas().has_widget(&g[3]));
     assert!(h.app.selection().nodes.contains(&g[3]));
 }
+
+#[test]
+fn the_children_of_if_then_else_and_switch_are_labelled_with_their_roles() {
+    let (mut session, g) = session_with(&[
+        ("IfThenElse", [0.0, 0.0]),
+        ("Wait", [320.0, -150.0]),
+        ("Wait", [320.0, 0.0]),
+        ("Wait", [320.0, 150.0]),
+    ]);
+    for child in &g[1..] {
+        session.connect(&g[0], child).expect("connected");
+    }
+    let h = Harness::new(session);
+    for role in ["if", "then", "else"] {
+        let at = h
+            .text_rect(role, |_| true)
+            .unwrap_or_else(|| panic!("{role} is written"));
+        assert!(at.height() >= 11.0, "{role} is legible");
+    }
+
+    let (mut session, g) = session_with(&[
+        ("Switch", [0.0, 0.0]),
+        ("Wait", [320.0, -150.0]),
+        ("Wait", [320.0, 0.0]),
+        ("Wait", [320.0, 150.0]),
+    ]);
+    for child in &g[1..] {
+        session.connect(&g[0], child).expect("connected");
+    }
+    let cmd = arbor_editor::commands::SetParam::new(
+        session.document(),
+        arbor_editor::document::Owner::Node(g[0].clone()),
+        "case_1",
+        Some(serde_json::json!("patrol")),
+    )
+    .expect("a case");
+    session.apply(cmd).expect("set");
+    let h = Harness::new(session);
+    assert!(h.shows("= \"patrol\""), "a case shows its value");
+    assert!(
+        h.text_rect("case_2", |_| true).is_some(),
+        "an unset case its name"
+    );
+    assert!(h.text_rect("default", |_| true).is_some());
+}

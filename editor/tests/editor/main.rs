@@ -6,6 +6,7 @@
 
 mod common;
 
+mod adding;
 mod annotations_ui;
 mod bounded_reads;
 mod canvas_ui;
@@ -22,11 +23,13 @@ mod properties;
 mod readability;
 mod recovery;
 mod remote;
+mod renaming;
 mod sample_files;
 mod save_failures;
 mod subtree_equivalence;
 mod subtrees;
 mod tabs;
+mod window_layout;
 mod xml_files;
 
 /// The full name of test `name` in module `module` of this binary, for a test that runs

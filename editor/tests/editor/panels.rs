@@ -32,7 +32,11 @@ fn first_sample_node() -> (Harness, String) {
         .expect("a node")
         .guid
         .clone();
-    (Harness::new(session), node)
+    let mut h = Harness::new(session);
+    // On its widget at 100 %, whatever the first view of the whole sample is.
+    h.app.canvas_mut().frame(std::slice::from_ref(&node));
+    h.frames(2);
+    (h, node)
 }
 
 #[test]

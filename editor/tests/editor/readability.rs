@@ -2,6 +2,7 @@
 //! everything, the level of detail (legible, and still editable), the zoom badge, the
 //! minimap, find in tree, the docked palette and the node look.
 
+use arbor_editor::app::Panels;
 use arbor_editor::canvas::{FIRST_VIEW_FLOOR, FRAME_FLOOR, LOD_ZOOM};
 use arbor_editor::Session;
 use egui::{Key, Modifiers, Pos2};
@@ -27,29 +28,42 @@ fn legible_forms(label: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_sample_opens_readable_on_its_root() {
-    let h = villager();
+fn a_sample_opens_framed_whole_with_its_names_written() {
+    // In the default layout, as a first launch shows it.
+    let path = arbor_samples::trees_dir().join("villager.json");
+    let session = Session::open(&path).expect("the villager sample opens");
+    let mut h = Harness::unstarted(session, 1.0 / 60.0);
+    h.app.prefs_mut().panels = Panels::default();
+    h.frames(3);
     let canvas = h.app.canvas();
     assert!(
         canvas.zoom() >= FIRST_VIEW_FLOOR,
         "first view at {:.0} %",
         canvas.zoom() * 100.0
     );
-    assert!(!canvas.level_of_detail(), "node widgets, not boxes");
-    let root = h.app.session().document().root().expect("root").to_owned();
-    let drawn = canvas.drawn(&root).expect("the root is drawn");
+    let view = canvas.view_rect();
+    let doc = h.app.session().document();
+    let painted = h.painted();
+    let mut named = 0;
+    for node in doc.nodes() {
+        let rect = canvas
+            .lod_box(&node.guid)
+            .or_else(|| canvas.drawn(&node.guid).map(|d| d.rect()))
+            .unwrap_or_else(|| panic!("{} is drawn", node.name));
+        assert!(view.contains_rect(rect), "{} is in view", node.name);
+        let label = doc.label(&node.guid);
+        if painted
+            .iter()
+            .any(|p| p.text == label && rect.contains(p.rect.center()) && p.size >= 11.0)
+        {
+            named += 1;
+        }
+    }
     assert!(
-        canvas.view_rect().contains_rect(drawn.rect()),
-        "and in view"
+        named * 2 >= doc.node_count(),
+        "{named} of {} names written whole",
+        doc.node_count()
     );
-    // Its name is written in full at a readable size.
-    let name = h.app.session().document().label(&root);
-    let text = h
-        .painted()
-        .into_iter()
-        .find(|p| p.text == name)
-        .expect("the root's name is painted");
-    assert!(text.size >= 11.0, "{text:?}");
 }
 
 #[test]

@@ -217,13 +217,13 @@ fn label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
     let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
     let top = (r.height() * 0.3 - galley.size().y / 2.0).max(1.0);
     let at = r.left_top() + egui::vec2(pad, top);
+    // On a dark backing, whatever the box's colour (a bright status or category fill
+    // would leave small white text hard to read), and over a name running past the box.
     let text_rect = Rect::from_min_size(at, galley.size());
-    if text_rect.right() > r.right() - pad {
-        painter.rect_filled(
-            text_rect.expand2(egui::vec2(3.0, 1.0)),
-            3.0,
-            Color32::from_black_alpha(200),
-        );
-    }
+    painter.rect_filled(
+        text_rect.expand2(egui::vec2(3.0, 1.0)),
+        3.0,
+        Color32::from_black_alpha(200),
+    );
     painter.galley(at, galley, Color32::WHITE);
 }

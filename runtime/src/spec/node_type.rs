@@ -468,6 +468,15 @@ pub struct NodeType {
     /// new name only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    /// What each child is for, by position, for a type whose children have roles
+    /// (IfThenElse: `if`, `then`, `else`). A role that names one of the node's parameters
+    /// stands for that parameter's value (Switch: the child selected by `case_1`).
+    /// Editors label the children's wires with them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub child_roles: Vec<String>,
+    /// The role of the last child, whatever their number (Switch: `default`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_child_role: Option<String>,
 }
 
 /// A place in a source file: `file` as the program's build named it (absolute, or
@@ -495,6 +504,8 @@ impl NodeType {
             stand_in: None,
             may_run: false,
             aliases: Vec::new(),
+            child_roles: Vec::new(),
+            last_child_role: None,
         }
     }
 
@@ -522,6 +533,26 @@ impl NodeType {
                 ChildCount::Range { min, max }
             }
             _ => self.category.children(),
+        }
+    }
+
+    /// Names what each child is for, by position (see [`NodeType::child_roles`]).
+    pub fn child_roles(mut self, roles: &[&str]) -> NodeType {
+        self.child_roles = roles.iter().map(|r| (*r).to_owned()).collect();
+        self
+    }
+
+    /// Names the role of the last child, whatever their number.
+    pub fn last_child_role(mut self, role: &str) -> NodeType {
+        self.last_child_role = Some(role.to_owned());
+        self
+    }
+
+    /// The role of child `index` of a node with `count` children, if the type names one.
+    pub fn child_role(&self, index: usize, count: usize) -> Option<&str> {
+        match &self.last_child_role {
+            Some(last) if index + 1 == count => Some(last),
+            _ => self.child_roles.get(index).map(String::as_str),
         }
     }
 
@@ -600,5 +631,22 @@ impl NodeType {
     /// The declaration of parameter `name`.
     pub fn param_spec(&self, name: &str) -> Option<&ParamSpec> {
         self.params.iter().find(|p| p.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn child_roles_name_each_place_and_the_last_one() {
+        let types = crate::NodeTypes::builtin();
+        let ite = types.node("IfThenElse").expect("built in");
+        assert_eq!(ite.child_role(1, 3), Some("then"));
+        assert_eq!(ite.child_role(3, 4), None);
+        let switch = types.node("Switch").expect("built in");
+        assert_eq!(switch.child_role(0, 3), Some("case_1"));
+        assert_eq!(switch.child_role(2, 3), Some("default"));
+        assert_eq!(switch.child_role(2, 4), Some("case_3"));
+        let sequence = types.node("Sequence").expect("built in");
+        assert_eq!(sequence.child_role(0, 2), None);
     }
 }

@@ -51,6 +51,12 @@ impl AddNode {
         }
     }
 
+    /// The same node at `pos` instead.
+    pub fn at(mut self, pos: Pos) -> Result<AddNode, CommandError> {
+        self.pos = finite(pos)?;
+        Ok(self)
+    }
+
     /// The new node's GUID, for selecting it.
     pub fn guid(&self) -> &str {
         &self.node.guid

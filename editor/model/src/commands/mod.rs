@@ -18,6 +18,7 @@
 //! commands of the same kind, on the same target, with the same gesture merge. The `undo`
 //! crate never merges into a saved state, so saving always starts a new step.
 
+mod add_linked;
 mod add_node;
 mod auto_layout;
 mod blackboard;
@@ -35,6 +36,7 @@ mod set_root;
 mod set_text;
 mod subtree;
 
+pub use add_linked::{add_linked, Link};
 pub use add_node::AddNode;
 pub use auto_layout::AutoLayout;
 pub use blackboard::{AddKey, RemoveKey, RenameKey, RetypeKey, SetKeyDefault};

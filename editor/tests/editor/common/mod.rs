@@ -4,7 +4,7 @@
 //! tests all run the real frame, so what they check is what the user gets.
 #![allow(dead_code)]
 
-use arbor_editor::app::{Action, ArborApp};
+use arbor_editor::app::{Action, ArborApp, Panels};
 use arbor_editor::preview::Preview;
 use arbor_editor::Session;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2, RawInput, Rect};
@@ -29,6 +29,8 @@ pub struct Harness {
     pub shapes: Vec<egui::epaint::ClippedShape>,
     /// How soon the last frame asked for the next one (`Duration::MAX`: not at all).
     pub repaint_delay: std::time::Duration,
+    /// The window's size ([`SCREEN`] unless set).
+    pub screen: [f32; 2],
 }
 
 /// A piece of text the last frame painted: what it says, where, and its font size.
@@ -53,6 +55,9 @@ impl Harness {
     pub fn unstarted(session: Session, frame_seconds: f64) -> Harness {
         let mut app = ArborApp::new(session);
         app.set_native_dialogs(false);
+        // Every panel open, so the tests of a panel find it; the default layout has tests
+        // of its own (window_layout.rs).
+        app.prefs_mut().panels = Panels::all();
         Harness {
             app,
             ctx: egui::Context::default(),
@@ -65,6 +70,7 @@ impl Harness {
             guarded: false,
             shapes: Vec::new(),
             repaint_delay: std::time::Duration::MAX,
+            screen: SCREEN,
         }
     }
 
@@ -134,7 +140,7 @@ impl Harness {
         let input = RawInput {
             screen_rect: Some(Rect::from_min_size(
                 Pos2::ZERO,
-                egui::vec2(SCREEN[0], SCREEN[1]),
+                egui::vec2(self.screen[0], self.screen[1]),
             )),
             events,
             time: Some(self.time),

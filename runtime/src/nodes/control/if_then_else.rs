@@ -28,6 +28,7 @@ pub(crate) fn spec() -> NodeType {
         "Ticks the first child; on success runs the second, on failure the third (if any).",
     )
     .child_range(2, 3)
+    .child_roles(&["if", "then", "else"])
 }
 
 pub(crate) fn lower(_: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {

@@ -29,6 +29,9 @@ use crate::value::Value;
 /// How many `case_N` parameters a Switch declares (BT.CPP's largest is Switch6).
 pub(crate) const MAX_CASES: usize = 6;
 
+/// The roles of the children before the default: each the parameter holding its case.
+const CASE_ROLES: [&str; MAX_CASES] = ["case_1", "case_2", "case_3", "case_4", "case_5", "case_6"];
+
 /// The parameter name of case `k` (1-based).
 pub(crate) fn case_param(k: usize) -> String {
     format!("case_{k}")
@@ -74,6 +77,8 @@ pub(crate) fn spec() -> NodeType {
         "Runs the child whose case equals a blackboard key; the last child is the default.",
     )
     .child_range(3, MAX_CASES + 1)
+    .child_roles(&CASE_ROLES)
+    .last_child_role("default")
     .param(ParamSpec::new(
         "variable",
         ParamKind::Key,

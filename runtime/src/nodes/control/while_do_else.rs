@@ -28,6 +28,7 @@ pub(crate) fn spec() -> NodeType {
          while it fails.",
     )
     .child_range(2, 3)
+    .child_roles(&["condition", "do", "else"])
 }
 
 pub(crate) fn lower(_: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
