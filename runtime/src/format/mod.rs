@@ -8,6 +8,7 @@
 
 mod json_path;
 pub mod layout;
+mod project_file;
 mod tree_file;
 mod unique_keys;
 
@@ -15,6 +16,9 @@ pub(crate) use unique_keys::find_duplicate_key;
 
 pub use json_path::json_path;
 
+pub use project_file::{
+    ProjectFile, DEFAULT_MANIFESTS_DIR, DEFAULT_TREES_DIR, PROJECT_FILE_NAME, PROJECT_FORMAT,
+};
 pub use tree_file::{
     new_guid, DecoratorDef, KeyDecl, NodeDef, TreeFile, FORMAT_NAME, FORMAT_VERSION,
     OLDEST_FORMAT_VERSION,

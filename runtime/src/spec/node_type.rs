@@ -468,6 +468,11 @@ pub struct NodeType {
     /// new name only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    /// Declared by a designer (the editor's Declare Action) for a programmer to implement:
+    /// the editor offers it and previews it as a stand-in, `arbor stub` prints its Rust
+    /// skeleton. A program registers the type to replace it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub placeholder: bool,
 }
 
 /// A place in a source file: `file` as the program's build named it (absolute, or
@@ -495,6 +500,7 @@ impl NodeType {
             stand_in: None,
             may_run: false,
             aliases: Vec::new(),
+            placeholder: false,
         }
     }
 

@@ -1,6 +1,6 @@
-//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, and `import` /
-//! `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
-//! interface for other tools.
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, `stub`,
+//! and `import` / `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace`
+//! output is a stable interface for other tools.
 //!
 //! The tool is a client of the library's public API and lives in the binary, not in
 //! `arbor_runtime`: a game that links the runtime compiles no argument parser (as ripgrep's
@@ -38,6 +38,7 @@ mod import;
 mod migrate;
 mod output;
 mod run;
+mod skeleton;
 mod stimuli;
 mod stubs;
 mod trace_line;
@@ -83,6 +84,8 @@ enum Command {
     Codegen(codegen::CodegenArgs),
     /// Rewrite old node-type and parameter names (declared aliases) to the current ones.
     Migrate(migrate::MigrateArgs),
+    /// Print the Rust skeleton (a `NodeDecl`) of a host action or condition of a manifest.
+    Stub(skeleton::StubArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -112,6 +115,7 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Codegen(args) => codegen::run(&args),
         Command::Migrate(args) => migrate::run(&args),
+        Command::Stub(args) => skeleton::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
