@@ -3,7 +3,7 @@
 //! live actions to the preview or the attached program (whichever the canvas shows), and
 //! every edit or view action to the active [`Tab`](super::Tab).
 
-use super::files::{self, Picked};
+use super::files::Picked;
 use super::{Action, ArborApp, Pending, Purpose};
 
 impl ArborApp {
@@ -26,10 +26,7 @@ impl ArborApp {
 
     fn file_action(&mut self, action: Action) {
         match action {
-            Action::New => {
-                let session = files::new_session(self.session().types());
-                self.show_in_tab(session);
-            }
+            Action::New => self.show_in_tab(self.blank_session()),
             Action::Open => match self.pick(false) {
                 Picked::Path(path) => self.open(&path),
                 Picked::Cancelled => {}

@@ -10,8 +10,8 @@
 //!
 //! Files: tab.rs (one document and its views), actions.rs (what a shortcut or menu item
 //! does), documents.rs (open, save, close, and their dialogs), menus.rs, and one file per
-//! service: files.rs, guard.rs, prefs.rs, recovery.rs, remote.rs, shortcuts.rs, source.rs,
-//! watch.rs.
+//! service: files.rs, guard.rs, prefs.rs, project.rs, recovery.rs, remote.rs, shortcuts.rs,
+//! source.rs, watch.rs.
 
 mod actions;
 mod documents;
@@ -20,6 +20,7 @@ mod groot2;
 mod guard;
 mod menus;
 mod prefs;
+mod project;
 mod recovery;
 mod remote;
 mod replay;
@@ -52,7 +53,7 @@ use arbor_runtime::Report;
 use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::live::LiveSource;
-use crate::panels::{dropped_on, PaletteDock};
+use crate::panels::{dropped_on, DeclareForm, PaletteDock, ProjectPanel};
 use crate::remote::groot2::{Groot2, Groot2Panel};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
 use crate::replay::{Replay, ReplayPanel};
@@ -107,6 +108,10 @@ pub struct ArborApp {
     replay_panel: ReplayPanel,
     /// The node palette docked beside the canvas (shared by the tabs).
     dock: PaletteDock,
+    /// The game project open in the editor (app/project.rs).
+    project: Option<std::sync::Arc<arbor_editor_model::project::Project>>,
+    project_panel: ProjectPanel,
+    declare: DeclareForm,
 }
 
 impl ArborApp {
@@ -133,6 +138,9 @@ impl ArborApp {
             replay: None,
             replay_panel: ReplayPanel,
             dock: PaletteDock::default(),
+            project: None,
+            project_panel: ProjectPanel::default(),
+            declare: DeclareForm::default(),
         }
     }
 
@@ -302,8 +310,7 @@ impl ArborApp {
             return;
         }
         if self.tabs.len() == 1 {
-            let types = self.session().types().clone();
-            self.tabs[0] = Tab::new(files::new_session(&types));
+            self.tabs[0] = Tab::new(self.blank_session());
             return;
         }
         self.tabs.remove(i);
@@ -345,6 +352,10 @@ impl ArborApp {
         self.remote_action(remote_action);
         let action = self.attach.show(ctx, &mut self.remote);
         self.remote_action(action);
+        if let Some(action) = self.project_panel.action.take() {
+            self.project_action(action);
+        }
+        self.declare_ui(ctx);
         self.dialogs(ctx);
         self.recovery_dialog(ctx);
         self.disk_dialog(ctx);
@@ -383,6 +394,8 @@ impl ArborApp {
             replay,
             replay_panel,
             dock,
+            project,
+            project_panel,
             ..
         } = self;
         let mut replay_action = None;
@@ -399,6 +412,7 @@ impl ArborApp {
             .max_size(side_max)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
+                    project_panel.ui(ui, project.as_deref(), cx.session.manifest_errors());
                     let editable = cx.session.read_only_reason().is_none();
                     ui.add_enabled_ui(editable, |ui| views.blackboard.ui(ui, &mut cx));
                     ui.separator();
@@ -423,6 +437,7 @@ impl ArborApp {
                             );
                         }
                         views.inspector.ui(ui, &mut cx);
+                        views.preview.stand_in_ui(ui, cx.selection);
                         ui.separator();
                         views.problems.ui(ui, &mut cx);
                     });

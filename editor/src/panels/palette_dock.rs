@@ -135,7 +135,8 @@ impl PaletteDock {
     }
 }
 
-/// One draggable row: the name (and "host" for a program's type) over its description.
+/// One draggable row: the name (and "host" for a program's type, "placeholder" for one
+/// declared in the editor) over its description.
 /// Returns whether it was double-clicked.
 fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
     let id = PaletteDock::row_id(&ty.name);
@@ -145,7 +146,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
                 ui.label(RichText::new(&ty.name).strong());
                 if ty.host {
                     ui.label(
-                        RichText::new("host")
+                        RichText::new(super::palette::origin(ty))
                             .small()
                             .color(ui.visuals().warn_fg_color),
                     );
