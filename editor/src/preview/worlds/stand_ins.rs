@@ -9,12 +9,7 @@ use crate::preview::runner::PlainSim;
 /// The status buttons of the stand-in for node `guid`, if the loaded tree runs it as one:
 /// a heading that says it is a stand-in, and success / failure / running to pick.
 pub fn node_ui(ui: &mut egui::Ui, sim: &mut PlainSim, guid: &str) {
-    let Some(kind) = sim
-        .host_nodes()
-        .into_iter()
-        .find(|info| info.guid == guid)
-        .map(|info| info.kind.clone())
-    else {
+    let Some(kind) = sim.stand_in_kind(guid).map(str::to_owned) else {
         return;
     };
     ui.separator();
