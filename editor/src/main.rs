@@ -1,6 +1,8 @@
-//! `arbor-editor [TREE.json | TREE.xml | LOG.btlog | groot2://HOST:PORT]`: opens a tree (by
-//! default the Villager sample) in the editor; a BehaviorTree.CPP XML file is imported, a
-//! log is replayed, and a `groot2://` address attaches to a running BT.CPP program.
+//! `arbor-editor [TREE.json | TREE.xml | LOG.btlog | PROJECT | groot2://HOST:PORT]`: opens a
+//! tree (by default the Villager sample) in the editor; a BehaviorTree.CPP XML file is
+//! imported, a log is replayed, a game project (a folder, or its `arbor-project.json`) is
+//! opened with a new tree of it, and a `groot2://` address attaches to a running BT.CPP
+//! program.
 
 use std::path::PathBuf;
 
@@ -32,8 +34,13 @@ fn main() -> eframe::Result<()> {
             let mut app =
                 ArborApp::with_storage(session, cc.storage).with_recovery(Recovery::standard());
             app.show_notes("Imported");
+            let project = path.is_dir()
+                || path
+                    .file_name()
+                    .is_some_and(|n| n == arbor_runtime::format::PROJECT_FILE_NAME);
             match &attach {
                 Some(addr) => app.attach_to(addr, ""),
+                None if project => app.open_project(&path),
                 None => app.open(&path),
             }
             Ok(Box::new(app))

@@ -126,7 +126,8 @@ pub use compile::{
 };
 pub use control::{Control, ControlCtx};
 pub use declare::{
-    HostNode, InOut, Input, NodeCtx, NodeDecl, Output, PortDecl, Readable, Writable,
+    node_stub, HostNode, InOut, Input, NodeCtx, NodeDecl, Output, PortDecl, Readable, StubError,
+    Writable,
 };
 pub use entity::Entity;
 pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};

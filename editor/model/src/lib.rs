@@ -7,12 +7,15 @@
 //!   [`commands::Command`].
 //! - [`Session`]: a document, its node types and its undo history ([`History`]); the
 //!   editor's views talk to this.
+//! - [`project`]: a game's folder, whose node-types manifests a session's document is
+//!   edited against, and the placeholder types a designer declares in it.
 //!
 //! The arrows point one way: `document` ← `commands` ← `session`. This crate depends on no
 //! UI crate (its Cargo.toml is the rule); `arbor-editor` builds the view on top of it.
 
 pub mod commands;
 pub mod document;
+pub mod project;
 mod session;
 pub mod words;
 

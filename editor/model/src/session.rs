@@ -25,6 +25,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use arbor_runtime::{NodeTypes, Report};
 
@@ -38,6 +39,7 @@ use crate::document::{
     extract_subtree, validate, ClipboardError, DiskStamp, Document, Fragment, KeyUsage,
     LayoutOptions, Pos, Selection,
 };
+use crate::project::{relative_path, Project};
 
 /// The undo history: a linear record of [`Command`]s with a saved marker.
 pub type History = undo::Record<Command>;
@@ -106,6 +108,9 @@ pub struct Session {
     read_only: Option<String>,
     /// Node sizes as last drawn, so pasted items are placed clear of the real boxes.
     drawn: LayoutOptions,
+    /// The game project the document belongs to: its types are offered besides the
+    /// document's own, and an unsaved document's paths are relative to its trees folder.
+    project: Option<Arc<Project>>,
 }
 
 impl Default for Session {
@@ -133,6 +138,36 @@ impl Session {
             notes: Vec::new(),
             read_only: None,
             drawn: LayoutOptions::default(),
+            project: None,
+        }
+    }
+
+    /// A new, empty document of `project`, naming its manifests, edited against its types.
+    pub fn in_project(project: Arc<Project>, name: &str) -> Session {
+        let doc = project.new_document(name);
+        let mut session = Session::new(doc);
+        session.set_project(Some(project));
+        session
+    }
+
+    /// Makes the document part of `project` (or of none), and reloads its node types.
+    pub fn set_project(&mut self, project: Option<Arc<Project>>) {
+        self.project = project;
+        self.reload_node_types();
+    }
+
+    /// The game project the document belongs to.
+    pub fn project(&self) -> Option<&Arc<Project>> {
+        self.project.as_ref()
+    }
+
+    /// The folder the document's relative paths (manifests, subtrees) start from: its
+    /// file's, else its project's trees folder.
+    pub fn folder(&self) -> Option<PathBuf> {
+        match (&self.path, &self.project) {
+            (Some(path), _) => path.parent().map(Path::to_path_buf),
+            (None, Some(project)) => Some(project.trees_dir()),
+            (None, None) => None,
         }
     }
 
@@ -202,10 +237,23 @@ impl Session {
         &self.types
     }
 
-    /// Re-reads the manifests the document names (relative to its file's folder).
+    /// Re-reads the manifests the document names (relative to its file's folder), and adds
+    /// the project's types it does not declare itself.
     pub fn reload_node_types(&mut self) {
-        let base = self.path.as_deref().and_then(Path::parent);
-        let (types, errors) = io::load_node_types(&self.doc, base);
+        let base = self.folder();
+        let (mut types, errors) = io::load_node_types(&self.doc, base.as_deref());
+        if let Some(project) = &self.project {
+            for ty in project.types().nodes().filter(|t| t.host) {
+                if types.node(&ty.name).is_none() {
+                    types.insert(ty.clone());
+                }
+            }
+            for (name, value) in project.types().script_enums() {
+                if !types.script_enums().contains_key(name) {
+                    types.script_enum(name, *value);
+                }
+            }
+        }
         self.types = types;
         self.manifest_errors = errors;
         self.generation = next_generation();
@@ -327,13 +375,37 @@ impl Session {
         self.save_as(&path)
     }
 
-    /// Saves atomically to `path`, which becomes the session's path.
+    /// Saves atomically to `path`, which becomes the session's path. Saved into another
+    /// folder than its file's (or its project's trees folder), the manifests the document
+    /// names are re-based so they name the same files.
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
-        self.notes = if xml::is_xml(path) {
-            xml::save(&self.doc, path, &self.types)?
+        // A document with no folder yet (never saved, in no project) keeps its paths: they
+        // are read relative to wherever it is saved.
+        let (from, to) = (self.folder(), path.parent());
+        let moved = from.zip(to).filter(|(from, to)| from.as_path() != *to);
+        let rebased = moved.map(|(from, to)| {
+            let rebased = self
+                .doc
+                .manifests()
+                .iter()
+                .map(|m| relative_path(to, &from.join(m)))
+                .collect();
+            std::mem::replace(&mut self.doc.editor.manifests, rebased)
+        });
+        let saved = if xml::is_xml(path) {
+            xml::save(&self.doc, path, &self.types)
         } else {
-            io::save(&self.doc, path)?;
-            Vec::new()
+            io::save(&self.doc, path).map(|()| Vec::new())
+        };
+        self.notes = match saved {
+            Ok(notes) => notes,
+            Err(e) => {
+                // Nothing was written: the document names its manifests as before.
+                if let Some(before) = rebased {
+                    self.doc.editor.manifests = before;
+                }
+                return Err(e);
+            }
         };
         self.path = Some(path.to_owned());
         self.history.set_saved();
@@ -810,5 +882,41 @@ mod tests {
         let mut fresh = Session::default();
         assert!(fresh.save().is_err());
         assert!(!fresh.auto_layout(&LayoutOptions::default()).unwrap());
+    }
+
+    #[test]
+    fn a_new_project_document_offers_the_games_types_and_saves_their_manifests() {
+        let dir = tempfile::tempdir().unwrap();
+        crate::project::write_game_folder(dir.path()).unwrap();
+        let project = Arc::new(Project::open(dir.path()).unwrap());
+        let mut s = Session::in_project(project.clone(), "sentry");
+        assert!(
+            s.types().node("Shoot").is_some(),
+            "the game's type, not only built-ins"
+        );
+        assert_eq!(s.folder(), Some(project.trees_dir()));
+        s.add_node("Shoot", [0.0, 0.0]).unwrap();
+
+        // Saved where new trees go: the file names the manifest from there, and opens
+        // with the game's types without the project.
+        let trees = dir.path().join("trees");
+        s.save_as(&trees.join("sentry.json")).unwrap();
+        let opened = Session::open(&trees.join("sentry.json")).unwrap();
+        assert_eq!(opened.document().manifests(), ["../manifests/game.json"]);
+        assert!(opened.types().node("Shoot").is_some());
+        assert!(opened.manifest_errors().is_empty());
+
+        // Saved elsewhere, it still names the same file.
+        let deeper = dir.path().join("ai/guards");
+        std::fs::create_dir_all(&deeper).unwrap();
+        s.save_as(&deeper.join("copy.json")).unwrap();
+        assert_eq!(s.document().manifests(), ["../../manifests/game.json"]);
+        let copy = Session::open(&deeper.join("copy.json")).unwrap();
+        assert!(copy.types().node("Shoot").is_some());
+
+        // A failed save leaves the list as it was.
+        let before = s.document().manifests().to_vec();
+        assert!(s.save_as(&dir.path().join("missing/x.json")).is_err());
+        assert_eq!(s.document().manifests(), before);
     }
 }

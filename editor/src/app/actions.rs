@@ -38,10 +38,7 @@ impl ArborApp {
 
     fn file_action(&mut self, action: Action) {
         match action {
-            Action::New => {
-                let session = files::new_session(self.session().types());
-                self.show_in_tab(session);
-            }
+            Action::New => self.show_in_tab(self.blank_session()),
             Action::Open => match self.pick(false) {
                 Picked::Path(path) => self.open(&path),
                 Picked::Cancelled => {}

@@ -50,7 +50,10 @@ impl ArborApp {
             return;
         }
         match Session::open(path) {
-            Ok(session) => {
+            Ok(mut session) => {
+                if let Some(project) = self.project_for(path) {
+                    session.set_project(Some(project));
+                }
                 self.prefs.remember(path);
                 self.show_in_tab(session);
                 self.show_notes("Imported");
@@ -153,7 +156,12 @@ impl ArborApp {
         if !self.native_dialogs {
             return Picked::Unavailable;
         }
-        files::pick(saving, self.session().path())
+        // A document never saved starts in its project's trees folder.
+        let start = self.session().path().map(Path::to_path_buf).or_else(|| {
+            let name = format!("{}.json", self.session().document().name());
+            self.session().folder().map(|f| f.join(name))
+        });
+        files::pick(saving, start.as_deref())
     }
 
     pub(super) fn prompt_path(&mut self, purpose: Purpose) {
@@ -284,6 +292,7 @@ impl ArborApp {
             let title = match prompt.purpose {
                 Purpose::Open => "Open",
                 Purpose::SaveAs => "Save as",
+                Purpose::OpenProject => "Open project",
                 Purpose::ExportSubtree(_) => "Export as subtree",
             };
             egui::Window::new(title)
@@ -316,6 +325,7 @@ impl ArborApp {
                             }
                         }
                         Purpose::Open => self.open(&path),
+                        Purpose::OpenProject => self.open_project(&path),
                         Purpose::ExportSubtree(guid) => self.export_subtree(&guid, &path),
                     }
                 }

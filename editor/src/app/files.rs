@@ -51,6 +51,8 @@ pub struct PathPrompt {
 pub enum Purpose {
     Open,
     SaveAs,
+    /// Open a game project: a folder or its `arbor-project.json`.
+    OpenProject,
     /// Write the branch under this node to a new subtree file.
     ExportSubtree(String),
 }
@@ -140,9 +142,16 @@ pub fn watch<T>(f: impl FnOnce() -> T) -> (T, bool) {
     )
 }
 
-/// A new, empty session with a Sequence root to start from.
+/// A new, empty session with a Selector root to start from.
 pub fn new_session(types: &arbor_runtime::NodeTypes) -> Session {
-    let mut session = Session::with_types(Document::new("Untitled"), types.clone());
+    start(Session::with_types(
+        Document::new("Untitled"),
+        types.clone(),
+    ))
+}
+
+/// `session` (a new, empty document) with a Selector root to start from, unmodified.
+pub fn start(mut session: Session) -> Session {
     if let Ok(root) = session.add_node("Selector", [0.0, 0.0]) {
         if let Ok(cmd) = crate::commands::SetRoot::new(session.document(), Some(&root)) {
             let _ = session.apply(cmd);

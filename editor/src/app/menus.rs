@@ -19,6 +19,8 @@ impl ArborApp {
             };
         let mut chosen = Vec::new();
         let mut open_recent: Option<PathBuf> = None;
+        let mut open_project: Option<Option<PathBuf>> = None;
+        let mut project_menu = None;
         let mut detach = false;
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
@@ -35,6 +37,37 @@ impl ArborApp {
                         }
                     }
                 });
+                ui.separator();
+                if ui.button("Open Project…").clicked() {
+                    open_project = Some(None);
+                    ui.close();
+                }
+                ui.menu_button("Open Recent Project", |ui| {
+                    if self.prefs.recent_projects.is_empty() {
+                        ui.label("No recent projects");
+                    }
+                    for path in &self.prefs.recent_projects {
+                        if ui.button(path.display().to_string()).clicked() {
+                            open_project = Some(Some(path.clone()));
+                            ui.close();
+                        }
+                    }
+                });
+                let in_project = self.project.is_some();
+                if ui
+                    .add_enabled(in_project, egui::Button::new("Declare Action…"))
+                    .clicked()
+                {
+                    project_menu = Some(true);
+                    ui.close();
+                }
+                if ui
+                    .add_enabled(in_project, egui::Button::new("Close Project"))
+                    .clicked()
+                {
+                    project_menu = Some(false);
+                    ui.close();
+                }
                 ui.separator();
                 chosen.extend(item(ui, "Save", Action::Save, true));
                 chosen.extend(item(ui, "Save As…", Action::SaveAs, true));
@@ -170,6 +203,16 @@ impl ArborApp {
         }
         if let Some(path) = open_recent {
             self.open(&path);
+        }
+        match open_project {
+            Some(Some(path)) => self.open_project(&path),
+            Some(None) => self.pick_project(),
+            None => {}
+        }
+        match project_menu {
+            Some(true) => self.declare.open(),
+            Some(false) => self.close_project(),
+            None => {}
         }
         if detach {
             self.detach();

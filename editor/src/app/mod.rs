@@ -10,8 +10,8 @@
 //!
 //! Files: tab.rs (one document and its views), actions.rs (what a shortcut or menu item
 //! does), documents.rs (open, save, close, and their dialogs), menus.rs, and one file per
-//! service: files.rs, guard.rs, prefs.rs, recovery.rs, remote.rs, shortcuts.rs, source.rs,
-//! watch.rs.
+//! service: files.rs, guard.rs, prefs.rs, project.rs, recovery.rs, remote.rs, shortcuts.rs,
+//! source.rs, watch.rs.
 
 mod actions;
 mod documents;
@@ -21,6 +21,7 @@ mod guard;
 mod layout;
 mod menus;
 mod prefs;
+mod project;
 mod recovery;
 mod remote;
 mod replay;
@@ -54,7 +55,7 @@ use arbor_runtime::Report;
 use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::live::LiveSource;
-use crate::panels::{dropped_on, PaletteDock};
+use crate::panels::{dropped_on, DeclareForm, PaletteDock, ProjectPanel};
 use crate::remote::groot2::{Groot2, Groot2Panel};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
 use crate::replay::{Replay, ReplayPanel};
@@ -109,6 +110,10 @@ pub struct ArborApp {
     replay_panel: ReplayPanel,
     /// The node palette docked beside the canvas (shared by the tabs).
     dock: PaletteDock,
+    /// The game project open in the editor (app/project.rs).
+    project: Option<std::sync::Arc<arbor_editor_model::project::Project>>,
+    project_panel: ProjectPanel,
+    declare: DeclareForm,
 }
 
 impl ArborApp {
@@ -135,6 +140,9 @@ impl ArborApp {
             replay: None,
             replay_panel: ReplayPanel,
             dock: PaletteDock::default(),
+            project: None,
+            project_panel: ProjectPanel::default(),
+            declare: DeclareForm::default(),
         }
     }
 
@@ -304,8 +312,7 @@ impl ArborApp {
             return;
         }
         if self.tabs.len() == 1 {
-            let types = self.session().types().clone();
-            self.tabs[0] = Tab::new(files::new_session(&types));
+            self.tabs[0] = Tab::new(self.blank_session());
             return;
         }
         self.tabs.remove(i);
@@ -347,6 +354,10 @@ impl ArborApp {
         self.remote_action(remote_action);
         let action = self.attach.show(ctx, &mut self.remote);
         self.remote_action(action);
+        if let Some(action) = self.project_panel.action.take() {
+            self.project_action(action);
+        }
+        self.declare_ui(ctx);
         self.dialogs(ctx);
         self.recovery_dialog(ctx);
         self.disk_dialog(ctx);
@@ -386,6 +397,8 @@ impl ArborApp {
             replay_panel,
             dock,
             prefs,
+            project,
+            project_panel,
             ..
         } = self;
         let mut replay_action = None;
@@ -407,6 +420,7 @@ impl ArborApp {
                         panels.collapse(Panel::Left);
                     }
                     egui::ScrollArea::vertical().id_salt("left").show(ui, |ui| {
+                        project_panel.ui(ui, project.as_deref(), cx.session.manifest_errors());
                         let editable = cx.session.read_only_reason().is_none();
                         ui.add_enabled_ui(editable, |ui| views.blackboard.ui(ui, &mut cx));
                         ui.separator();
@@ -438,6 +452,7 @@ impl ArborApp {
                                 );
                             }
                             views.inspector.ui(ui, &mut cx);
+                            views.preview.stand_in_ui(ui, cx.selection);
                             ui.separator();
                             views.problems.ui(ui, &mut cx);
                         });

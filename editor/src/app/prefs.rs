@@ -29,6 +29,8 @@ pub struct Prefs {
     pub source_command: String,
     /// Which panels share the window with the canvas.
     pub panels: Panels,
+    /// Game project folders, newest first (File ▸ Open Recent Project).
+    pub recent_projects: Vec<PathBuf>,
 }
 
 /// VS Code's "go to file:line"; set another in View ▸ Source Editor.
@@ -42,6 +44,7 @@ impl Default for Prefs {
             zoom: 1.0,
             source_command: DEFAULT_SOURCE_COMMAND.to_owned(),
             panels: Panels::default(),
+            recent_projects: Vec::new(),
         }
     }
 }
@@ -53,6 +56,14 @@ impl Prefs {
         self.recent.retain(|p| *p != path);
         self.recent.insert(0, path);
         self.recent.truncate(MAX_RECENT);
+    }
+
+    /// Moves the project folder `root` to the front of the recent projects.
+    pub fn remember_project(&mut self, root: &Path) {
+        let root = root.to_path_buf();
+        self.recent_projects.retain(|p| *p != root);
+        self.recent_projects.insert(0, root);
+        self.recent_projects.truncate(MAX_RECENT);
     }
 
     pub fn apply_theme(&self, ctx: &egui::Context) {

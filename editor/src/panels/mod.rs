@@ -9,6 +9,8 @@
 //! - [`HistoryPanel`]: the undo history; a click goes to that step.
 //! - [`Palette`]: the node finder popup the app opens over the canvas.
 //! - [`PaletteDock`]: the same listing docked beside the canvas, its rows dragged onto it.
+//! - [`ProjectPanel`]: the game project open in the editor, and manifests that could not
+//!   be used; [`DeclareForm`]: the form that declares a placeholder action.
 //! - [`widgets`]: the value widgets the inspector and the blackboard share.
 //! - [`script_field`]: the code editor of script parameters, checked as you type.
 //!
@@ -16,22 +18,26 @@
 //! the gesture of the widget it came from, so typing in one field is one undo step.
 
 mod blackboard;
+mod declare_form;
 mod history;
 mod inspector;
 mod palette;
 mod palette_dock;
 mod problems;
+mod project_panel;
 pub mod script_field;
 #[cfg(test)]
 mod testing;
 pub mod widgets;
 
 pub use blackboard::BlackboardPanel;
+pub use declare_form::DeclareForm;
 pub use history::HistoryPanel;
 pub use inspector::Inspector;
 pub use palette::Palette;
 pub use palette_dock::{dropped_on, DraggedType, PaletteDock};
 pub use problems::ProblemsPanel;
+pub use project_panel::{ProjectAction, ProjectPanel};
 
 use crate::commands::{Command, CommandError};
 use crate::view::UiCx;

@@ -198,7 +198,18 @@ impl Palette {
     }
 }
 
-/// One selectable row: the type name, a "host" marker, and the description (elided).
+/// Where a host type comes from, as its row says: `placeholder` for one declared in the
+/// editor that the game does not implement yet, else `host`.
+pub(crate) fn origin(ty: &NodeType) -> &'static str {
+    if ty.placeholder {
+        "placeholder"
+    } else {
+        "host"
+    }
+}
+
+/// One selectable row: the type name, a "host" or "placeholder" marker, and the
+/// description (elided).
 fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
     let mut text = egui::text::LayoutJob::default();
     let style = ui.style();
@@ -209,7 +220,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
         egui::Align::Center,
     );
     if ty.host {
-        RichText::new("  host")
+        RichText::new(format!("  {}", origin(ty)))
             .small()
             .color(ui.visuals().warn_fg_color)
             .append_to(

@@ -144,9 +144,10 @@ impl PaletteDock {
     }
 }
 
-/// One draggable row: the name (and "host" for a program's type) over its description.
-/// Returns whether it was double-clicked. A row measured at this width and out of sight
-/// (unless it is being dragged: its body follows the pointer) only takes its place.
+/// One draggable row: the name (and "host" for a program's type, "placeholder" for one
+/// declared in the editor) over its description. Returns whether it was double-clicked. A
+/// row measured at this width and out of sight (unless it is being dragged: its body
+/// follows the pointer) only takes its place.
 fn row(ui: &mut egui::Ui, ty: &NodeType, sizes: &mut HashMap<String, (f32, Vec2)>) -> bool {
     let id = PaletteDock::row_id(&ty.name);
     let width = ui.available_width();
@@ -165,7 +166,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, sizes: &mut HashMap<String, (f32, Vec2)
                 ui.label(RichText::new(&ty.name).strong());
                 if ty.host {
                     ui.label(
-                        RichText::new("host")
+                        RichText::new(super::palette::origin(ty))
                             .small()
                             .color(ui.visuals().warn_fg_color),
                     );

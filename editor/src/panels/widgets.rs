@@ -37,6 +37,10 @@ pub enum Shape<'a> {
     /// A list or map of one scalar type, typed as JSON text (`[1, 2]`, `{"a": true}`);
     /// valid JSON is committed, and a value of the wrong shape is marked.
     Typed(ValueType),
+    /// A `vec2` (2) or `vec3` (3): one number field per component, `x`, `y`, `z`.
+    Vector(usize),
+    /// An `entity`: its 64-bit id, a whole number from 0.
+    Entity,
     /// One of these strings.
     Enum(&'a [String]),
     /// The name of one of these declared keys.
@@ -58,11 +62,10 @@ impl Shape<'static> {
             ValueType::Float => Shape::Float,
             ValueType::String => Shape::Text,
             ValueType::Json => Shape::Json,
-            ValueType::List(_)
-            | ValueType::Map(_)
-            | ValueType::Vec2
-            | ValueType::Vec3
-            | ValueType::Entity => Shape::Typed(ty),
+            ValueType::Vec2 => Shape::Vector(2),
+            ValueType::Vec3 => Shape::Vector(3),
+            ValueType::Entity => Shape::Entity,
+            ValueType::List(_) | ValueType::Map(_) => Shape::Typed(ty),
         }
     }
 }
@@ -108,6 +111,9 @@ impl<'a> Shape<'a> {
             Shape::Text | Shape::Key(_) | Shape::Script(_) => plain(ValueType::String),
             Shape::Json => None,
             Shape::Typed(ty) => plain(ty),
+            Shape::Vector(2) => plain(ValueType::Vec2),
+            Shape::Vector(_) => plain(ValueType::Vec3),
+            Shape::Entity => plain(ValueType::Entity),
             Shape::Enum(values) => match value.as_str() {
                 Some(s) if values.iter().any(|v| v == s) => None,
                 _ => Some(format!(
@@ -175,6 +181,8 @@ pub fn value_ui(
             Shape::Text => text_ui(ui, gestures, id, current, fallback),
             Shape::Script(keys) => super::script_field::script_ui(ui, gestures, id, current, keys),
             Shape::Json | Shape::Typed(_) => json_ui(ui, gestures, id, current, fallback),
+            Shape::Vector(n) => vector_ui(ui, gestures, id, n, shown),
+            Shape::Entity => entity_ui(ui, gestures, id, shown),
             Shape::Enum(values) => enum_ui(ui, id, values, shown).map(|value| Change {
                 value,
                 gesture: gestures.fresh(),
@@ -244,6 +252,72 @@ fn float_ui(ui: &mut Ui, gestures: &mut Gestures, id: Id, shown: Option<&Value>)
     // JSON has no NaN or infinity; a drag cannot produce them, typed text might.
     serde_json::Number::from_f64(f).map(|n| Change {
         value: Value::Number(n),
+        gesture,
+    })
+}
+
+/// The components of a vector value (`[x, y]`, or the object form `{"x": …}`), `n` of
+/// them; zeros where the value is not one.
+fn components(shown: Option<&Value>, n: usize) -> Vec<f64> {
+    let ty = if n == 2 {
+        ValueType::Vec2
+    } else {
+        ValueType::Vec3
+    };
+    let parsed = shown
+        .and_then(|v| ty.coerce(v).ok())
+        .map(|v| v.to_json())
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default();
+    (0..n)
+        .map(|i| parsed.get(i).and_then(Value::as_f64).unwrap_or(0.0))
+        .collect()
+}
+
+fn vector_ui(
+    ui: &mut Ui,
+    gestures: &mut Gestures,
+    id: Id,
+    n: usize,
+    shown: Option<&Value>,
+) -> Option<Change> {
+    let mut xyz = components(shown, n);
+    let mut change = None;
+    for (i, (c, name)) in xyz.iter_mut().zip(["x", "y", "z"]).enumerate() {
+        let r = in_scope(ui, id.with(i), |ui| {
+            ui.add(DragValue::new(c).speed(0.1).prefix(format!("{name} ")))
+        });
+        let gesture = gestures.for_response(&r);
+        if r.changed() {
+            change = Some(gesture);
+        }
+    }
+    let gesture = change?;
+    // JSON has no NaN or infinity; a drag cannot produce them, typed text might.
+    let numbers: Option<Vec<Value>> = xyz
+        .iter()
+        .map(|c| serde_json::Number::from_f64(*c).map(Value::Number))
+        .collect();
+    numbers.map(|list| Change {
+        value: Value::Array(list),
+        gesture,
+    })
+}
+
+fn entity_ui(
+    ui: &mut Ui,
+    gestures: &mut Gestures,
+    id: Id,
+    shown: Option<&Value>,
+) -> Option<Change> {
+    let mut entity = shown.and_then(Value::as_u64).unwrap_or(0);
+    let r = in_scope(ui, id, |ui| {
+        ui.add(DragValue::new(&mut entity).prefix("#"))
+            .on_hover_text("An entity id (a whole number from 0)")
+    });
+    let gesture = gestures.for_response(&r);
+    r.changed().then(|| Change {
+        value: Value::from(entity),
         gesture,
     })
 }
@@ -529,5 +603,49 @@ mod tests {
             .is_none());
         assert!(Shape::Statuses.mismatch(&json!(["ok"])).is_some());
         assert!(Shape::KeyMap(&[]).mismatch(&json!({"a": 1})).is_some());
+    }
+
+    #[test]
+    fn vectors_and_entities_get_a_field_per_component() {
+        let keys = [];
+        let spec = |kind| ParamSpec::new("p", kind, "");
+        assert!(matches!(
+            Shape::of_param(&spec(ParamKind::Vec3), &keys, None),
+            Shape::Vector(3)
+        ));
+        assert!(matches!(Shape::of_type(ValueType::Entity), Shape::Entity));
+        assert_eq!(components(Some(&json!([1, 2.5])), 2), [1.0, 2.5]);
+        assert_eq!(
+            components(Some(&json!({"x": 1, "y": 2, "z": 3})), 3),
+            [1.0, 2.0, 3.0]
+        );
+        assert_eq!(components(None, 2), [0.0, 0.0]);
+        assert!(Shape::Vector(2).mismatch(&json!([1, 2])).is_none());
+        assert!(Shape::Vector(2).mismatch(&json!([1, 2, 3])).is_some());
+        assert!(Shape::Entity.mismatch(&json!(7)).is_none());
+        assert!(Shape::Entity.mismatch(&json!(-1)).is_some());
+    }
+
+    #[test]
+    fn dragging_a_component_changes_only_it() {
+        use crate::panels::testing::Harness;
+        use crate::view::UiCx;
+        let mut h = Harness::new(crate::Session::default());
+        let mut value = json!([1.0, 2.0]);
+        let mut draw = |ui: &mut Ui, cx: &mut UiCx<'_>| {
+            let id = Id::new("pos");
+            if let Some(change) =
+                value_ui(ui, cx.gestures, id, Shape::Vector(2), Some(&value), None)
+            {
+                value = change.value;
+            }
+        };
+        h.frame(&mut draw);
+        let y = h.text_rect("2.0").center();
+        h.drag(y, egui::vec2(30.0, 0.0), 3, &mut draw);
+        h.frame(&mut draw);
+        let [x, y] = [value[0].as_f64().unwrap(), value[1].as_f64().unwrap()];
+        assert_eq!(x, 1.0, "{value}");
+        assert!(y > 2.0, "{value}");
     }
 }

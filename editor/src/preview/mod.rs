@@ -148,6 +148,17 @@ impl Default for Preview {
 }
 
 impl Preview {
+    /// In the inspector, under the selected node: when the preview runs it as a stand-in
+    /// (a host node with no code here), the status it returns, to pick.
+    pub fn stand_in_ui(&mut self, ui: &mut egui::Ui, selection: &crate::document::Selection) {
+        let Some(plain) = self.runner.as_mut().and_then(Runner::stand_ins_mut) else {
+            return;
+        };
+        if let [guid] = selection.nodes.iter().collect::<Vec<_>>().as_slice() {
+            worlds::stand_in_node_ui(ui, plain, guid);
+        }
+    }
+
     /// Called once per frame before drawing, with the frame's time in seconds: follows the
     /// document (new file, hot reload) and runs the ticks due.
     pub fn update(&mut self, cx: &mut UiCx<'_>, time: f64) {
@@ -392,7 +403,7 @@ impl Preview {
             self.pending = None;
             self.generation = Some(session.generation());
             if let Some(runner) = &mut self.runner {
-                let loaded = runner.load(doc, session.path());
+                let loaded = runner.load(doc, session.path(), session.types());
                 self.after_load(loaded);
                 self.quiet_if_empty(session);
             }
@@ -405,7 +416,7 @@ impl Preview {
         let seed = self.runner.as_ref().map_or(1, |r| r.sim().seed());
         let mut runner = Runner::new(name, seed);
         self.speed = default_speed(runner.sim().default_dt());
-        let loaded = runner.load(doc, session.path());
+        let loaded = runner.load(doc, session.path(), session.types());
         let title = runner.sim().title();
         self.runner = Some(runner);
         self.doc_guid = Some(doc.guid().to_owned());

@@ -162,8 +162,13 @@ impl Runner {
         self.last = None;
     }
 
-    /// Loads the document's tree: the first time, or when it changed since.
-    pub fn load(&mut self, doc: &Document, path: Option<&Path>) -> Loaded {
+    /// Loads the document's tree: the first time, or when it changed since. `types` are
+    /// what the document is edited against (its manifests', its project's): the stand-ins
+    /// run the host types among them.
+    pub fn load(&mut self, doc: &Document, path: Option<&Path>, types: &NodeTypes) -> Loaded {
+        if let Sim::StandIns(plain) = &mut self.sim {
+            plain.types = types.clone();
+        }
         let mut file = doc.to_tree_file();
         let editor = file.editor.take();
         if self.last.as_ref() == Some(&file) {
@@ -216,7 +221,8 @@ fn problem_line(p: &arbor_runtime::Problem) -> String {
 /// chosen for it, success until the user picks another. Log leaves write to its log, so a
 /// prototype tree still says what it does.
 pub struct PlainSim {
-    /// Built-ins plus the host types of the document's manifests, read at each load.
+    /// The types the document is edited against, given at each load: built-ins, its
+    /// manifests' and its project's host types (placeholders included).
     types: NodeTypes,
     tree: Option<Arc<CompiledTree<StandIns>>>,
     /// The host nodes of `tree` whose status the user picks, found once per load: the
@@ -256,6 +262,18 @@ impl PlainSim {
         }
     }
 
+    /// The type of node `guid` if the loaded tree runs it as a stand-in whose status the
+    /// user picks (without building [`PlainSim::host_nodes`]' list: the inspector asks
+    /// every frame).
+    pub fn stand_in_kind(&self, guid: &str) -> Option<&str> {
+        let tree = self.tree.as_ref()?;
+        self.hosts
+            .iter()
+            .map(|&id| tree.info(id))
+            .find(|info| info.guid == guid)
+            .map(|info| info.kind.as_str())
+    }
+
     /// The status the stand-in for node `guid` returns.
     pub fn stand_in(&self, guid: &str) -> Status {
         self.chosen.get(guid).copied().unwrap_or(Status::Success)
@@ -278,25 +296,6 @@ impl PlainSim {
                 StandIns::scripted(tree, |info| chosen.get(&info.guid).map(|s| vec![*s]));
         }
     }
-}
-
-/// The built-in types plus those of the manifests a tree file names (relative to its
-/// folder). The session reports manifests that cannot be read; here they are skipped.
-fn manifest_types(tree: &TreeFile, path: Option<&Path>) -> NodeTypes {
-    let mut types = NodeTypes::builtin();
-    let manifests = tree
-        .editor
-        .as_ref()
-        .and_then(|e| e.get("manifests"))
-        .and_then(|m| m.as_array());
-    let base = path.and_then(Path::parent);
-    for rel in manifests.into_iter().flatten().filter_map(|m| m.as_str()) {
-        let file = base.map_or_else(|| PathBuf::from(rel), |b| b.join(rel));
-        if let Ok(text) = arbor_editor_model::document::io::read_text(&file) {
-            let _ = types.merge_manifest(&text);
-        }
-    }
-    types
 }
 
 impl Simulation for PlainSim {
@@ -322,9 +321,9 @@ impl Simulation for PlainSim {
     }
 
     fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError> {
-        let types = manifest_types(tree, path);
-        let registry = stand_in_registry(&types);
+        let registry = stand_in_registry(&self.types);
         let compiled = Arc::new(registry.loader().load_tree(tree, path)?);
+        let types = &self.types;
         self.hosts = (0..compiled.len())
             .map(NodeId::from_index)
             // A host control or decorator with a declared stand-in runs its children as that
@@ -335,7 +334,6 @@ impl Simulation for PlainSim {
                     .is_some_and(|t| t.host && t.stand_in.is_none())
             })
             .collect();
-        self.types = types;
         let warnings = compiled.warnings().to_vec();
         self.tree = Some(compiled.clone());
         let outcome = match &mut self.agent {
@@ -459,12 +457,61 @@ mod tests {
     fn loads_once_per_runtime_change_and_keeps_the_last_good_tree() {
         let mut runner = Runner::new(NONE, 1);
         let empty = Document::new("t");
-        let Loaded::Failed { problems, kept } = runner.load(&empty, None) else {
+        let Loaded::Failed { problems, kept } = runner.load(&empty, None, &NodeTypes::builtin())
+        else {
             panic!("an empty document has no root");
         };
         assert!(!kept);
         assert!(problems[0].contains("missing root"), "{problems:?}");
         assert!(!runner.has_tree());
-        assert_eq!(runner.load(&empty, None), Loaded::Unchanged);
+        assert_eq!(
+            runner.load(&empty, None, &NodeTypes::builtin()),
+            Loaded::Unchanged
+        );
+    }
+
+    #[test]
+    fn a_project_trees_host_nodes_run_as_stand_ins_returning_the_status_picked() {
+        use arbor_runtime::{NodeType, TraceEvent};
+        // The type comes from the session (a project's placeholder), not from a manifest
+        // the document names: the preview runs what the document is edited against.
+        let mut types = NodeTypes::builtin();
+        let mut ty = NodeType::action("TakeCover", "Hides.");
+        ty.placeholder = true;
+        types.insert(ty);
+        let mut s = crate::Session::with_types(Document::new("t"), types.clone());
+        let root = s.add_node("Sequence", [0.0, 0.0]).unwrap();
+        let hide = s.add_node("TakeCover", [200.0, 0.0]).unwrap();
+        s.connect(&root, &hide).unwrap();
+        let cmd = crate::commands::SetRoot::new(s.document(), Some(&root)).unwrap();
+        s.apply(cmd).unwrap();
+
+        let mut runner = Runner::new(NONE, 1);
+        assert!(matches!(
+            runner.load(s.document(), None, s.types()),
+            Loaded::Fresh { .. }
+        ));
+        let mut ignore = |_: TraceEvent<'_>| {};
+        assert_eq!(
+            runner.sim_mut().tick(0.1, &mut ignore),
+            Some(Status::Success)
+        );
+        let plain = runner
+            .stand_ins_mut()
+            .expect("no sample runs a project's tree");
+        assert_eq!(plain.host_nodes().len(), 1);
+        plain.set_stand_in(&hide, Status::Running);
+        assert_eq!(
+            runner.sim_mut().tick(0.1, &mut ignore),
+            Some(Status::Running)
+        );
+        runner
+            .stand_ins_mut()
+            .unwrap()
+            .set_stand_in(&hide, Status::Failure);
+        assert_eq!(
+            runner.sim_mut().tick(0.1, &mut ignore),
+            Some(Status::Failure)
+        );
     }
 }

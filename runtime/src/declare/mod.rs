@@ -28,6 +28,7 @@
 
 mod context;
 mod ports;
+mod stub;
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -35,6 +36,7 @@ use std::sync::Arc;
 
 pub use context::NodeCtx;
 pub use ports::{InOut, Input, Output, PortDecl, Readable, Writable};
+pub use stub::{node_stub, StubError};
 
 use crate::host::{with_state, Action, ActionCtx};
 use crate::port::PortType;

@@ -10,6 +10,7 @@ mod conflict;
 mod json_path;
 pub mod layout;
 mod overrides;
+mod project_file;
 mod tree_file;
 mod unique_keys;
 mod variant;
@@ -23,6 +24,9 @@ pub use json_path::json_path;
 pub use overrides::{KeyOverride, OverrideError, Overrides, ParamOverride};
 pub use variant::{VariantFile, VARIANT_FORMAT, VARIANT_VERSION};
 
+pub use project_file::{
+    ProjectFile, DEFAULT_MANIFESTS_DIR, DEFAULT_TREES_DIR, PROJECT_FILE_NAME, PROJECT_FORMAT,
+};
 pub use tree_file::{
     new_guid, DecoratorDef, KeyDecl, NodeDef, TreeFile, FORMAT_NAME, FORMAT_VERSION,
     OLDEST_FORMAT_VERSION,

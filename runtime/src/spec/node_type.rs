@@ -477,6 +477,11 @@ pub struct NodeType {
     /// The role of the last child, whatever their number (Switch: `default`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_child_role: Option<String>,
+    /// Declared by a designer (the editor's Declare Action) for a programmer to implement:
+    /// the editor offers it and previews it as a stand-in, `arbor stub` prints its Rust
+    /// skeleton. A program registers the type to replace it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub placeholder: bool,
 }
 
 /// A place in a source file: `file` as the program's build named it (absolute, or
@@ -506,6 +511,7 @@ impl NodeType {
             aliases: Vec::new(),
             child_roles: Vec::new(),
             last_child_role: None,
+            placeholder: false,
         }
     }
 

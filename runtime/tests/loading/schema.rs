@@ -1,5 +1,5 @@
-//! The JSON Schemas in docs/ (arbor-tree.schema.json, arbor-node-types.schema.json) checked
-//! against real files and against the runtime itself:
+//! The JSON Schemas in docs/ (arbor-tree.schema.json, arbor-node-types.schema.json,
+//! arbor-project.schema.json) checked against real files and against the runtime itself:
 //! - sample trees and tests/data/good validate, and the good files load and run;
 //! - tests/data/schema_bad files are refused, by the schema *and* by the loader;
 //! - what the runtime writes (`TreeFile::to_json_pretty`, `NodeTypes::manifest_where`)
@@ -46,6 +46,8 @@ struct Compiled {
     schemas: boon::Schemas,
     tree: boon::SchemaIndex,
     manifest: boon::SchemaIndex,
+    /// docs/arbor-project.schema.json.
+    project: boon::SchemaIndex,
     /// `$defs/node` of the tree schema: one node.
     node: boon::SchemaIndex,
     /// `$defs/editor` of the tree schema: the editor section.
@@ -70,6 +72,12 @@ impl Compiled {
         };
         let tree = compile(tree_schema_path(), "");
         let manifest = compile(manifest_schema_path(), "");
+        let project = compile(
+            workspace_dir()
+                .join("docs")
+                .join("arbor-project.schema.json"),
+            "",
+        );
         let node = compile(tree_schema_path(), "#/$defs/node");
         let editor = compile(tree_schema_path(), "#/$defs/editor");
         let variant = compile(tree_schema_path(), "#/$defs/variant");
@@ -77,6 +85,7 @@ impl Compiled {
             schemas,
             tree,
             manifest,
+            project,
             node,
             editor,
             variant,
@@ -150,7 +159,7 @@ fn report(what: &str, failures: Vec<String>) {
 fn both_schemas_compile() {
     // Compiling also validates each schema against the draft 2020-12 meta-schema.
     let compiled = Compiled::new();
-    assert!(compiled.schemas.size() >= 2);
+    assert!(compiled.schemas.size() >= 3);
 }
 
 #[test]
@@ -181,6 +190,35 @@ fn sample_manifests_validate() {
     }
     report(
         "manifests that do not match docs/arbor-node-types.schema.json",
+        failures,
+    );
+}
+
+/// The sample projects: each project file matches docs/arbor-project.schema.json (and is
+/// what `ProjectFile` reads), each manifest the manifest schema, each tree the tree schema.
+#[test]
+fn sample_projects_validate() {
+    let compiled = Compiled::new();
+    let mut failures = Vec::new();
+    for path in json_files(&workspace_dir().join("samples").join("projects"), 3) {
+        let value = read_json(&path);
+        let errors = match value["format"].as_str() {
+            Some("arbor-project") => {
+                let text = std::fs::read_to_string(&path).expect("readable");
+                if let Err(e) = arbor_runtime::format::ProjectFile::parse(&text) {
+                    failures.push(format!("{}: {e}", path.display()));
+                }
+                compiled.errors(&value, compiled.project)
+            }
+            Some("arbor-node-types") => compiled.manifest_errors(&value),
+            _ => compiled.tree_errors(&value),
+        };
+        if let Some(errors) = errors {
+            failures.push(format!("{}:\n{errors}", path.display()));
+        }
+    }
+    report(
+        "sample project files that do not match their schema",
         failures,
     );
 }
@@ -720,6 +758,12 @@ fn doc_examples_validate() {
                         failures.push(format!("{at}: invalid agent snapshot: {e}"));
                     }
                     continue;
+                }
+                Some("arbor-project") => {
+                    if let Err(e) = arbor_runtime::format::ProjectFile::parse(&text) {
+                        failures.push(format!("{at}: invalid project file: {e}"));
+                    }
+                    ("project file", compiled.project)
                 }
                 Some("arbor-tree") => ("tree file", compiled.tree),
                 Some("arbor-node-types") => ("manifest", compiled.manifest),

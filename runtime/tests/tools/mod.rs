@@ -3,3 +3,4 @@
 mod cli;
 mod refactoring;
 mod state;
+mod stub;

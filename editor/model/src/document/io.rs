@@ -120,17 +120,26 @@ pub fn load_node_types(doc: &Document, base: Option<&Path>) -> (NodeTypes, Vec<M
     let mut errors = Vec::new();
     for rel in doc.manifests() {
         let path = base.map_or_else(|| PathBuf::from(rel), |b| b.join(rel));
-        let result = read_text(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))
-            .and_then(|text| types.merge_manifest(&text));
-        if let Err(message) = result {
-            errors.push(ManifestError {
-                path: rel.clone(),
-                message,
-            });
-        }
+        errors.extend(merge_manifest_file(&mut types, &path, rel).err());
     }
     (types, errors)
+}
+
+/// Merges the manifest at `path` into `types` (all its types or, on an error, none);
+/// `shown` is how the error names it (as the document or the project writes it).
+pub fn merge_manifest_file(
+    types: &mut NodeTypes,
+    path: &Path,
+    shown: &str,
+) -> Result<(), ManifestError> {
+    read_text(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .and_then(|text| types.merge_manifest(&text))
+        .map(|_| ())
+        .map_err(|message| ManifestError {
+            path: shown.to_owned(),
+            message,
+        })
 }
 
 #[cfg(test)]

@@ -12,7 +12,9 @@ use arbor_samples::{SampleMut, Simulation};
 use egui::{Color32, Pos2, Rect};
 
 use crate::preview::runner::Runner;
+
 use crate::words;
+pub use stand_ins::node_ui as stand_in_node_ui;
 
 /// Draws the running simulation's world. Returns a message for the user when one of its
 /// controls refused an action (the duel's move buttons).

@@ -6,6 +6,34 @@ use arbor_runtime::Status;
 
 use crate::preview::runner::PlainSim;
 
+/// The status buttons of the stand-in for node `guid`, if the loaded tree runs it as one:
+/// a heading that says it is a stand-in, and success / failure / running to pick.
+pub fn node_ui(ui: &mut egui::Ui, sim: &mut PlainSim, guid: &str) {
+    let Some(kind) = sim.stand_in_kind(guid).map(str::to_owned) else {
+        return;
+    };
+    ui.separator();
+    ui.label(egui::RichText::new("Stand-in (preview)").strong())
+        .on_hover_text(format!(
+            "The preview has no code for {kind}: this node returns the status picked here"
+        ));
+    status_buttons(ui, sim, guid);
+}
+
+fn status_buttons(ui: &mut egui::Ui, sim: &mut PlainSim, guid: &str) {
+    let current = sim.stand_in(guid);
+    ui.horizontal(|ui| {
+        for status in [Status::Success, Status::Failure, Status::Running] {
+            if ui
+                .selectable_label(current == status, status.as_str())
+                .clicked()
+            {
+                sim.set_stand_in(guid, status);
+            }
+        }
+    });
+}
+
 pub fn ui(ui: &mut egui::Ui, sim: &mut PlainSim) {
     use arbor_samples::Simulation as _;
     ui.label(sim.summary());
@@ -38,17 +66,7 @@ pub fn ui(ui: &mut egui::Ui, sim: &mut PlainSim) {
                 .show(ui, |ui| {
                     for (guid, label) in &hosts {
                         ui.add(egui::Label::new(label.as_str()).truncate());
-                        let current = sim.stand_in(guid);
-                        ui.horizontal(|ui| {
-                            for status in [Status::Success, Status::Failure, Status::Running] {
-                                if ui
-                                    .selectable_label(current == status, status.as_str())
-                                    .clicked()
-                                {
-                                    sim.set_stand_in(guid, status);
-                                }
-                            }
-                        });
+                        status_buttons(ui, sim, guid);
                         ui.end_row();
                     }
                 });

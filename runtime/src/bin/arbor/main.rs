@@ -1,4 +1,4 @@
-//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, `diff`,
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, `stub`, `diff`,
 //! `merge`, the tool commands (`show`, `lint`, `find-usages`, `rename-key`, `rename-type`),
 //! and `import` / `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the
 //! `--trace` output and every `--json` output are stable interfaces for other tools.
@@ -47,6 +47,7 @@ mod rename;
 mod rewrite;
 mod run;
 mod show;
+mod skeleton;
 mod stimuli;
 mod stubs;
 mod trace_line;
@@ -106,6 +107,8 @@ enum Command {
     RenameKey(rename::RenameArgs),
     /// Rename a node type at every use in the files (all or none rewritten).
     RenameType(rename::RenameArgs),
+    /// Print the Rust skeleton (a `NodeDecl`) of a host action or condition of a manifest.
+    Stub(skeleton::StubArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -142,6 +145,7 @@ fn main() -> ExitCode {
         Command::FindUsages(args) => find_usages::run(&args),
         Command::RenameKey(args) => rename::key(&args),
         Command::RenameType(args) => rename::kind(&args),
+        Command::Stub(args) => skeleton::run(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
