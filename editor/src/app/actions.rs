@@ -3,7 +3,7 @@
 //! live actions to the preview or the attached program (whichever the canvas shows), and
 //! every edit or view action to the active [`Tab`](super::Tab).
 
-use super::files::{self, Picked};
+use super::files::Picked;
 use super::layout::Panel;
 use super::{Action, ArborApp, Pending, Purpose};
 
