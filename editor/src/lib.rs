@@ -20,6 +20,7 @@
 
 pub mod app;
 pub mod canvas;
+pub mod fonts;
 pub mod live;
 pub mod panels;
 pub mod preview;
