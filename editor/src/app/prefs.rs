@@ -1,9 +1,11 @@
 //! Preferences that persist between runs (eframe's storage): theme, recent files, last
-//! zoom, the command that opens a node type's source. The window size is persisted by eframe itself (`persist_window`).
+//! zoom, the command that opens a node type's source, the interface language. The window size is persisted by eframe itself (`persist_window`).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use crate::i18n::Lang;
 
 pub const STORAGE_KEY: &str = "arbor-prefs";
 const MAX_RECENT: usize = 10;
@@ -25,6 +27,8 @@ pub struct Prefs {
     /// Opens a source file at a line, for a node's "Open Source": `{file}` and `{line}`
     /// are replaced (see `source.rs`).
     pub source_command: String,
+    /// The interface language; `None` follows the system's locale.
+    pub language: Option<Lang>,
 }
 
 /// VS Code's "go to file:line"; set another in View ▸ Source Editor.
@@ -37,6 +41,7 @@ impl Default for Prefs {
             recent: Vec::new(),
             zoom: 1.0,
             source_command: DEFAULT_SOURCE_COMMAND.to_owned(),
+            language: None,
         }
     }
 }
@@ -87,5 +92,6 @@ mod tests {
         assert_eq!(prefs.theme, Theme::Light);
         assert_eq!(prefs.zoom, 1.0);
         assert_eq!(prefs.source_command, DEFAULT_SOURCE_COMMAND);
+        assert_eq!(prefs.language, None);
     }
 }

@@ -6,6 +6,8 @@
 //! Drawn after everything else on the canvas, so it is on top and takes presses first.
 //! Its scale fits the document and the view together, so the view's frame is always on it.
 
+use crate::i18n::t;
+
 use std::collections::BTreeSet;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
@@ -226,7 +228,7 @@ impl Canvas {
             .translate(egui::vec2(8.0, -4.0));
         let response = ui
             .interact(r, egui::Id::new("zoom badge"), Sense::click())
-            .on_hover_text("Zoom level: click for 100 % (Ctrl+0)");
+            .on_hover_text(t("Zoom level: click for 100 % (Ctrl+0)"));
         let fill = if response.hovered() { 70 } else { 40 };
         ui.painter().rect(
             r,

@@ -6,6 +6,8 @@
 //! stimulus, not a change to the document) and reports the outcome with
 //! [`LiveBlackboard::edited`]. The text is read by [`parse_value`].
 
+use crate::i18n::t;
+
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -48,9 +50,9 @@ impl LiveBlackboard {
         editable: bool,
     ) -> Option<(String, String)> {
         ui.horizontal(|ui| {
-            ui.strong("Blackboard");
+            ui.strong(t("Blackboard"));
             if !editable {
-                ui.weak("(pause to edit)");
+                ui.weak(t("(pause to edit)"));
             }
         });
         if !editable {
@@ -58,7 +60,7 @@ impl LiveBlackboard {
             self.drafts.clear();
         }
         if entries.is_empty() {
-            ui.weak("The tree declares no keys.");
+            ui.weak(t("The tree declares no keys."));
             return None;
         }
         let mut edit = None;
@@ -127,7 +129,7 @@ impl LiveBlackboard {
         match entry.expires_in {
             Some(left) => ui
                 .label(format!("expires in {left:.1} s"))
-                .on_hover_text("Seconds until the value expires (ttl)"),
+                .on_hover_text(t("Seconds until the value expires (ttl)")),
             None => ui.label(""),
         };
         ui.end_row();

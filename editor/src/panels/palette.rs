@@ -8,6 +8,8 @@
 //!   row) chooses; Escape or a click outside closes.
 //! - [`Palette::show`] returns the chosen type once, and the palette closes.
 
+use crate::i18n::t;
+
 use arbor_runtime::{Category, NodeType, NodeTypes};
 use egui::{Id, Key, Modifiers, Pos2, RichText, ScrollArea, TextEdit};
 
@@ -158,7 +160,7 @@ impl Palette {
                     let search = ui.add(
                         TextEdit::singleline(&mut query)
                             .id(Self::search_id())
-                            .hint_text("Search node types…")
+                            .hint_text(t("Search node types…"))
                             .desired_width(f32::INFINITY),
                     );
                     // Typing always goes to the search, even after a click on a row.
@@ -168,7 +170,7 @@ impl Palette {
                     ui.separator();
                     ScrollArea::vertical().max_height(360.0).show(ui, |ui| {
                         if rows.is_empty() {
-                            ui.weak("No node type matches");
+                            ui.weak(t("No node type matches"));
                         }
                         let mut category = None;
                         for (i, (ty, _)) in rows.iter().enumerate() {
@@ -209,7 +211,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
         egui::Align::Center,
     );
     if ty.host {
-        RichText::new("  host")
+        RichText::new(t("  host"))
             .small()
             .color(ui.visuals().warn_fg_color)
             .append_to(
@@ -220,21 +222,24 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
             );
     }
     if !ty.description.is_empty() {
-        RichText::new(format!("  {}", ty.description))
-            .weak()
-            .append_to(
-                &mut text,
-                style,
-                egui::FontSelection::Default,
-                egui::Align::Center,
-            );
+        RichText::new(format!(
+            "  {}",
+            crate::i18n::node_description(&ty.description)
+        ))
+        .weak()
+        .append_to(
+            &mut text,
+            style,
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
     }
     text.wrap = egui::text::TextWrapping::truncate_at_width(ui.available_width());
     let r = ui.add(egui::Button::selectable(highlighted, text));
     if ty.description.is_empty() {
         r
     } else {
-        r.on_hover_text(&ty.description)
+        r.on_hover_text(crate::i18n::node_description(&ty.description))
     }
 }
 

@@ -6,6 +6,8 @@
 //! It lists and searches with the node finder's code ([`super::palette::filter`]), so the
 //! two always agree on what a query finds. The Space/Tab finder stays for the keyboard.
 
+use crate::i18n::t;
+
 use arbor_runtime::{Category, NodeType, NodeTypes};
 use egui::{Id, RichText, ScrollArea, TextEdit};
 
@@ -58,12 +60,12 @@ impl PaletteDock {
                 .show(ui, |ui| {
                     if ui
                         .button("»")
-                        .on_hover_text("Show the node palette")
+                        .on_hover_text(t("Show the node palette"))
                         .clicked()
                     {
                         self.open = true;
                     }
-                    ui.label(RichText::new("Nodes").small().weak());
+                    ui.label(RichText::new(t("Nodes")).small().weak());
                 });
             return None;
         }
@@ -77,11 +79,11 @@ impl PaletteDock {
 
     fn ui(&mut self, ui: &mut egui::Ui, types: &NodeTypes) -> Option<String> {
         ui.horizontal(|ui| {
-            ui.strong("Nodes");
+            ui.strong(t("Nodes"));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui
                     .small_button("«")
-                    .on_hover_text("Hide the node palette")
+                    .on_hover_text(t("Hide the node palette"))
                     .clicked()
                 {
                     self.open = false;
@@ -91,10 +93,14 @@ impl PaletteDock {
         ui.add(
             TextEdit::singleline(&mut self.query)
                 .id(Self::search_id())
-                .hint_text("Search…")
+                .hint_text(t("Search…"))
                 .desired_width(f32::INFINITY),
         );
-        ui.label(RichText::new("Drag a type onto the canvas").small().weak());
+        ui.label(
+            RichText::new(t("Drag a type onto the canvas"))
+                .small()
+                .weak(),
+        );
         ui.separator();
         let rows = filter(types, &self.query);
         let mut chosen = None;
@@ -102,7 +108,7 @@ impl PaletteDock {
             .id_salt("palette dock")
             .show(ui, |ui| {
                 if rows.is_empty() {
-                    ui.weak("No node type matches");
+                    ui.weak(t("No node type matches"));
                 }
                 let searching = !self.query.trim().is_empty();
                 let mut at = 0;
@@ -145,14 +151,21 @@ fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
                 ui.label(RichText::new(&ty.name).strong());
                 if ty.host {
                     ui.label(
-                        RichText::new("host")
+                        RichText::new(t("host"))
                             .small()
                             .color(ui.visuals().warn_fg_color),
                     );
                 }
             });
             if !ty.description.is_empty() {
-                ui.add(egui::Label::new(RichText::new(&ty.description).small().weak()).truncate());
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(crate::i18n::node_description(&ty.description))
+                            .small()
+                            .weak(),
+                    )
+                    .truncate(),
+                );
             }
         });
     });
@@ -160,7 +173,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
     let response = if ty.description.is_empty() {
         response
     } else {
-        response.on_hover_text(&ty.description)
+        response.on_hover_text(crate::i18n::node_description(&ty.description))
     };
     response.double_clicked()
 }

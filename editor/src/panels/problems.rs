@@ -3,6 +3,8 @@
 //! node. The report comes from the runtime's own checks ([`crate::Session::validate`]), so
 //! what is listed here is exactly what would stop the tree from loading.
 
+use crate::i18n::t;
+
 use std::collections::HashMap;
 
 use egui::{RichText, Ui};
@@ -78,7 +80,7 @@ impl View for ProblemsPanel {
         let errors = problems.iter().filter(|p| p.is_error()).count();
         let warnings = problems.len() - errors;
         ui.horizontal(|ui| {
-            ui.heading(format!("Problems ({})", problems.len()));
+            ui.heading(format!("{} ({})", t("Problems"), problems.len()));
             if errors > 0 {
                 ui.colored_label(ui.visuals().error_fg_color, words::count(errors, "error"));
             }
@@ -90,7 +92,7 @@ impl View for ProblemsPanel {
             }
         });
         if problems.is_empty() {
-            ui.weak("No problems");
+            ui.weak(t("No problems"));
             return;
         }
         let mut frame = None;
@@ -120,7 +122,7 @@ impl View for ProblemsPanel {
             let r = ui.add(egui::Button::selectable(false, text));
             match &row.node {
                 Some(guid) => {
-                    if r.on_hover_text("Show on the canvas").clicked() {
+                    if r.on_hover_text(t("Show on the canvas")).clicked() {
                         frame = Some(guid.clone());
                     }
                 }

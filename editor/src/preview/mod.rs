@@ -29,6 +29,8 @@
 //!    blackboard bytes, events per tick) or panics stops it, with the reason in the panel:
 //!    any file opened is run, so a hostile one must cost a stopped preview, not the editor.
 
+use crate::i18n::t;
+
 mod budget;
 mod controls;
 mod live;
@@ -571,7 +573,7 @@ impl View for Preview {
         self.problems_ui(ui);
         ui.separator();
         let Some(runner) = self.runner.as_mut() else {
-            ui.label("Nothing to run yet.");
+            ui.label(t("Nothing to run yet."));
             return;
         };
         let editable = !self.playing;
@@ -598,8 +600,8 @@ impl View for Preview {
                         .ui(ui, "arbor_preview_blackboard", &entries, editable);
                 }
                 None => {
-                    ui.strong("Blackboard");
-                    ui.weak("No agent is running.");
+                    ui.strong(t("Blackboard"));
+                    ui.weak(t("No agent is running."));
                 }
             });
         egui::CentralPanel::default().show(ui, |ui| {

@@ -13,6 +13,7 @@ mod context_menus;
 mod disk_changes;
 mod freshness;
 mod groot2;
+mod i18n_ui;
 mod large_files;
 mod layers;
 mod panels;
