@@ -19,6 +19,10 @@ use std::sync::OnceLock;
 
 use arbor_runtime::files::{read_bytes, ReadError};
 
+/// The smallest text the panels draw, in points: egui's `Small` style is 9, which is
+/// hard to read; hints, counts and tags use this instead.
+pub const SMALL_TEXT: f32 = 11.0;
+
 /// The name the font is registered under in egui's [`egui::FontDefinitions`].
 pub const FONT_NAME: &str = "arbor-cjk";
 

@@ -6,7 +6,8 @@
 //! Why the English text is the key: wrapping a string in `t(...)` is the whole change at
 //! each place, so English stays readable where it is used and a missing translation shows
 //! English, never a key name. The tests at the bottom keep the table and the code in step:
-//! every `t("…")` in the editor's sources has a Chinese entry, and every entry is used.
+//! every text passed to `t` in the editor's sources has a Chinese entry, and every entry
+//! is used.
 //!
 //! The language is per thread (the UI thread's): [`crate::app::ArborApp`] sets it at the
 //! start of each frame from the preferences, so headless tests running side by side each
@@ -109,6 +110,19 @@ pub fn node_description(english: &str) -> &str {
     }
 }
 
+/// A node category's name in the current language.
+pub fn category(category: arbor_runtime::Category) -> &'static str {
+    use arbor_runtime::Category as C;
+    match category {
+        C::Composite => t("Composite"),
+        C::Decorator => t("Decorator"),
+        C::Condition => t("Condition"),
+        C::Action => t("Action"),
+        C::Subtree => t("Subtree"),
+        C::Attached => t("Attached"),
+    }
+}
+
 /// "3 nodes" / "3 个节点": `n` and a noun already through [`t`] (English gets its plural).
 pub fn count(n: usize, noun: &str) -> String {
     match current() {
@@ -123,8 +137,11 @@ mod tests {
     use std::collections::HashSet;
     use std::path::Path;
 
-    /// Every string literal passed to `t(` in the editor's sources (this module aside: its
-    /// docs and tests quote `t(` too).
+    /// The call the sources are searched for; spelt in two parts so that this file's own
+    /// search for it is not a call.
+    const OPENER: &str = concat!("t", "(");
+
+    /// Every string literal passed to [`t`] in the editor's sources.
     fn keys_used() -> HashSet<String> {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut keys = HashSet::new();
@@ -133,12 +150,10 @@ mod tests {
             for entry in std::fs::read_dir(&dir).unwrap() {
                 let path = entry.unwrap().path();
                 if path.is_dir() {
-                    if !path.ends_with("i18n") {
-                        dirs.push(path);
-                    }
+                    dirs.push(path);
                 } else if path.extension().is_some_and(|e| e == "rs") {
                     let text = arbor_runtime::files::read_text(&path, 1 << 20).unwrap();
-                    keys.extend(literals_after(&text, "t("));
+                    keys.extend(literals_after(&text, OPENER));
                 }
             }
         }
@@ -261,6 +276,6 @@ mod tests {
     #[test]
     fn literals_are_found_after_the_call_only() {
         let text = "t(\"A\") + shift(\"B\") + t(x) + t(\n    \"C \\\"q\\\"\")";
-        assert_eq!(literals_after(text, "t("), vec!["A", "C \"q\""]);
+        assert_eq!(literals_after(text, OPENER), vec!["A", "C \"q\""]);
     }
 }

@@ -295,6 +295,7 @@ impl RemotePanel {
                 ty: None,
                 value: Some(value.clone()).filter(|v| !v.is_null()),
                 expires_in: None,
+                sensed: false,
             })
             .collect();
         if let Some((key, text)) = self
