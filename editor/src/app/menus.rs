@@ -60,7 +60,7 @@ impl ArborApp {
                 chosen.extend(item(ui, t("Select All"), Action::SelectAll, true));
                 ui.label(
                     egui::RichText::new(t("Cut, copy, paste: Ctrl+X, Ctrl+C, Ctrl+V"))
-                        .small()
+                        .size(crate::fonts::SMALL_TEXT)
                         .weak(),
                 );
                 ui.separator();

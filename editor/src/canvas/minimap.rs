@@ -271,7 +271,7 @@ impl Canvas {
         ui.painter().text(
             map.center(),
             egui::Align2::CENTER_CENTER,
-            "Map",
+            t("Map"),
             egui::FontId::proportional(13.0),
             Color32::from_gray(if self.show_minimap { 230 } else { 150 }),
         );

@@ -307,14 +307,14 @@ fn usage_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, usages: &[KeyUsage]) {
     let text = if usages.is_empty() {
         "unused".to_owned()
     } else {
-        format!("{reads} read · {writes} write")
+        format!("{reads} {} · {writes} {}", t("read"), t("write"))
     };
     let selected = cx.selection.key.as_deref() == Some(key);
     let doc = cx.session.document();
     // Written only while hovered: naming each user looks its node up, and a key of a
     // large tree can have thousands of users.
     let response = ui
-        .selectable_label(selected, RichText::new(text).small())
+        .selectable_label(selected, RichText::new(text).size(crate::fonts::SMALL_TEXT))
         .on_hover_ui(|ui| {
             if usages.is_empty() {
                 ui.label(t("No node reads or writes this key"));

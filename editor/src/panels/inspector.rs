@@ -161,8 +161,8 @@ fn tree_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
         });
     ui.weak(format!(
         "{}, {}",
-        words::count(nodes, "node"),
-        words::count(keys, "key")
+        crate::i18n::count(nodes, t("node")),
+        crate::i18n::count(keys, t("key"))
     ));
 }
 
@@ -216,7 +216,7 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
                 ui.label(RichText::new(&node.kind).strong());
                 match &ty {
                     Some(ty) => {
-                        ui.weak(ty.category.as_str());
+                        ui.weak(crate::i18n::category(ty.category));
                         if ty.host {
                             ui.colored_label(ui.visuals().warn_fg_color, "host")
                                 .on_hover_text(t("Implemented by the host program"));

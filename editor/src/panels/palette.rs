@@ -176,7 +176,9 @@ impl Palette {
                         for (i, (ty, _)) in rows.iter().enumerate() {
                             if category != Some(ty.category) {
                                 category = Some(ty.category);
-                                ui.label(RichText::new(ty.category.as_str()).strong());
+                                ui.label(
+                                    RichText::new(crate::i18n::category(ty.category)).strong(),
+                                );
                             }
                             let r = row(ui, ty, highlight == Some(i));
                             if moved && highlight == Some(i) {
@@ -212,7 +214,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
     );
     if ty.host {
         RichText::new(t("  host"))
-            .small()
+            .size(crate::fonts::SMALL_TEXT)
             .color(ui.visuals().warn_fg_color)
             .append_to(
                 &mut text,

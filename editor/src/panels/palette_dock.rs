@@ -65,7 +65,11 @@ impl PaletteDock {
                     {
                         self.open = true;
                     }
-                    ui.label(RichText::new(t("Nodes")).small().weak());
+                    ui.label(
+                        RichText::new(t("Nodes"))
+                            .size(crate::fonts::SMALL_TEXT)
+                            .weak(),
+                    );
                 });
             return None;
         }
@@ -98,7 +102,7 @@ impl PaletteDock {
         );
         ui.label(
             RichText::new(t("Drag a type onto the canvas"))
-                .small()
+                .size(crate::fonts::SMALL_TEXT)
                 .weak(),
         );
         ui.separator();
@@ -121,7 +125,7 @@ impl PaletteDock {
                     let section = &rows[at..end];
                     egui::CollapsingHeader::new(format!(
                         "{} ({})",
-                        category.as_str(),
+                        crate::i18n::category(category),
                         section.len()
                     ))
                     .id_salt(("palette dock category", category.as_str()))
@@ -152,7 +156,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
                 if ty.host {
                     ui.label(
                         RichText::new(t("host"))
-                            .small()
+                            .size(crate::fonts::SMALL_TEXT)
                             .color(ui.visuals().warn_fg_color),
                     );
                 }
@@ -161,7 +165,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
                 ui.add(
                     egui::Label::new(
                         RichText::new(crate::i18n::node_description(&ty.description))
-                            .small()
+                            .size(crate::fonts::SMALL_TEXT)
                             .weak(),
                     )
                     .truncate(),

@@ -57,9 +57,9 @@ impl Preview {
             ui.separator();
 
             let (label, hint) = if self.playing {
-                ("Pause", "Stop ticking")
+                (t("Pause"), t("Stop ticking"))
             } else {
-                ("Play", "Tick continuously at the chosen speed")
+                (t("Play"), t("Tick continuously at the chosen speed"))
             };
             if ui.button(label).on_hover_text(hint).clicked() {
                 if self.playing {
@@ -141,7 +141,7 @@ impl Preview {
         let mut at = scrubbed.unwrap_or(last);
         ui.spacing_mut().slider_width = (ui.available_width() * 0.4).clamp(120.0, 420.0);
         let slider = ui
-            .add(egui::Slider::new(&mut at, first..=last).text("tick"))
+            .add(egui::Slider::new(&mut at, first..=last).text(t("tick")))
             .on_hover_text(t("Drag back to see the statuses of an earlier tick"));
         if slider.changed() {
             self.scrub_to(at);
