@@ -16,6 +16,7 @@ mod groot2;
 mod i18n_ui;
 mod large_files;
 mod layers;
+mod panel_text;
 mod panels;
 mod preview;
 mod preview_ui;
