@@ -20,6 +20,8 @@
 
 pub mod app;
 pub mod canvas;
+pub mod fonts;
+pub mod i18n;
 pub mod live;
 pub mod panels;
 pub mod preview;

@@ -31,6 +31,7 @@ fn main() -> eframe::Result<()> {
         APP_ID,
         options,
         Box::new(|cc| {
+            arbor_editor::fonts::install_or_say(&cc.egui_ctx);
             let mut app =
                 ArborApp::with_storage(session, cc.storage).with_recovery(Recovery::standard());
             app.show_notes("Imported");

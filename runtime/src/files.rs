@@ -1,5 +1,5 @@
 //! Files that users name: reading them (tree files, subtree paths, `<include>`s, XML
-//! imports: regular files only, never more than a byte cap, text decoded with a located
+//! imports, fonts: regular files only, never more than a byte cap, text decoded with a located
 //! message), writing them atomically ([`write_atomic`]), and naming them by path alone
 //! ([`normalise`]).
 //!
@@ -110,6 +110,12 @@ pub fn open_regular(path: &Path) -> Result<(File, u64), ReadError> {
 
 /// Reads a regular file of at most `limit` bytes as UTF-8 text.
 pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    text(read_bytes(path, limit)?)
+}
+
+/// Reads a regular file of at most `limit` bytes (a font, an image): the same checks as
+/// [`read_text`], without decoding.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     // Checked by path first so that a device is never opened at all (opening some has
     // effects); then again on the opened file by `open_regular`.
     let size = check_regular(path)?;
@@ -131,7 +137,7 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
             limit,
         });
     }
-    text(bytes)
+    Ok(bytes)
 }
 
 /// Decodes UTF-8, locating the first invalid byte by line and column.

@@ -38,5 +38,7 @@ pub use arbor_runtime::Vec2;
 pub use log::{Log, LogLine};
 pub use rng::Rng;
 pub use sample::{Entry, Sample, SampleMut, World, SAMPLES};
-pub use simulation::{all, by_name, manifests_dir, trees_dir, LoadOutcome, Simulation};
+pub use simulation::{
+    all, by_name, manifests_dir, trees_dir, Checkpoint, LoadOutcome, RewindError, Simulation,
+};
 pub use tree_view::TreeView;

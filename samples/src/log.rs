@@ -4,8 +4,12 @@
 //! Lines are numbered from 0 in the order pushed, so a reader that remembers the number of
 //! lines it has seen can fetch just the new ones with [`Log::since`], even after old lines
 //! were dropped to stay within the capacity.
+//!
+//! A line is shared (`Arc`) between copies of a log, so copying a world for the preview's
+//! timeline copies pointers, not the text of up to a thousand lines.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// One line: the agent's clock when it was written, and the text.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,7 +20,7 @@ pub struct LogLine {
 
 #[derive(Clone, Debug)]
 pub struct Log {
-    lines: VecDeque<LogLine>,
+    lines: VecDeque<Arc<LogLine>>,
     /// Number of the oldest kept line.
     first: u64,
     capacity: usize,
@@ -43,10 +47,10 @@ impl Log {
             self.lines.pop_front();
             self.first += 1;
         }
-        self.lines.push_back(LogLine {
+        self.lines.push_back(Arc::new(LogLine {
             time,
             text: text.into(),
-        });
+        }));
     }
 
     /// Lines ever pushed (the number the next line will get).
@@ -56,17 +60,17 @@ impl Log {
 
     /// The kept lines, oldest first.
     pub fn lines(&self) -> impl Iterator<Item = &LogLine> {
-        self.lines.iter()
+        self.lines.iter().map(|l| &**l)
     }
 
     /// Kept lines numbered `seq` or later.
     pub fn since(&self, seq: u64) -> impl Iterator<Item = &LogLine> {
         let skip = seq.saturating_sub(self.first) as usize;
-        self.lines.iter().skip(skip)
+        self.lines.iter().skip(skip).map(|l| &**l)
     }
 
     pub fn last(&self) -> Option<&LogLine> {
-        self.lines.back()
+        self.lines.back().map(|l| &**l)
     }
 
     pub fn clear(&mut self) {

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    Agent, Blackboard, CompiledTree, LoadError, LoadOptions, NodeId, NodeTypes, Registry,
+    Agent, Blackboard, CompiledTree, LoadError, LoadOptions, NodeId, NodeTypes, Registry, Snapshot,
 };
 
-use crate::simulation::{trees_dir, LoadOutcome};
+use crate::simulation::{trees_dir, LoadOutcome, RewindError};
 use crate::tree_view::TreeView;
 
 pub(crate) struct Runner<W> {
@@ -93,6 +93,19 @@ impl<W: 'static> Runner<W> {
     /// A fresh agent on the loaded tree (if any): clock 0, blackboard defaults, RNG reseeded.
     pub fn reset(&mut self) {
         self.agent = self.tree.clone().map(|tree| Agent::new(tree, self.seed));
+    }
+
+    /// The agent's state now, if one runs.
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        self.agent.as_ref().map(Agent::snapshot)
+    }
+
+    /// Replaces the agent with one restored from `snapshot` (on the loaded tree); `world`
+    /// is what restarted host nodes abort against. On error the agent is unchanged.
+    pub fn restore(&mut self, world: &mut W, snapshot: &Snapshot) -> Result<(), RewindError> {
+        let tree = self.tree.clone().ok_or(RewindError::NoTree)?;
+        self.agent = Some(Agent::restore(tree, snapshot, world)?);
+        Ok(())
     }
 
     pub fn agent_mut(&mut self) -> Option<&mut Agent<W>> {

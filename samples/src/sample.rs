@@ -30,7 +30,7 @@ use crate::counting::CounterWorld;
 use crate::guard::GuardWorld;
 use crate::log::Log;
 use crate::runner::Runner;
-use crate::simulation::{trees_dir, LoadOutcome, Simulation};
+use crate::simulation::{trees_dir, Checkpoint, LoadOutcome, RewindError, Simulation};
 use crate::tree_view::TreeView;
 use crate::villager::VillagerWorld;
 
@@ -76,7 +76,9 @@ mod registered {
 }
 
 /// What a sample is besides the agent: see the module documentation.
-pub trait World: registered::Registered + Send + 'static {
+/// `Clone`: the preview's timeline keeps a copy of the world per tick to go back to (a
+/// world's log shares its lines between copies).
+pub trait World: registered::Registered + Clone + Send + 'static {
     /// Short identifier: `villager`, `card_duel`, `counting`, `guard`.
     const NAME: &'static str;
     /// A human title for menus.
@@ -85,6 +87,9 @@ pub trait World: registered::Registered + Send + 'static {
     const TREE: &'static str;
     /// The time step the sample is tuned for, in seconds.
     const DT: f64;
+    /// The blackboard keys the world writes before each tick (its senses): a value put
+    /// there by hand is overwritten by the next tick.
+    const SENSED: &'static [&'static str] = &[];
 
     /// Every node type the sample can run: built-ins plus its host actions and conditions.
     fn registry() -> Registry<Self>;
@@ -231,6 +236,29 @@ impl<W: World> Simulation for Sample<W> {
 
     fn blackboard_mut(&mut self) -> Option<&mut Blackboard> {
         self.runner.blackboard_mut()
+    }
+
+    fn sensed_keys(&self) -> &'static [&'static str] {
+        W::SENSED
+    }
+
+    fn checkpoint(&self) -> Option<Checkpoint> {
+        Some(Checkpoint {
+            agent: self.runner.snapshot()?,
+            world: Box::new(self.world.clone()),
+        })
+    }
+
+    fn rewind(&mut self, checkpoint: &Checkpoint) -> Result<(), RewindError> {
+        let world = checkpoint
+            .world
+            .downcast_ref::<W>()
+            .ok_or(RewindError::OtherWorld)?;
+        // The world first: a host node the restore restarts aborts against it.
+        let mut world = world.clone();
+        self.runner.restore(&mut world, &checkpoint.agent)?;
+        self.world = world;
+        Ok(())
     }
 
     fn tree(&self) -> Option<&dyn TreeView> {

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Status,
+    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Snapshot,
+    SnapshotError, Status,
 };
 
 use crate::log::Log;
@@ -32,6 +33,37 @@ pub struct LoadOutcome {
     pub dropped_keys: Vec<String>,
     /// Non-fatal problems found while loading (unconnected nodes, empty composites).
     pub warnings: Vec<Problem>,
+}
+
+/// A simulation's state between two ticks, to go back to ([`Simulation::rewind`]): the
+/// agent's snapshot (its blackboard, node states, clock, RNG) and a copy of the world.
+pub struct Checkpoint {
+    /// The agent's whole state (`Agent::snapshot`).
+    pub agent: Snapshot,
+    /// The world, as the simulation that took the checkpoint knows it.
+    pub(crate) world: Box<dyn Any + Send>,
+}
+
+impl std::fmt::Debug for Checkpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checkpoint")
+            .field("ticks", &self.agent.ticks)
+            .field("now", &self.agent.now)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why a checkpoint could not be gone back to; nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum RewindError {
+    #[error("this simulation cannot go back to an earlier tick")]
+    Unsupported,
+    #[error("the checkpoint is of another kind of world")]
+    OtherWorld,
+    #[error("no tree is loaded")]
+    NoTree,
+    #[error("the checkpoint does not fit the loaded tree: {0}")]
+    Agent(#[from] SnapshotError),
 }
 
 /// A sample: a small world and the agent whose tree drives it.
@@ -98,6 +130,22 @@ pub trait Simulation: Send {
     fn blackboard(&self) -> Option<&Blackboard>;
     /// For the preview's blackboard editor: host writes between ticks.
     fn blackboard_mut(&mut self) -> Option<&mut Blackboard>;
+    /// The blackboard keys the world writes before each tick: an edit to one lasts until
+    /// the next tick.
+    fn sensed_keys(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The state now (between ticks), for [`Simulation::rewind`]; `None` without an agent
+    /// or for a simulation that cannot go back.
+    fn checkpoint(&self) -> Option<Checkpoint> {
+        None
+    }
+    /// Puts back the agent and world of a checkpoint this simulation took, so the next
+    /// tick goes on from there. On error nothing changes.
+    fn rewind(&mut self, checkpoint: &Checkpoint) -> Result<(), RewindError> {
+        let _ = checkpoint;
+        Err(RewindError::Unsupported)
+    }
     /// The loaded tree's structure: GUID and name of each node of the trace.
     fn tree(&self) -> Option<&dyn TreeView>;
     /// Whether a node is in the middle of an execution (for highlighting).

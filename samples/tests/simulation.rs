@@ -259,3 +259,41 @@ fn a_device_or_fifo_as_the_tree_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rewinding_to_a_checkpoint_replays_the_same_run() {
+    for name in ["villager", "card_duel", "counting", "guard"] {
+        let ticks = ticks_for(name).min(300);
+        let mut sim = loaded(name, 11);
+        transcript(sim.as_mut(), ticks / 2);
+        let checkpoint = sim.checkpoint().expect("a loaded sample can checkpoint");
+        let blackboard = format!("{:?}", checkpoint.agent.blackboard);
+        let first = transcript(sim.as_mut(), ticks);
+        sim.rewind(&checkpoint).expect("its own checkpoint");
+        assert_eq!(
+            format!("{:?}", sim.checkpoint().unwrap().agent.blackboard),
+            blackboard,
+            "{name}: the blackboard is back"
+        );
+        let again = transcript(sim.as_mut(), ticks);
+        assert!(first == again, "{name}: the run after the rewind differs");
+    }
+}
+
+#[test]
+fn a_checkpoint_of_another_world_is_refused_and_changes_nothing() {
+    let guard = loaded("guard", 3).checkpoint().unwrap();
+    let mut villager = loaded("villager", 3);
+    transcript(villager.as_mut(), 10);
+    let before = villager.summary();
+    let err = villager.rewind(&guard).unwrap_err();
+    assert!(
+        matches!(err, arbor_samples::RewindError::OtherWorld),
+        "{err}"
+    );
+    assert_eq!(villager.summary(), before);
+    assert!(
+        by_name("villager", 1).unwrap().checkpoint().is_none(),
+        "no agent, nothing to keep"
+    );
+}

@@ -1,6 +1,8 @@
 //! Documents in and out: opening (into a tab), saving, closing with the question every
 //! editor must ask before unsaved changes are lost, and those dialogs.
 
+use crate::i18n::t;
+
 use crate::words;
 use std::path::{Path, PathBuf};
 
@@ -261,13 +263,13 @@ impl ArborApp {
                         files::described(self.session())
                     ));
                     ui.horizontal(|ui| {
-                        if ui.button("Save").clicked() {
+                        if ui.button(t("Save")).clicked() {
                             choice = Some(0);
                         }
-                        if ui.button("Discard").clicked() {
+                        if ui.button(t("Discard")).clicked() {
                             choice = Some(1);
                         }
-                        if ui.button("Cancel").clicked() {
+                        if ui.button(t("Cancel")).clicked() {
                             choice = Some(2);
                         }
                     });
@@ -310,7 +312,7 @@ impl ArborApp {
                         if ui.button(title).clicked() || enter {
                             done = Some(true);
                         }
-                        if ui.button("Cancel").clicked() {
+                        if ui.button(t("Cancel")).clicked() {
                             done = Some(false);
                         }
                     });
@@ -346,7 +348,7 @@ impl ArborApp {
                         .show(ui, |ui| {
                             ui.label(egui::RichText::new(&error).monospace());
                         });
-                    ui.label("The document you were editing is unchanged.");
+                    ui.label(t("The document you were editing is unchanged."));
                     if let Some(path) = self.files.failed.clone() {
                         if ui
                             .button(format!("Retry opening {}", path.display()))

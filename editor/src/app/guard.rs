@@ -13,6 +13,8 @@
 //! in progress) may be off until the next gesture. Panics outside a frame (in eframe's
 //! painting) are not caught; autosave bounds what they can lose to a few seconds.
 
+use crate::i18n::t;
+
 use crate::words;
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
@@ -163,10 +165,10 @@ impl ArborApp {
                 }
                 match (&crash.folder, crash.saved.len()) {
                     (None, _) => {
-                        ui.label("Autosave is off: save your work now.");
+                        ui.label(t("Autosave is off: save your work now."));
                     }
                     (Some(_), 0) if crash.failed.is_empty() => {
-                        ui.label("There were no unsaved changes.");
+                        ui.label(t("There were no unsaved changes."));
                     }
                     (Some(folder), n) => {
                         ui.label(format!(
@@ -183,12 +185,12 @@ impl ArborApp {
                         format!("Not copied: {failure}"),
                     );
                 }
-                ui.label("You can keep working; saving soon is a good idea.");
+                ui.label(t("You can keep working; saving soon is a good idea."));
                 ui.horizontal(|ui| {
-                    if ui.button("Continue").clicked() {
+                    if ui.button(t("Continue")).clicked() {
                         dismiss = true;
                     }
-                    if ui.button("Quit").clicked() {
+                    if ui.button(t("Quit")).clicked() {
                         quit = true;
                     }
                 });

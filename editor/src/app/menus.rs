@@ -1,6 +1,7 @@
 //! The menu bar and the tab bar.
 
-use crate::words;
+use crate::i18n::{self, t, Lang};
+
 use std::path::PathBuf;
 
 use super::shortcuts;
@@ -23,12 +24,12 @@ impl ArborApp {
         let mut project_menu = None;
         let mut detach = false;
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                chosen.extend(item(ui, "New", Action::New, true));
-                chosen.extend(item(ui, "Open…", Action::Open, true));
-                ui.menu_button("Open Recent", |ui| {
+            ui.menu_button(t("File"), |ui| {
+                chosen.extend(item(ui, t("New"), Action::New, true));
+                chosen.extend(item(ui, t("Open…"), Action::Open, true));
+                ui.menu_button(t("Open Recent"), |ui| {
                     if self.prefs.recent.is_empty() {
-                        ui.label("No recent files");
+                        ui.label(t("No recent files"));
                     }
                     for path in &self.prefs.recent {
                         if ui.button(path.display().to_string()).clicked() {
@@ -38,13 +39,13 @@ impl ArborApp {
                     }
                 });
                 ui.separator();
-                if ui.button("Open Project…").clicked() {
+                if ui.button(t("Open Project…")).clicked() {
                     open_project = Some(None);
                     ui.close();
                 }
-                ui.menu_button("Open Recent Project", |ui| {
+                ui.menu_button(t("Open Recent Project"), |ui| {
                     if self.prefs.recent_projects.is_empty() {
-                        ui.label("No recent projects");
+                        ui.label(t("No recent projects"));
                     }
                     for path in &self.prefs.recent_projects {
                         if ui.button(path.display().to_string()).clicked() {
@@ -55,57 +56,57 @@ impl ArborApp {
                 });
                 let in_project = self.project.is_some();
                 if ui
-                    .add_enabled(in_project, egui::Button::new("Declare Action…"))
+                    .add_enabled(in_project, egui::Button::new(t("Declare Action…")))
                     .clicked()
                 {
                     project_menu = Some(true);
                     ui.close();
                 }
                 if ui
-                    .add_enabled(in_project, egui::Button::new("Close Project"))
+                    .add_enabled(in_project, egui::Button::new(t("Close Project")))
                     .clicked()
                 {
                     project_menu = Some(false);
                     ui.close();
                 }
                 ui.separator();
-                chosen.extend(item(ui, "Save", Action::Save, true));
-                chosen.extend(item(ui, "Save As…", Action::SaveAs, true));
+                chosen.extend(item(ui, t("Save"), Action::Save, true));
+                chosen.extend(item(ui, t("Save As…"), Action::SaveAs, true));
                 ui.separator();
-                chosen.extend(item(ui, "Close Tab", Action::CloseTab, true));
+                chosen.extend(item(ui, t("Close Tab"), Action::CloseTab, true));
             });
-            ui.menu_button("Edit", |ui| {
+            ui.menu_button(t("Edit"), |ui| {
                 let undo = self
                     .session()
                     .undo_text()
-                    .unwrap_or_else(|| "Undo".to_owned());
+                    .unwrap_or_else(|| t("Undo").to_owned());
                 let redo = self
                     .session()
                     .redo_text()
-                    .unwrap_or_else(|| "Redo".to_owned());
+                    .unwrap_or_else(|| t("Redo").to_owned());
                 chosen.extend(item(ui, &undo, Action::Undo, self.session().can_undo()));
                 chosen.extend(item(ui, &redo, Action::Redo, self.session().can_redo()));
                 ui.separator();
                 let some = !self.selection().is_empty();
-                chosen.extend(item(ui, "Duplicate", Action::Duplicate, some));
-                chosen.extend(item(ui, "Delete", Action::Delete, some));
-                chosen.extend(item(ui, "Select All", Action::SelectAll, true));
+                chosen.extend(item(ui, t("Duplicate"), Action::Duplicate, some));
+                chosen.extend(item(ui, t("Delete"), Action::Delete, some));
+                chosen.extend(item(ui, t("Select All"), Action::SelectAll, true));
                 ui.label(
-                    egui::RichText::new("Cut, copy, paste: Ctrl+X, Ctrl+C, Ctrl+V")
-                        .small()
+                    egui::RichText::new(t("Cut, copy, paste: Ctrl+X, Ctrl+C, Ctrl+V"))
+                        .size(crate::fonts::SMALL_TEXT)
                         .weak(),
                 );
                 ui.separator();
-                chosen.extend(item(ui, "Add Node…", Action::Palette, true));
+                chosen.extend(item(ui, t("Add Node…"), Action::Palette, true));
                 let one = self.selection().nodes.len() == 1;
-                chosen.extend(item(ui, "Add Child…", Action::AddChild, one));
-                chosen.extend(item(ui, "Add Sibling…", Action::AddSibling, one));
-                chosen.extend(item(ui, "Rename Node", Action::Rename, one));
-                chosen.extend(item(ui, "Add Note", Action::AddNote, true));
-                chosen.extend(item(ui, "Group Selection", Action::Group, some));
+                chosen.extend(item(ui, t("Add Child…"), Action::AddChild, one));
+                chosen.extend(item(ui, t("Add Sibling…"), Action::AddSibling, one));
+                chosen.extend(item(ui, t("Rename Node"), Action::Rename, one));
+                chosen.extend(item(ui, t("Add Note"), Action::AddNote, true));
+                chosen.extend(item(ui, t("Group Selection"), Action::Group, some));
                 chosen.extend(item(
                     ui,
-                    "Ungroup",
+                    t("Ungroup"),
                     Action::Ungroup,
                     !self.selection().groups.is_empty(),
                 ));
@@ -118,15 +119,25 @@ impl ArborApp {
                             .node(g)
                             .is_some_and(|n| n.kind == "Subtree")
                     });
-                chosen.extend(item(ui, "Inline Subtree", Action::InlineSubtree, subtree));
-                chosen.extend(item(ui, "Export as Subtree…", Action::ExportSubtree, one));
-                chosen.extend(item(ui, "Auto Layout", Action::AutoLayout, true));
+                chosen.extend(item(
+                    ui,
+                    t("Inline Subtree"),
+                    Action::InlineSubtree,
+                    subtree,
+                ));
+                chosen.extend(item(
+                    ui,
+                    t("Export as Subtree…"),
+                    Action::ExportSubtree,
+                    one,
+                ));
+                chosen.extend(item(ui, t("Auto Layout"), Action::AutoLayout, true));
             });
-            ui.menu_button("View", |ui| {
-                chosen.extend(item(ui, "Frame Selection", Action::FrameSelection, true));
-                chosen.extend(item(ui, "Frame All", Action::FrameAll, true));
-                chosen.extend(item(ui, "Reset Zoom", Action::ResetZoom, true));
-                chosen.extend(item(ui, "Find in Tree…", Action::Find, true));
+            ui.menu_button(t("View"), |ui| {
+                chosen.extend(item(ui, t("Frame Selection"), Action::FrameSelection, true));
+                chosen.extend(item(ui, t("Frame All"), Action::FrameAll, true));
+                chosen.extend(item(ui, t("Reset Zoom"), Action::ResetZoom, true));
+                chosen.extend(item(ui, t("Find in Tree…"), Action::Find, true));
                 ui.separator();
                 let panels = self.prefs.panels;
                 let toggles = [
@@ -155,31 +166,42 @@ impl ArborApp {
                 }
                 ui.separator();
                 ui.horizontal(|ui| {
-                    ui.label("Theme");
-                    ui.selectable_value(&mut self.prefs.theme, Theme::Dark, "Dark");
-                    ui.selectable_value(&mut self.prefs.theme, Theme::Light, "Light");
+                    ui.label(t("Theme"));
+                    ui.selectable_value(&mut self.prefs.theme, Theme::Dark, t("Dark"));
+                    ui.selectable_value(&mut self.prefs.theme, Theme::Light, t("Light"));
                 });
-                ui.menu_button("Source Editor", |ui| {
+                ui.horizontal(|ui| {
+                    ui.label(t("Language"));
+                    for lang in Lang::ALL {
+                        if ui
+                            .selectable_label(self.lang == lang, lang.native_name())
+                            .clicked()
+                        {
+                            self.set_language(lang);
+                        }
+                    }
+                });
+                ui.menu_button(t("Source Editor"), |ui| {
                     ui.label("Command that opens a node type's source ({file}, {line}):");
                     ui.text_edit_singleline(&mut self.prefs.source_command);
                 });
             });
-            ui.menu_button("Preview", |ui| {
+            ui.menu_button(t("Preview"), |ui| {
                 chosen.extend(item(
                     ui,
-                    "Toggle Breakpoint",
+                    t("Toggle Breakpoint"),
                     Action::Breakpoint,
                     !self.selection().nodes.is_empty(),
                 ));
                 ui.separator();
-                if ui.button("Attach to Program…").clicked() {
+                if ui.button(t("Attach to Program…")).clicked() {
                     self.attach.open = true;
                     ui.close();
                 }
                 if ui
                     .add_enabled(
                         self.remote.is_some() || self.groot2.is_some(),
-                        egui::Button::new("Detach"),
+                        egui::Button::new(t("Detach")),
                     )
                     .clicked()
                 {
@@ -192,10 +214,13 @@ impl ArborApp {
                 if errors > 0 {
                     ui.colored_label(
                         egui::Color32::from_rgb(230, 90, 90),
-                        format!("⚠ {}", words::count(errors, "problem")),
+                        format!("⚠ {}", i18n::count(errors, t("problem"))),
                     );
                 }
-                ui.label(words::count(self.session().document().node_count(), "node"));
+                ui.label(i18n::count(
+                    self.session().document().node_count(),
+                    t("node"),
+                ));
             });
         });
         for action in chosen {

@@ -54,6 +54,7 @@ use arbor_runtime::Report;
 
 use crate::canvas::Canvas;
 use crate::document::Selection;
+use crate::i18n::{self, Lang};
 use crate::live::LiveSource;
 use crate::panels::{dropped_on, DeclareForm, PaletteDock, ProjectPanel};
 use crate::remote::groot2::{Groot2, Groot2Panel};
@@ -114,6 +115,8 @@ pub struct ArborApp {
     project: Option<std::sync::Arc<arbor_editor_model::project::Project>>,
     project_panel: ProjectPanel,
     declare: DeclareForm,
+    /// The interface language (set on the UI thread at the start of each frame).
+    lang: Lang,
 }
 
 impl ArborApp {
@@ -143,10 +146,12 @@ impl ArborApp {
             project: None,
             project_panel: ProjectPanel::default(),
             declare: DeclareForm::default(),
+            lang: Lang::English,
         }
     }
 
-    /// The app as eframe creates it: preferences restored from storage.
+    /// The app as eframe creates it: preferences restored from storage, the interface in
+    /// the preferred language or else the system's ([`Lang::from_os`]).
     pub fn with_storage(session: Session, storage: Option<&dyn eframe::Storage>) -> ArborApp {
         let mut app = ArborApp::new(session);
         if let Some(prefs) = storage.and_then(|s| eframe::get_value::<Prefs>(s, prefs::STORAGE_KEY))
@@ -157,10 +162,23 @@ impl ArborApp {
             }
             app.prefs = prefs;
         }
+        app.lang = app.prefs.language.unwrap_or_else(Lang::from_os);
         if let Some(path) = app.session().path().map(Path::to_path_buf) {
             app.prefs.remember(&path);
         }
         app
+    }
+
+    /// The interface language.
+    pub fn language(&self) -> Lang {
+        self.lang
+    }
+
+    /// Switches the interface language from the next frame on, and keeps the choice in
+    /// the preferences.
+    pub fn set_language(&mut self, lang: Lang) {
+        self.lang = lang;
+        self.prefs.language = Some(lang);
     }
 
     /// Native file dialogs on or off (headless tests turn them off: a path field is asked
@@ -326,6 +344,7 @@ impl ArborApp {
     /// One frame of the whole editor.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = &ui.ctx().clone();
+        i18n::set(self.lang);
         self.prefs.apply_theme(ctx);
         if ctx.global_style().animation_time != ANIMATION_SECONDS {
             ctx.all_styles_mut(|style| style.animation_time = ANIMATION_SECONDS);

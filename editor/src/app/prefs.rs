@@ -1,11 +1,12 @@
 //! Preferences that persist between runs (eframe's storage): theme, recent files, last
-//! zoom, the command that opens a node type's source, which panels are open. The window size is persisted by eframe itself (`persist_window`).
+//! zoom, the command that opens a node type's source, which panels are open, the interface language. The window size is persisted by eframe itself (`persist_window`).
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::layout::Panels;
+use crate::i18n::Lang;
 
 pub const STORAGE_KEY: &str = "arbor-prefs";
 const MAX_RECENT: usize = 10;
@@ -31,6 +32,8 @@ pub struct Prefs {
     pub panels: Panels,
     /// Game project folders, newest first (File ▸ Open Recent Project).
     pub recent_projects: Vec<PathBuf>,
+    /// The interface language; `None` follows the system's locale.
+    pub language: Option<Lang>,
 }
 
 /// VS Code's "go to file:line"; set another in View ▸ Source Editor.
@@ -45,6 +48,7 @@ impl Default for Prefs {
             source_command: DEFAULT_SOURCE_COMMAND.to_owned(),
             panels: Panels::default(),
             recent_projects: Vec::new(),
+            language: None,
         }
     }
 }
@@ -103,5 +107,6 @@ mod tests {
         assert_eq!(prefs.theme, Theme::Light);
         assert_eq!(prefs.zoom, 1.0);
         assert_eq!(prefs.source_command, DEFAULT_SOURCE_COMMAND);
+        assert_eq!(prefs.language, None);
     }
 }

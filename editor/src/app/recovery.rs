@@ -34,6 +34,8 @@
 //! frame when a write falls due, so this matters only when the system suspends it. An
 //! editor that cannot create its lock file (a read-only folder) looks ended to others.
 
+use crate::i18n::t;
+
 use crate::words;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -675,13 +677,13 @@ impl ArborApp {
                     ));
                 }
                 ui.horizontal(|ui| {
-                    if ui.button("Restore").clicked() {
+                    if ui.button(t("Restore")).clicked() {
                         choice = Some(0);
                     }
-                    if ui.button("Discard").clicked() {
+                    if ui.button(t("Discard")).clicked() {
                         choice = Some(1);
                     }
-                    if ui.button("Decide later").clicked() {
+                    if ui.button(t("Decide later")).clicked() {
                         choice = Some(2);
                     }
                 });

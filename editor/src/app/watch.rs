@@ -12,6 +12,8 @@
 //! about one file is never shown over another; background tabs are checked when they
 //! become active.
 
+use crate::i18n::t;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -199,13 +201,13 @@ impl ArborApp {
                         conflict.path().display()
                     ));
                     if modified {
-                        ui.label("You also have unsaved changes to it here.");
+                        ui.label(t("You also have unsaved changes to it here."));
                     }
                     ui.horizontal(|ui| {
-                        if ui.button("Reload").clicked() {
+                        if ui.button(t("Reload")).clicked() {
                             choice = Some(Choice::Reload);
                         }
-                        if ui.button("Keep mine").clicked() {
+                        if ui.button(t("Keep mine")).clicked() {
                             choice = Some(Choice::Keep);
                         }
                     });
@@ -215,10 +217,10 @@ impl ArborApp {
                         "Discard your unsaved changes to “{name}” and load the version on disk?"
                     ));
                     ui.horizontal(|ui| {
-                        if ui.button("Discard and reload").clicked() {
+                        if ui.button(t("Discard and reload")).clicked() {
                             choice = Some(Choice::ConfirmReload);
                         }
-                        if ui.button("Cancel").clicked() {
+                        if ui.button(t("Cancel")).clicked() {
                             choice = Some(Choice::Back);
                         }
                     });
@@ -227,7 +229,7 @@ impl ArborApp {
                     ui.label(format!(
                         "“{name}” was deleted or moved by another program.\nYour document is still open here; Save writes it again."
                     ));
-                    if ui.button("OK").clicked() {
+                    if ui.button(t("OK")).clicked() {
                         choice = Some(Choice::Keep);
                     }
                 }
@@ -236,10 +238,10 @@ impl ArborApp {
                         "“{name}” was changed by another program since you opened it. Saving replaces those changes with yours."
                     ));
                     ui.horizontal(|ui| {
-                        if ui.button("Overwrite").clicked() {
+                        if ui.button(t("Overwrite")).clicked() {
                             choice = Some(Choice::Overwrite);
                         }
-                        if ui.button("Cancel").clicked() {
+                        if ui.button(t("Cancel")).clicked() {
                             choice = Some(Choice::Cancel);
                         }
                     });

@@ -16,6 +16,8 @@
 //! The menu is an `egui::Area` of its own, open until an item is chosen, Escape is
 //! pressed or the pointer clicks elsewhere.
 
+use crate::i18n::t;
+
 use std::collections::BTreeMap;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
@@ -285,7 +287,7 @@ impl Canvas {
                     egui::RichText::new(format!("{} → {}", doc.label(parent), doc.label(child)))
                         .strong(),
                 );
-                if items.button(ui, "Delete Connection", true).clicked() {
+                if items.button(ui, t("Delete Connection"), true).clicked() {
                     if let Ok(c) = Disconnect::new(cx.session.document(), parent, child) {
                         cx.apply(c);
                     }
@@ -294,7 +296,7 @@ impl Canvas {
                 Chosen::Nothing
             }
             MenuTarget::Canvas(at) => {
-                if items.button(ui, "Add Node…", true).clicked() {
+                if items.button(ui, t("Add Node…"), true).clicked() {
                     return Chosen::Finder(*at);
                 }
                 Chosen::Nothing
@@ -313,7 +315,7 @@ impl Canvas {
             return Chosen::Close;
         };
         ui.label(egui::RichText::new(&group.title).strong());
-        if items.button(ui, "Rename", true).clicked() {
+        if items.button(ui, t("Rename"), true).clicked() {
             return Chosen::RenameGroup(group.guid);
         }
         let mut recolored = None;
@@ -341,14 +343,17 @@ impl Canvas {
         };
         let fitted = fit_group(cx.session.document(), &group, &options, &BTreeMap::new());
         let fit = items
-            .button(ui, "Fit to Contents", fitted.is_some())
-            .on_disabled_hover_text("The group has no members");
+            .button(ui, t("Fit to Contents"), fitted.is_some())
+            .on_disabled_hover_text(t("The group has no members"));
         if let (true, Some(rect)) = (fit.clicked(), fitted) {
             cx.apply(SetGroup::replace(crate::document::Group { rect, ..group }));
             return Chosen::Close;
         }
         ui.separator();
-        if items.button(ui, "Ungroup (keep contents)", true).clicked() {
+        if items
+            .button(ui, t("Ungroup (keep contents)"), true)
+            .clicked()
+        {
             return act(cx, Action::Ungroup);
         }
         Chosen::Nothing
@@ -409,7 +414,7 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
     }
     ui.separator();
     let mut decorator = None;
-    ui.menu_button("Add Decorator  ⏵", |ui| {
+    ui.menu_button(t("Add Decorator  ⏵"), |ui| {
         for t in cx.session.types().decorators() {
             let r = ui.button(&t.name);
             let r = if t.description.is_empty() {
@@ -434,8 +439,8 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         return Chosen::Close;
     }
     let root = items
-        .button(ui, "Set as Root", can_be_root)
-        .on_disabled_hover_text("Only a node without a parent can be the root");
+        .button(ui, t("Set as Root"), can_be_root)
+        .on_disabled_hover_text(t("Only a node without a parent can be the root"));
     if root.clicked() {
         match SetRoot::new(cx.session.document(), Some(guid)) {
             Ok(c) => {
@@ -450,12 +455,12 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         *cx.selection = Selection::of_nodes([guid]);
         act(cx, action)
     };
-    if items.button(ui, "Export as Subtree…", true).clicked() {
+    if items.button(ui, t("Export as Subtree…"), true).clicked() {
         return single(cx, Action::ExportSubtree);
     }
     let inline = items
-        .button(ui, "Inline Subtree", subtree)
-        .on_disabled_hover_text("Only a Subtree node can be inlined");
+        .button(ui, t("Inline Subtree"), subtree)
+        .on_disabled_hover_text(t("Only a Subtree node can be inlined"));
     if inline.clicked() {
         return single(cx, Action::InlineSubtree);
     }
@@ -473,13 +478,13 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         }
         return Chosen::Close;
     }
-    if items.button(ui, "Toggle Breakpoint", true).clicked() {
+    if items.button(ui, t("Toggle Breakpoint"), true).clicked() {
         cx.requests.push(Request::ToggleBreakpoint(guid.to_owned()));
         return Chosen::Close;
     }
     let open = items
-        .button(ui, "Open Subtree", subtree)
-        .on_disabled_hover_text("Only a Subtree node refers to a file");
+        .button(ui, t("Open Subtree"), subtree)
+        .on_disabled_hover_text(t("Only a Subtree node refers to a file"));
     if open.clicked() {
         cx.requests.push(Request::OpenSubtree(guid.to_owned()));
         return Chosen::Close;
@@ -503,7 +508,7 @@ fn note_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
     let Some(note) = cx.session.document().note(guid).cloned() else {
         return Chosen::Close;
     };
-    if items.button(ui, "Edit Text", true).clicked() {
+    if items.button(ui, t("Edit Text"), true).clicked() {
         return Chosen::EditNote(note.guid);
     }
     let mut recolored = None;
@@ -513,7 +518,7 @@ fn note_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         return Chosen::Close;
     }
     ui.separator();
-    if items.button(ui, "Delete Note", true).clicked() {
+    if items.button(ui, t("Delete Note"), true).clicked() {
         return act(cx, Action::Delete);
     }
     Chosen::Nothing

@@ -5,6 +5,8 @@
 //! × button) closes the bar and drops the highlights. Opening it again selects the last
 //! query, so typing replaces it.
 
+use crate::i18n::t;
+
 use std::collections::BTreeSet;
 
 use egui::{Id, Key, Modifiers, TextEdit};
@@ -137,7 +139,7 @@ impl Canvas {
                         let field = ui.add(
                             TextEdit::singleline(&mut query)
                                 .id(FindBar::field_id())
-                                .hint_text("Find: name, type or parameter")
+                                .hint_text(t("Find: name, type or parameter"))
                                 .desired_width(width - 110.0),
                         );
                         if std::mem::take(&mut self.find.opening) {
@@ -153,7 +155,11 @@ impl Canvas {
                             (n, None) => format!("{n} found"),
                         };
                         ui.weak(count);
-                        if ui.small_button("×").on_hover_text("Close (Esc)").clicked() {
+                        if ui
+                            .small_button("×")
+                            .on_hover_text(t("Close (Esc)"))
+                            .clicked()
+                        {
                             close = true;
                         }
                     });
@@ -164,7 +170,7 @@ impl Canvas {
                             hit.what
                         ));
                     } else if !self.find.hits.is_empty() {
-                        ui.weak("Enter: next match · Shift+Enter: previous");
+                        ui.weak(t("Enter: next match · Shift+Enter: previous"));
                     }
                 });
             });

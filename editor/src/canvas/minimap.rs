@@ -11,6 +11,8 @@
 //! holds a node, is not drawn until one is clear. It stays put while the pointer is on it,
 //! so a drag along it is not cut short.
 
+use crate::i18n::t;
+
 use std::collections::BTreeSet;
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
@@ -273,7 +275,7 @@ impl Canvas {
             .translate(egui::vec2(8.0, -4.0));
         let response = ui
             .interact(r, egui::Id::new("zoom badge"), Sense::click())
-            .on_hover_text("Zoom level: click for 100 % (Ctrl+0)");
+            .on_hover_text(t("Zoom level: click for 100 % (Ctrl+0)"));
         let fill = if response.hovered() { 70 } else { 40 };
         ui.painter().rect(
             r,
@@ -316,7 +318,7 @@ impl Canvas {
         ui.painter().text(
             map.center(),
             egui::Align2::CENTER_CENTER,
-            "Map",
+            t("Map"),
             egui::FontId::proportional(13.0),
             Color32::from_gray(if self.show_minimap { 230 } else { 150 }),
         );

@@ -7,6 +7,8 @@
 //! them to highlight the running path, measure nodes for the tidy layout, and to let tests
 //! aim at ports.
 
+use crate::i18n::t;
+
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
@@ -310,25 +312,33 @@ impl eng::NodeDataTrait for NodeView {
                     .small()
                     .color(Color32::from_gray(200)),
             )
-            .on_hover_text("Execution order: the n-th node a depth-first tick visits");
+            .on_hover_text(t(
+                "Execution order: the n-th node a depth-first tick visits",
+            ));
         }
         if self.is_root {
             ui.label(
-                RichText::new("root")
+                RichText::new(t("root"))
                     .small()
                     .strong()
                     .color(Color32::from_rgb(250, 220, 120)),
             );
         }
         if self.disabled {
-            ui.label(RichText::new("off").small().strong().color(DISABLED_TEXT))
-                .on_hover_text(
-                    "Disabled: this branch runs as if it were absent (Enable in the context menu)",
-                );
+            ui.label(
+                RichText::new(t("off"))
+                    .small()
+                    .strong()
+                    .color(DISABLED_TEXT),
+            )
+            .on_hover_text(
+                "Disabled: this branch runs as if it were absent (Enable in the context menu)",
+            );
         }
         if state.breakpoints.contains(&self.guid) {
-            dot(ui, Color32::from_rgb(230, 60, 60))
-                .on_hover_text("Breakpoint: the preview pauses when this node enters (F9)");
+            dot(ui, Color32::from_rgb(230, 60, 60)).on_hover_text(t(
+                "Breakpoint: the preview pauses when this node enters (F9)",
+            ));
         }
         Vec::new()
     }
@@ -403,7 +413,8 @@ impl eng::NodeDataTrait for NodeView {
             )
             .on_hover_text(self.warnings.join("\n"));
         }
-        if self.category == Some(Category::Subtree) && ui.small_button("Open subtree").clicked() {
+        if self.category == Some(Category::Subtree) && ui.small_button(t("Open subtree")).clicked()
+        {
             responses.push(eng::NodeResponse::User(CanvasResponse::OpenSubtree(
                 self.guid.clone(),
             )));

@@ -5,8 +5,14 @@
 //! away) with a changed text; the owner applies it as a host input to the agent (a
 //! stimulus, not a change to the document) and reports the outcome with
 //! [`LiveBlackboard::edited`]. The text is read by [`parse_value`].
+//!
+//! A key the program itself writes before each tick (a sample's senses) is tagged, and a
+//! committed edit to it says that the next tick overwrites it: otherwise the value would
+//! silently revert.
 
-use std::collections::HashMap;
+use crate::i18n::t;
+
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -20,6 +26,8 @@ pub struct Entry {
     pub value: Option<Value>,
     /// Seconds until the value expires, for a value with a ttl.
     pub expires_in: Option<f64>,
+    /// Written by the program before each tick: an edit lasts until the next tick.
+    pub sensed: bool,
 }
 
 /// Text being typed per key, and the last refused edit.
@@ -27,6 +35,9 @@ pub struct Entry {
 pub struct LiveBlackboard {
     drafts: HashMap<String, String>,
     error: Option<(String, String)>,
+    /// The sensed keys last drawn, and the one just edited (its edit will not last).
+    sensed: HashSet<String>,
+    overwritten: Option<String>,
 }
 
 /// Longest value text shown whole; longer values are cut and cannot be edited here.
@@ -48,17 +59,23 @@ impl LiveBlackboard {
         editable: bool,
     ) -> Option<(String, String)> {
         ui.horizontal(|ui| {
-            ui.strong("Blackboard");
+            ui.strong(t("Blackboard"));
             if !editable {
-                ui.weak("(pause to edit)");
+                ui.weak(t("(pause to edit)"));
             }
         });
         if !editable {
             // Drafts start from the live value again the next time the agent pauses.
             self.drafts.clear();
+            self.overwritten = None;
         }
+        self.sensed = entries
+            .iter()
+            .filter(|e| e.sensed)
+            .map(|e| e.key.clone())
+            .collect();
         if entries.is_empty() {
-            ui.weak("The tree declares no keys.");
+            ui.weak(t("The tree declares no keys."));
             return None;
         }
         let mut edit = None;
@@ -84,10 +101,22 @@ impl LiveBlackboard {
         entry: &Entry,
         editable: bool,
     ) -> Option<(String, String)> {
-        let label = ui.label(&entry.key);
-        if let Some(ty) = &entry.ty {
-            label.on_hover_text(format!("{ty} key"));
-        }
+        ui.horizontal(|ui| {
+            let label = ui.label(&entry.key);
+            if let Some(ty) = &entry.ty {
+                label.on_hover_text(format!("{ty} key"));
+            }
+            if entry.sensed {
+                ui.label(
+                    egui::RichText::new(t("sensed"))
+                        .color(ui.visuals().warn_fg_color)
+                        .size(crate::fonts::SMALL_TEXT),
+                )
+                .on_hover_text(t(
+                    "written by the sample each tick: a change here is overwritten on the next tick",
+                ));
+            }
+        });
         let value = entry
             .value
             .as_ref()
@@ -127,10 +156,18 @@ impl LiveBlackboard {
         match entry.expires_in {
             Some(left) => ui
                 .label(format!("expires in {left:.1} s"))
-                .on_hover_text("Seconds until the value expires (ttl)"),
+                .on_hover_text(t("Seconds until the value expires (ttl)")),
             None => ui.label(""),
         };
         ui.end_row();
+        if self.overwritten.as_ref() == Some(&entry.key) {
+            ui.label("");
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                t("Set. The sample writes this key before each tick: the next tick overwrites it."),
+            );
+            ui.end_row();
+        }
         if let Some((_, message)) = self.error.as_ref().filter(|(k, _)| *k == entry.key) {
             ui.label("");
             ui.colored_label(ui.visuals().error_fg_color, message);
@@ -145,6 +182,7 @@ impl LiveBlackboard {
             Ok(()) => {
                 self.error = None;
                 self.drafts.remove(key);
+                self.overwritten = self.sensed.contains(key).then(|| key.to_owned());
             }
             Err(message) => self.error = Some((key.to_owned(), message)),
         }
@@ -165,5 +203,44 @@ mod tests {
             parse_value("{\"value\": 1, \"ttl\": 3}"),
             json!({"value": 1, "ttl": 3})
         );
+    }
+
+    /// The texts one frame of the widget paints.
+    fn frame(bb: &mut LiveBlackboard, entries: &[Entry], editable: bool) -> String {
+        let ctx = egui::Context::default();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            bb.ui(ui, "test", entries, editable);
+        });
+        // No renderer takes the font atlas here.
+        output.textures_delta.clear();
+        format!("{:?}", output.shapes)
+    }
+
+    #[test]
+    fn an_edit_to_a_sensed_key_says_the_next_tick_overwrites_it() {
+        let entry = |key: &str, sensed| Entry {
+            key: key.to_owned(),
+            ty: Some("bool".to_owned()),
+            value: Some(json!(false)),
+            expires_in: None,
+            sensed,
+        };
+        let entries = [entry("enemy_visible", true), entry("alarm", false)];
+        let mut bb = LiveBlackboard::default();
+        let shown = frame(&mut bb, &entries, true);
+        assert!(shown.contains("sensed") && !shown.contains("overwrites"));
+        let unsensed = frame(&mut LiveBlackboard::default(), &entries[1..], true);
+        assert!(
+            !unsensed.contains("sensed"),
+            "a key the program does not write is not"
+        );
+
+        bb.edited("alarm", Ok(()));
+        assert!(!frame(&mut bb, &entries, true).contains("overwrites"));
+        bb.edited("enemy_visible", Ok(()));
+        assert!(frame(&mut bb, &entries, true).contains("the next tick overwrites it"));
+        // Playing on: the tick has overwritten it, the warning has done its job.
+        frame(&mut bb, &entries, false);
+        assert!(!frame(&mut bb, &entries, true).contains("overwrites"));
     }
 }

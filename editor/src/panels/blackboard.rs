@@ -12,6 +12,8 @@
 //!   by their declared direction; hover for the list). Clicking it selects the key, and the
 //!   canvas marks those nodes.
 
+use crate::i18n::t;
+
 use std::collections::BTreeMap;
 
 use arbor_runtime::{Direction, ValueType};
@@ -123,7 +125,7 @@ impl BlackboardPanel {
                     .id(Self::name_id(key))
                     .desired_width((needed + 8.0).clamp(MIN_NAME_WIDTH, room)),
             )
-            .on_hover_text("Enter renames the key and every parameter naming it");
+            .on_hover_text(t("Enter renames the key and every parameter naming it"));
         if r.lost_focus() {
             self.renaming = None;
             let cancelled = ui.input(|i| i.key_pressed(Key::Escape));
@@ -148,7 +150,7 @@ impl BlackboardPanel {
             let r = ui.add(
                 TextEdit::singleline(&mut self.new_name)
                     .id(Self::new_name_id())
-                    .hint_text("new key")
+                    .hint_text(t("new key"))
                     .desired_width(100.0),
             );
             if r.changed() {
@@ -163,7 +165,7 @@ impl BlackboardPanel {
                         ui.selectable_value(&mut self.new_type, ty, ty.as_str());
                     }
                 });
-            if ui.button("Add key").clicked() || enter {
+            if ui.button(t("Add key")).clicked() || enter {
                 let name = self.new_name.trim().to_owned();
                 // Checked here as well as by the command, so that the reason shows by
                 // the field and the field keeps the text to fix.
@@ -205,16 +207,20 @@ impl BlackboardPanel {
                     crate::words::count(rows.len(), "parameter")
                 ));
                 for (node, text) in &rows {
-                    if ui.link(text).on_hover_text("Show on the canvas").clicked() {
+                    if ui
+                        .link(text)
+                        .on_hover_text(t("Show on the canvas"))
+                        .clicked()
+                    {
                         cx.requests.push(Request::Frame(vec![node.clone()]));
                     }
                 }
-                ui.label("Deleting it leaves these references dangling.");
+                ui.label(t("Deleting it leaves these references dangling."));
                 ui.horizontal(|ui| {
-                    if ui.button("Delete anyway").clicked() {
+                    if ui.button(t("Delete anyway")).clicked() {
                         decision = Some(true);
                     }
-                    if ui.button("Cancel").clicked() {
+                    if ui.button(t("Cancel")).clicked() {
                         decision = Some(false);
                     }
                 });
@@ -237,10 +243,10 @@ impl BlackboardPanel {
 impl View for BlackboardPanel {
     fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
         let keys = cx.session.document().blackboard().to_vec();
-        ui.heading(format!("Blackboard ({})", keys.len()));
+        ui.heading(format!("{} ({})", t("Blackboard"), keys.len()));
         let mut delete = None;
         if keys.is_empty() {
-            ui.weak("No keys declared");
+            ui.weak(t("No keys declared"));
         }
         let generation = cx.session.generation();
         if self.usages.0 != Some(generation) {
@@ -262,7 +268,7 @@ impl View for BlackboardPanel {
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui
                         .small_button("🗑")
-                        .on_hover_text("Delete this key")
+                        .on_hover_text(t("Delete this key"))
                         .clicked()
                     {
                         delete = Some(k.key.clone());
@@ -270,7 +276,7 @@ impl View for BlackboardPanel {
                 });
             });
             ui.horizontal_wrapped(|ui| {
-                ui.weak("default");
+                ui.weak(t("default"));
                 default_cell(ui, cx, &k.key, k.ty, k.default.as_ref());
                 let used = usages.get(&k.key).map_or(&[][..], Vec::as_slice);
                 usage_cell(ui, cx, &k.key, used);
@@ -301,17 +307,17 @@ fn usage_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, usages: &[KeyUsage]) {
     let text = if usages.is_empty() {
         "unused".to_owned()
     } else {
-        format!("{reads} read · {writes} write")
+        format!("{reads} {} · {writes} {}", t("read"), t("write"))
     };
     let selected = cx.selection.key.as_deref() == Some(key);
     let doc = cx.session.document();
     // Written only while hovered: naming each user looks its node up, and a key of a
     // large tree can have thousands of users.
     let response = ui
-        .selectable_label(selected, RichText::new(text).small())
+        .selectable_label(selected, RichText::new(text).size(crate::fonts::SMALL_TEXT))
         .on_hover_ui(|ui| {
             if usages.is_empty() {
-                ui.label("No node reads or writes this key");
+                ui.label(t("No node reads or writes this key"));
                 return;
             }
             for u in usages.iter().take(HOVER_USERS) {
@@ -325,7 +331,7 @@ fn usage_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, usages: &[KeyUsage]) {
             if usages.len() > HOVER_USERS {
                 ui.label(format!("… and {} more", usages.len() - HOVER_USERS));
             }
-            ui.label("Click to mark them on the canvas");
+            ui.label(t("Click to mark them on the canvas"));
         });
     if response.clicked() {
         cx.selection.key = if selected { None } else { Some(key.to_owned()) };
@@ -345,7 +351,9 @@ fn type_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, ty: ValueType) {
             }
         })
         .response
-        .on_hover_text("Changing the type drops a default the new type cannot hold");
+        .on_hover_text(t(
+            "Changing the type drops a default the new type cannot hold",
+        ));
     if let Some(t) = chosen {
         let cmd = RetypeKey::new(cx.session.document(), key, t);
         apply(cx, cmd);
@@ -374,9 +382,9 @@ fn default_cell(
             apply(cx, cmd);
         }
         if default.is_some() {
-            let clear = ui
-                .small_button("×")
-                .on_hover_text("Clear the default: the key has no valid value until written");
+            let clear = ui.small_button("×").on_hover_text(t(
+                "Clear the default: the key has no valid value until written",
+            ));
             if clear.clicked() {
                 let gesture = cx.gestures.fresh();
                 let cmd = SetKeyDefault::new(cx.session.document(), key, None)
@@ -384,8 +392,8 @@ fn default_cell(
                 apply(cx, cmd);
             }
         } else {
-            ui.weak("none")
-                .on_hover_text("No default: the key has no valid value until written");
+            ui.weak(t("none"))
+                .on_hover_text(t("No default: the key has no valid value until written"));
         }
     });
 }
@@ -395,7 +403,7 @@ fn description_cell(ui: &mut Ui, cx: &mut UiCx<'_>, key: &str, description: &str
     let r = ui.add(
         TextEdit::singleline(&mut text)
             .id(BlackboardPanel::description_id(key))
-            .hint_text("description")
+            .hint_text(t("description"))
             .desired_width(ui.available_width()),
     );
     let gesture = cx.gestures.for_response(&r);

@@ -3,6 +3,8 @@
 //! Clicking a row undoes or redoes up to it ([`crate::Session::go_to`]); nothing is lost
 //! until a new edit drops the undone steps (the history is linear).
 
+use crate::i18n::t;
+
 use egui::{Button, RichText, Ui};
 
 use crate::view::{UiCx, View};
@@ -19,18 +21,18 @@ impl HistoryPanel {}
 impl View for HistoryPanel {
     fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
         ui.horizontal(|ui| {
-            ui.heading("History");
+            ui.heading(t("History"));
             let undo = ui
-                .add_enabled(cx.session.can_undo(), Button::new("Undo"))
+                .add_enabled(cx.session.can_undo(), Button::new(t("Undo")))
                 .on_hover_text(cx.session.undo_text().unwrap_or_default())
-                .on_disabled_hover_text("Nothing to undo");
+                .on_disabled_hover_text(t("Nothing to undo"));
             if undo.clicked() {
                 cx.session.undo();
             }
             let redo = ui
-                .add_enabled(cx.session.can_redo(), Button::new("Redo"))
+                .add_enabled(cx.session.can_redo(), Button::new(t("Redo")))
                 .on_hover_text(cx.session.redo_text().unwrap_or_default())
-                .on_disabled_hover_text("Nothing to redo");
+                .on_disabled_hover_text(t("Nothing to redo"));
             if redo.clicked() {
                 cx.session.redo();
             }

@@ -8,6 +8,8 @@
 //! What the panel shows is read from the document every frame; the panel keeps no copy,
 //! so undo, redo and edits made elsewhere show at once.
 
+use crate::i18n::t;
+
 use crate::words;
 use arbor_runtime::format::{DecoratorDef, KeyDecl};
 use arbor_runtime::{Category, NodeType, ParamSpec, Problem, ValueType};
@@ -69,7 +71,7 @@ impl Inspector {
 
 impl View for Inspector {
     fn ui(&mut self, ui: &mut Ui, cx: &mut UiCx<'_>) {
-        ui.heading("Inspector");
+        ui.heading(t("Inspector"));
         let selected: Vec<String> = cx.selection.nodes.iter().cloned().collect();
         match selected.as_slice() {
             [] => tree_ui(ui, cx),
@@ -128,23 +130,23 @@ fn tree_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
     let (name, description) = (doc.name().to_owned(), doc.description().to_owned());
     let root = doc.root().map(|r| (r.to_owned(), doc.label(r)));
     let (nodes, keys) = (doc.node_count(), doc.blackboard().len());
-    ui.label(RichText::new("Tree").strong());
+    ui.label(RichText::new(t("Tree")).strong());
     Grid::new("inspector tree")
         .num_columns(2)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
-            ui.label("Name");
+            ui.label(t("Name"));
             text_field(ui, cx, TextField::TreeName, &name, "", false);
             ui.end_row();
-            ui.label("Description");
+            ui.label(t("Description"));
             text_field(ui, cx, TextField::TreeDescription, &description, "", true);
             ui.end_row();
-            ui.label("Root");
+            ui.label(t("Root"));
             match &root {
                 Some((guid, label)) => {
                     if ui
                         .link(label)
-                        .on_hover_text("Show the root on the canvas")
+                        .on_hover_text(t("Show the root on the canvas"))
                         .clicked()
                     {
                         cx.requests.push(Request::Frame(vec![guid.clone()]));
@@ -152,15 +154,15 @@ fn tree_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
                 }
                 None => {
                     ui.colored_label(ui.visuals().warn_fg_color, "none")
-                        .on_hover_text("Select a node without a parent and use \"Set as root\"");
+                        .on_hover_text(t("Select a node without a parent and use \"Set as root\""));
                 }
             }
             ui.end_row();
         });
     ui.weak(format!(
         "{}, {}",
-        words::count(nodes, "node"),
-        words::count(keys, "key")
+        crate::i18n::count(nodes, t("node")),
+        crate::i18n::count(keys, t("key"))
     ));
 }
 
@@ -199,7 +201,7 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
         .num_columns(2)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
-            ui.label("Name");
+            ui.label(t("Name"));
             text_field(
                 ui,
                 cx,
@@ -209,15 +211,15 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
                 false,
             );
             ui.end_row();
-            ui.label("Type");
+            ui.label(t("Type"));
             ui.horizontal(|ui| {
                 ui.label(RichText::new(&node.kind).strong());
                 match &ty {
-                    Some(t) => {
-                        ui.weak(t.category.as_str());
-                        if t.host {
+                    Some(ty) => {
+                        ui.weak(crate::i18n::category(ty.category));
+                        if ty.host {
                             ui.colored_label(ui.visuals().warn_fg_color, "host")
-                                .on_hover_text("Implemented by the host program");
+                                .on_hover_text(t("Implemented by the host program"));
                         }
                     }
                     None => {
@@ -227,20 +229,21 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
             });
             ui.end_row();
         });
-    if let Some(t) = ty.as_ref().filter(|t| !t.description.is_empty()) {
-        ui.add(egui::Label::new(RichText::new(&t.description).weak()).wrap());
+    if let Some(ty) = ty.as_ref().filter(|ty| !ty.description.is_empty()) {
+        let description = crate::i18n::node_description(&ty.description);
+        ui.add(egui::Label::new(RichText::new(description).weak()).wrap());
     }
 
     ui.horizontal_wrapped(|ui| {
         if is_root {
-            ui.weak("Root of the tree");
+            ui.weak(t("Root of the tree"));
         } else {
-            let r = ui.add_enabled(parent.is_none(), Button::new("Set as root"));
+            let r = ui.add_enabled(parent.is_none(), Button::new(t("Set as root")));
             let r = match &parent {
                 Some(p) => r.on_disabled_hover_text(format!(
                     "Only a node without a parent can be the root (this one is under \"{p}\")"
                 )),
-                None => r.on_hover_text("Make this node the root of the tree"),
+                None => r.on_hover_text(t("Make this node the root of the tree")),
             };
             if r.clicked() {
                 let cmd = SetRoot::new(cx.session.document(), Some(guid));
@@ -248,7 +251,7 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
             }
         }
         let mut enabled = node.enabled;
-        let switch = ui.checkbox(&mut enabled, "Enabled").on_hover_text(
+        let switch = ui.checkbox(&mut enabled, t("Enabled")).on_hover_text(
             "A disabled node's branch runs as if it were absent; it keeps its place and settings",
         );
         if switch.changed() {
@@ -256,21 +259,21 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
             apply(cx, cmd);
         }
         if ui
-            .button("Toggle breakpoint (F9)")
-            .on_hover_text("Pause the preview when this node starts")
+            .button(t("Toggle breakpoint (F9)"))
+            .on_hover_text(t("Pause the preview when this node starts"))
             .clicked()
         {
             cx.requests.push(Request::ToggleBreakpoint(guid.to_owned()));
         }
         if ty.as_ref().is_some_and(|t| t.category == Category::Subtree)
-            && ui.button("Open subtree").clicked()
+            && ui.button(t("Open subtree")).clicked()
         {
             cx.requests.push(Request::OpenSubtree(guid.to_owned()));
         }
     });
 
     ui.separator();
-    ui.label(RichText::new("Parameters").strong());
+    ui.label(RichText::new(t("Parameters")).strong());
     params_ui(
         ui,
         cx,
@@ -303,7 +306,7 @@ fn params_ui(
         .map(|d| d.ty);
     let mut edit = None;
     if declared.is_empty() && params.is_empty() {
-        ui.weak("No parameters");
+        ui.weak(t("No parameters"));
     }
     Grid::new(("inspector params", owner))
         .num_columns(3)
@@ -357,7 +360,7 @@ fn params_ui(
                 .filter(|(name, _)| !declared.iter().any(|s| s.name == **name));
             for (name, value) in undeclared {
                 ui.colored_label(ui.visuals().warn_fg_color, name)
-                    .on_hover_text("Not declared by this node type");
+                    .on_hover_text(t("Not declared by this node type"));
                 let id = Inspector::param_id(owner, name);
                 if let Some(c) = value_ui(ui, cx.gestures, id, Shape::Json, Some(value), None) {
                     edit = Some(ParamEdit {
@@ -366,7 +369,7 @@ fn params_ui(
                         gesture: c.gesture,
                     });
                 }
-                if ui.small_button("×").on_hover_text("Remove").clicked() {
+                if ui.small_button("×").on_hover_text(t("Remove")).clicked() {
                     edit = Some(ParamEdit {
                         name: name.clone(),
                         value: None,
@@ -488,9 +491,9 @@ fn decorators_ui(
     decorators: &[DecoratorDef],
     keys: &[KeyDecl],
 ) {
-    ui.label(RichText::new("Decorators").strong());
+    ui.label(RichText::new(t("Decorators")).strong());
     if decorators.is_empty() {
-        ui.weak("None");
+        ui.weak(t("None"));
     }
     let count = decorators.len();
     let mut action = None;
@@ -513,20 +516,20 @@ fn decorators_ui(
                 ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
                     if ui
                         .small_button("×")
-                        .on_hover_text("Remove this decorator")
+                        .on_hover_text(t("Remove this decorator"))
                         .clicked()
                     {
                         action = Some((d.guid.clone(), DecoratorAction::Remove));
                     }
                     let down = ui
                         .add_enabled(i + 1 < count, Button::new("⏷").small())
-                        .on_hover_text("Move down (checked later)");
+                        .on_hover_text(t("Move down (checked later)"));
                     if down.clicked() {
                         action = Some((d.guid.clone(), DecoratorAction::MoveTo(i + 1)));
                     }
                     let up = ui
                         .add_enabled(i > 0, Button::new("⏶").small())
-                        .on_hover_text("Move up (checked earlier)");
+                        .on_hover_text(t("Move up (checked earlier)"));
                     if up.clicked() {
                         action = Some((d.guid.clone(), DecoratorAction::MoveTo(i - 1)));
                     }
@@ -537,7 +540,7 @@ fn decorators_ui(
                     ui.add(egui::Label::new(RichText::new(&t.description).weak()).wrap());
                 }
                 ui.horizontal(|ui| {
-                    ui.label("Name");
+                    ui.label(t("Name"));
                     text_field(
                         ui,
                         cx,

@@ -8,6 +8,8 @@
 //!   row) chooses; Escape or a click outside closes.
 //! - [`Palette::show`] returns the chosen type once, and the palette closes.
 
+use crate::i18n::t;
+
 use arbor_runtime::{Category, NodeType, NodeTypes};
 use egui::{Id, Key, Modifiers, Pos2, RichText, ScrollArea, TextEdit};
 
@@ -158,7 +160,7 @@ impl Palette {
                     let search = ui.add(
                         TextEdit::singleline(&mut query)
                             .id(Self::search_id())
-                            .hint_text("Search node types…")
+                            .hint_text(t("Search node types…"))
                             .desired_width(f32::INFINITY),
                     );
                     // Typing always goes to the search, even after a click on a row.
@@ -168,13 +170,15 @@ impl Palette {
                     ui.separator();
                     ScrollArea::vertical().max_height(360.0).show(ui, |ui| {
                         if rows.is_empty() {
-                            ui.weak("No node type matches");
+                            ui.weak(t("No node type matches"));
                         }
                         let mut category = None;
                         for (i, (ty, _)) in rows.iter().enumerate() {
                             if category != Some(ty.category) {
                                 category = Some(ty.category);
-                                ui.label(RichText::new(ty.category.as_str()).strong());
+                                ui.label(
+                                    RichText::new(crate::i18n::category(ty.category)).strong(),
+                                );
                             }
                             let r = row(ui, ty, highlight == Some(i));
                             if moved && highlight == Some(i) {
@@ -202,9 +206,9 @@ impl Palette {
 /// editor that the game does not implement yet, else `host`.
 pub(crate) fn origin(ty: &NodeType) -> &'static str {
     if ty.placeholder {
-        "placeholder"
+        t("placeholder")
     } else {
-        "host"
+        t("host")
     }
 }
 
@@ -221,7 +225,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
     );
     if ty.host {
         RichText::new(format!("  {}", origin(ty)))
-            .small()
+            .size(crate::fonts::SMALL_TEXT)
             .color(ui.visuals().warn_fg_color)
             .append_to(
                 &mut text,
@@ -231,21 +235,24 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, highlighted: bool) -> egui::Response {
             );
     }
     if !ty.description.is_empty() {
-        RichText::new(format!("  {}", ty.description))
-            .weak()
-            .append_to(
-                &mut text,
-                style,
-                egui::FontSelection::Default,
-                egui::Align::Center,
-            );
+        RichText::new(format!(
+            "  {}",
+            crate::i18n::node_description(&ty.description)
+        ))
+        .weak()
+        .append_to(
+            &mut text,
+            style,
+            egui::FontSelection::Default,
+            egui::Align::Center,
+        );
     }
     text.wrap = egui::text::TextWrapping::truncate_at_width(ui.available_width());
     let r = ui.add(egui::Button::selectable(highlighted, text));
     if ty.description.is_empty() {
         r
     } else {
-        r.on_hover_text(&ty.description)
+        r.on_hover_text(crate::i18n::node_description(&ty.description))
     }
 }
 

@@ -11,6 +11,8 @@
 
 use std::collections::HashMap;
 
+use crate::i18n::t;
+
 use arbor_runtime::{Category, NodeType, NodeTypes};
 use egui::{Id, Rect, RichText, ScrollArea, TextEdit, Vec2};
 
@@ -67,12 +69,16 @@ impl PaletteDock {
                 .show(ui, |ui| {
                     if ui
                         .button("»")
-                        .on_hover_text("Show the node palette")
+                        .on_hover_text(t("Show the node palette"))
                         .clicked()
                     {
                         self.open = true;
                     }
-                    ui.label(RichText::new("Nodes").small().weak());
+                    ui.label(
+                        RichText::new(t("Nodes"))
+                            .size(crate::fonts::SMALL_TEXT)
+                            .weak(),
+                    );
                 });
             return None;
         }
@@ -86,11 +92,11 @@ impl PaletteDock {
 
     fn ui(&mut self, ui: &mut egui::Ui, types: &NodeTypes) -> Option<String> {
         ui.horizontal(|ui| {
-            ui.strong("Nodes");
+            ui.strong(t("Nodes"));
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if ui
                     .small_button("«")
-                    .on_hover_text("Hide the node palette")
+                    .on_hover_text(t("Hide the node palette"))
                     .clicked()
                 {
                     self.open = false;
@@ -100,10 +106,14 @@ impl PaletteDock {
         ui.add(
             TextEdit::singleline(&mut self.query)
                 .id(Self::search_id())
-                .hint_text("Search…")
+                .hint_text(t("Search…"))
                 .desired_width(f32::INFINITY),
         );
-        ui.label(RichText::new("Drag a type onto the canvas").small().weak());
+        ui.label(
+            RichText::new(t("Drag a type onto the canvas"))
+                .size(crate::fonts::SMALL_TEXT)
+                .weak(),
+        );
         ui.separator();
         let rows = filter(types, &self.query);
         let mut chosen = None;
@@ -111,7 +121,7 @@ impl PaletteDock {
             .id_salt("palette dock")
             .show(ui, |ui| {
                 if rows.is_empty() {
-                    ui.weak("No node type matches");
+                    ui.weak(t("No node type matches"));
                 }
                 let searching = !self.query.trim().is_empty();
                 let mut at = 0;
@@ -124,7 +134,7 @@ impl PaletteDock {
                     let section = &rows[at..end];
                     egui::CollapsingHeader::new(format!(
                         "{} ({})",
-                        category.as_str(),
+                        crate::i18n::category(category),
                         section.len()
                     ))
                     .id_salt(("palette dock category", category.as_str()))
@@ -167,13 +177,20 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, sizes: &mut HashMap<String, (f32, Vec2)
                 if ty.host {
                     ui.label(
                         RichText::new(super::palette::origin(ty))
-                            .small()
+                            .size(crate::fonts::SMALL_TEXT)
                             .color(ui.visuals().warn_fg_color),
                     );
                 }
             });
             if !ty.description.is_empty() {
-                ui.add(egui::Label::new(RichText::new(&ty.description).small().weak()).truncate());
+                ui.add(
+                    egui::Label::new(
+                        RichText::new(crate::i18n::node_description(&ty.description))
+                            .size(crate::fonts::SMALL_TEXT)
+                            .weak(),
+                    )
+                    .truncate(),
+                );
             }
         });
     });
@@ -188,7 +205,7 @@ fn row(ui: &mut egui::Ui, ty: &NodeType, sizes: &mut HashMap<String, (f32, Vec2)
     let response = if ty.description.is_empty() {
         response
     } else {
-        response.on_hover_text(&ty.description)
+        response.on_hover_text(crate::i18n::node_description(&ty.description))
     };
     response.double_clicked()
 }

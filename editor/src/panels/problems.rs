@@ -8,6 +8,8 @@
 //! made once per report, and a row scrolled out of sight takes its measured place without
 //! being laid out.
 
+use crate::i18n::t;
+
 use std::collections::HashMap;
 
 use egui::{Rect, RichText, Ui, Vec2};
@@ -100,7 +102,7 @@ impl View for ProblemsPanel {
         let errors = problems.iter().filter(|p| p.is_error()).count();
         let warnings = problems.len() - errors;
         ui.horizontal(|ui| {
-            ui.heading(format!("Problems ({})", problems.len()));
+            ui.heading(format!("{} ({})", t("Problems"), problems.len()));
             if errors > 0 {
                 ui.colored_label(ui.visuals().error_fg_color, words::count(errors, "error"));
             }
@@ -112,7 +114,7 @@ impl View for ProblemsPanel {
             }
         });
         if problems.is_empty() {
-            ui.weak("No problems");
+            ui.weak(t("No problems"));
             return;
         }
         let width = ui.available_width();
@@ -154,7 +156,7 @@ impl View for ProblemsPanel {
             row.size = Some(r.rect.size());
             match (&row.node, &row.located) {
                 (Some(guid), _) => {
-                    if r.on_hover_text("Show on the canvas").clicked() {
+                    if r.on_hover_text(t("Show on the canvas")).clicked() {
                         frame = Some(guid.clone());
                     }
                 }

@@ -11,6 +11,8 @@
 //! Text-like widgets (text, JSON) take the id they are given, so that a caller (or a test)
 //! can find them with `ctx.read_response(id)` and give them focus.
 
+use crate::i18n::t;
+
 use arbor_runtime::format::KeyDecl;
 use arbor_runtime::{ParamKind, ParamSpec, ValueType};
 use egui::{Button, ComboBox, DragValue, Id, RichText, TextEdit, Ui, UiBuilder};
@@ -425,7 +427,7 @@ pub fn key_combo_where(
 ) -> Option<String> {
     let error = ui.visuals().error_fg_color;
     let selected = match current {
-        None | Some("") => RichText::new("(choose a key)").weak(),
+        None | Some("") => RichText::new(t("(choose a key)")).weak(),
         Some(name) => match keys.iter().find(|k| k.key == name) {
             Some(k) if offered(k) => RichText::new(format!("{name}: {}", k.ty)),
             Some(k) => RichText::new(format!("{name}: {} (does not fit)", k.ty)).color(error),
@@ -454,7 +456,9 @@ pub fn key_combo_where(
                 }
             }
             if !any {
-                ui.weak("No key of a fitting type: declare one in the Blackboard panel");
+                ui.weak(t(
+                    "No key of a fitting type: declare one in the Blackboard panel",
+                ));
             }
         });
     chosen
@@ -489,7 +493,7 @@ fn statuses_ui(ui: &mut Ui, id: Id, shown: Option<&Value>) -> Option<Value> {
                 // The runtime needs at least one status.
                 let r = ui
                     .add_enabled(len > 1, Button::new("×").small())
-                    .on_hover_text("Remove this status");
+                    .on_hover_text(t("Remove this status"));
                 if r.clicked() {
                     remove = Some(i);
                 }
@@ -499,7 +503,7 @@ fn statuses_ui(ui: &mut Ui, id: Id, shown: Option<&Value>) -> Option<Value> {
             list.remove(i);
             changed = true;
         }
-        if ui.small_button("+ status").clicked() {
+        if ui.small_button(t("+ status")).clicked() {
             list.push(STATUSES[0].to_owned());
             changed = true;
         }
@@ -526,7 +530,7 @@ fn key_map_ui(ui: &mut Ui, id: Id, keys: &[KeyDecl], shown: Option<&Value>) -> O
                 }
                 if ui
                     .small_button("×")
-                    .on_hover_text("Remove this mapping")
+                    .on_hover_text(t("Remove this mapping"))
                     .clicked()
                 {
                     next.remove(entry);
@@ -541,15 +545,15 @@ fn key_map_ui(ui: &mut Ui, id: Id, keys: &[KeyDecl], shown: Option<&Value>) -> O
             let r = ui.add(
                 TextEdit::singleline(&mut draft)
                     .id(draft_id)
-                    .hint_text("subtree key")
+                    .hint_text(t("subtree key"))
                     .desired_width(100.0),
             );
             let name = draft.trim().to_owned();
             let ok = !name.is_empty() && !next.contains_key(&name);
             let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let add = ui
-                .add_enabled(ok, Button::new("+ map").small())
-                .on_hover_text("Map this subtree key to the key of the same name here");
+                .add_enabled(ok, Button::new(t("+ map")).small())
+                .on_hover_text(t("Map this subtree key to the key of the same name here"));
             if ok && (add.clicked() || enter) {
                 // Same name on both sides is the usual case; the combo changes it.
                 next.insert(name.clone(), Value::String(name));

@@ -2,6 +2,8 @@
 //! Reset, the speed, what the root returned; the timeline slider; and the messages (why
 //! the tree does not load, dropped keys, breakpoints, the end of a run).
 
+use crate::i18n::t;
+
 use crate::words;
 use egui::Color32;
 
@@ -48,16 +50,16 @@ impl Preview {
                     }
                 })
                 .response
-                .on_hover_text("The world the tree's agent lives in");
+                .on_hover_text(t("The world the tree's agent lives in"));
             if let Some(name) = chosen.filter(|&n| n != current) {
                 self.select_sample(name, cx.session);
             }
             ui.separator();
 
             let (label, hint) = if self.playing {
-                ("Pause", "Stop ticking")
+                (t("Pause"), t("Stop ticking"))
             } else {
-                ("Play", "Tick continuously at the chosen speed")
+                (t("Play"), t("Tick continuously at the chosen speed"))
             };
             if ui.button(label).on_hover_text(hint).clicked() {
                 if self.playing {
@@ -66,7 +68,12 @@ impl Preview {
                     self.play();
                 }
             }
-            if ui.button("Step").on_hover_text("Run one tick").clicked() && !self.step(cx) {
+            if ui
+                .button(t("Step"))
+                .on_hover_text(t("Run one tick"))
+                .clicked()
+                && !self.step(cx)
+            {
                 let why = self.simulation().map_or_else(
                     || "no tree is running".to_owned(),
                     |sim| format!("no tick ran: {}", sim.summary()),
@@ -74,8 +81,8 @@ impl Preview {
                 self.note.get_or_insert((Tone::Info, why));
             }
             if ui
-                .button("Reset")
-                .on_hover_text("A fresh world and agent, from the seed")
+                .button(t("Reset"))
+                .on_hover_text(t("A fresh world and agent, from the seed"))
                 .clicked()
             {
                 self.reset();
@@ -87,14 +94,14 @@ impl Preview {
                     .max_decimals(0)
                     .suffix(" ticks/s"),
             )
-            .on_hover_text("Ticks per second of wall-clock time");
+            .on_hover_text(t("Ticks per second of wall-clock time"));
             self.set_speed(speed);
             ui.separator();
 
             let now = self.simulation().map_or(0.0, |s| s.now());
             ui.label(format!("tick {}, t = {now:.2} s", self.seq));
             if let Some(status) = self.last_root {
-                ui.label("root:");
+                ui.label(t("root:"));
                 ui.colored_label(status_color(status), status.as_str());
             }
             if !self.breakpoints.is_empty() {
@@ -102,7 +109,9 @@ impl Preview {
                 let text = format!("{} ×", words::count(n, "breakpoint"));
                 if ui
                     .small_button(text)
-                    .on_hover_text("Clear every breakpoint (F9 toggles one on the selected node)")
+                    .on_hover_text(t(
+                        "Clear every breakpoint (F9 toggles one on the selected node)",
+                    ))
                     .clicked()
                 {
                     self.clear_breakpoints();
@@ -125,21 +134,21 @@ impl Preview {
 
     fn slider_ui(&mut self, ui: &mut egui::Ui) {
         let Some((first, last)) = self.timeline.range() else {
-            ui.weak("Timeline: no ticks yet");
+            ui.weak(t("Timeline: no ticks yet"));
             return;
         };
         let scrubbed = self.timeline.scrubbed();
         let mut at = scrubbed.unwrap_or(last);
         ui.spacing_mut().slider_width = (ui.available_width() * 0.4).clamp(120.0, 420.0);
         let slider = ui
-            .add(egui::Slider::new(&mut at, first..=last).text("tick"))
-            .on_hover_text("Drag back to see the statuses of an earlier tick");
+            .add(egui::Slider::new(&mut at, first..=last).text(t("tick")))
+            .on_hover_text(t("Drag back to see the statuses of an earlier tick"));
         if slider.changed() {
             self.scrub_to(at);
         }
         if ui
-            .add_enabled(scrubbed.is_some(), egui::Button::new("Live"))
-            .on_hover_text("Back to the latest tick")
+            .add_enabled(scrubbed.is_some(), egui::Button::new(t("Live")))
+            .on_hover_text(t("Back to the latest tick"))
             .clicked()
         {
             self.go_live();

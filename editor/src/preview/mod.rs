@@ -29,6 +29,8 @@
 //!    blackboard bytes, events per tick) or panics stops it, with the reason in the panel:
 //!    any file opened is run, so a hostile one must cost a stopped preview, not the editor.
 
+use crate::i18n::t;
+
 mod budget;
 mod controls;
 mod live;
@@ -46,7 +48,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use arbor_runtime::Status;
-use arbor_samples::Simulation;
+use arbor_samples::{Checkpoint, Simulation};
 
 use crate::live::{parse_value, Entry, LiveBlackboard, LiveSource, NodeLive};
 use crate::view::{Request, UiCx, View};
@@ -62,6 +64,9 @@ pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=240.0;
 const MAX_FRAME_SECONDS: f64 = 0.25;
 /// How the note about a breakpoint that paused the preview begins.
 const PAUSED_AT: &str = "Paused at the breakpoint on";
+/// Starts the note when a scrubbed tick's blackboard and world cannot be put back (the
+/// tree was edited since that tick).
+const NOT_REWOUND: &str = "The blackboard and world of that tick cannot be shown:";
 /// Trees with at least this many nodes reload only once edits pause (see the module
 /// documentation).
 pub const QUIET_RELOAD_FROM: usize = 1_000;
@@ -117,6 +122,8 @@ pub struct Preview {
     /// breakpoint, or playing on, takes the note away.
     paused_at: Option<String>,
     blackboard: LiveBlackboard,
+    /// The state the timeline was scrubbed away from, put back by [`Preview::go_live`].
+    present: Option<Checkpoint>,
 }
 
 impl Default for Preview {
@@ -143,6 +150,7 @@ impl Default for Preview {
             note: None,
             paused_at: None,
             blackboard: LiveBlackboard::default(),
+            present: None,
         }
     }
 }
@@ -245,7 +253,7 @@ impl Preview {
             self.note = Some((Tone::Error, why));
             return;
         }
-        self.timeline.go_live();
+        self.go_live();
         self.playing = true;
         self.forget_pause_note();
     }
@@ -264,7 +272,7 @@ impl Preview {
     /// simulation has finished or waits for the player).
     pub fn step(&mut self, cx: &mut UiCx<'_>) -> bool {
         self.pause();
-        self.timeline.go_live();
+        self.go_live();
         self.sync(cx.session, true);
         // One tick's worth of preview time, so the previous tick's statuses fade a little.
         self.clock += 1.0 / self.speed;
@@ -352,15 +360,43 @@ impl Preview {
         &self.timeline
     }
 
-    /// Shows the statuses of tick `seq` (pausing the preview).
+    /// Shows tick `seq` (pausing the preview): the statuses on the canvas, and the
+    /// blackboard and world as they were after it, where the simulation keeps checkpoints.
     pub fn scrub_to(&mut self, seq: u64) {
         self.pause();
+        let Some(runner) = self.runner.as_mut() else {
+            return;
+        };
+        if self.timeline.scrubbed().is_none() {
+            self.present = runner.sim().checkpoint();
+        }
         self.timeline.scrub_to(seq);
+        let Some(seq) = self.timeline.scrubbed() else {
+            return;
+        };
+        if let Some(checkpoint) = self.timeline.checkpoint(seq) {
+            if let Err(e) = runner.sim_mut().rewind(checkpoint) {
+                self.note = Some((Tone::Warning, format!("{NOT_REWOUND} {e}")));
+            }
+        }
     }
 
-    /// Back to the present.
+    /// Back to the present: the latest statuses, blackboard and world.
     pub fn go_live(&mut self) {
+        if self.timeline.scrubbed().is_none() {
+            return;
+        }
         self.timeline.go_live();
+        if let (Some(runner), Some(present)) = (self.runner.as_mut(), self.present.take()) {
+            if let Err(e) = runner.sim_mut().rewind(&present) {
+                self.note = Some((Tone::Warning, format!("{NOT_REWOUND} {e}")));
+            }
+        }
+    }
+
+    /// Whether the preview shows an earlier tick than the latest.
+    pub fn is_scrubbed(&self) -> bool {
+        self.timeline.scrubbed().is_some()
     }
 
     // ---- Internals ----------------------------------------------------------------------
@@ -402,6 +438,8 @@ impl Preview {
             }
             self.pending = None;
             self.generation = Some(session.generation());
+            // An edit reloads the present, not a tick looked back at.
+            self.go_live();
             if let Some(runner) = &mut self.runner {
                 let loaded = runner.load(doc, session.path(), session.types());
                 self.after_load(loaded);
@@ -445,6 +483,7 @@ impl Preview {
     fn clear_run(&mut self) {
         self.live = LiveState::default();
         self.timeline.clear();
+        self.present = None;
         self.seq = 0;
         self.last_root = None;
         self.backlog = 0.0;
@@ -540,7 +579,7 @@ impl Preview {
         let record = recorder.finish(self.seq, self.clock, sim.now(), root, self.map.clone());
         let finished = sim.finished().then(|| sim.summary());
         self.live.apply(&record);
-        self.timeline.push(record);
+        self.timeline.push(record, sim.checkpoint());
         self.last_root = Some(root);
         if let Some(why) = over {
             self.pause();
@@ -582,10 +621,11 @@ impl View for Preview {
         self.problems_ui(ui);
         ui.separator();
         let Some(runner) = self.runner.as_mut() else {
-            ui.label("Nothing to run yet.");
+            ui.label(t("Nothing to run yet."));
             return;
         };
-        let editable = !self.playing;
+        // An earlier tick is looked at, not edited: its state is put back on going live.
+        let editable = !self.playing && self.timeline.scrubbed().is_none();
         let mut edit = None;
         // The log and the blackboard each take at most 30 % of the panel: the world
         // between them keeps the rest, however they are dragged.
@@ -603,14 +643,14 @@ impl View for Preview {
             .max_size(column_max)
             .show(ui, |ui| match runner.sim().blackboard() {
                 Some(bb) => {
-                    let entries = entries(bb);
+                    let entries = entries(bb, runner.sim().sensed_keys());
                     edit = self
                         .blackboard
                         .ui(ui, "arbor_preview_blackboard", &entries, editable);
                 }
                 None => {
-                    ui.strong("Blackboard");
-                    ui.weak("No agent is running.");
+                    ui.strong(t("Blackboard"));
+                    ui.weak(t("No agent is running."));
                 }
             });
         egui::CentralPanel::default().show(ui, |ui| {
@@ -625,14 +665,16 @@ impl View for Preview {
     }
 }
 
-/// The running blackboard's keys, as the blackboard widget shows them.
-fn entries(bb: &arbor_runtime::Blackboard) -> Vec<Entry> {
+/// The running blackboard's keys, as the blackboard widget shows them; `sensed`: the keys
+/// the simulation writes before each tick.
+fn entries(bb: &arbor_runtime::Blackboard, sensed: &[&str]) -> Vec<Entry> {
     bb.keys()
         .map(|(key, info)| Entry {
             key: info.name.clone(),
             ty: Some(info.ty.as_str().to_owned()),
             value: bb.get(key).map(|v| v.to_json()),
             expires_in: bb.remaining(key),
+            sensed: sensed.contains(&info.name.as_str()),
         })
         .collect()
 }

@@ -5,10 +5,18 @@
 //! (a few dozen bytes per visited node) plus a shared pointer to the node map of the tree
 //! it ran, so records stay meaningful across hot reloads.
 //!
+//! Beside each record, the simulation's [`Checkpoint`] after that tick (the agent's
+//! snapshot and a copy of the world, whose log lines are shared, not copied): scrubbing
+//! puts it back, so the blackboard and the world show that tick too. Both rings hold at
+//! most `capacity` ticks, so memory is bounded by the capacity times one agent's state
+//! and one world.
+//!
 //! Limitations: the state shown for a scrubbed tick is folded from the oldest kept record
 //! up to it, so a node last visited before the window shows as not visited.
 
 use std::collections::VecDeque;
+
+use arbor_samples::Checkpoint;
 
 use super::live::{LiveState, TickRecord};
 use crate::live::NodeLive;
@@ -20,6 +28,8 @@ pub const DEFAULT_CAPACITY: usize = 600;
 #[derive(Debug)]
 pub struct Timeline {
     records: VecDeque<TickRecord>,
+    /// The state after each record's tick, where the simulation can give one.
+    checkpoints: VecDeque<Option<Checkpoint>>,
     capacity: usize,
     scrub: Option<Scrub>,
 }
@@ -43,20 +53,32 @@ impl Timeline {
     pub fn new(capacity: usize) -> Timeline {
         Timeline {
             records: VecDeque::new(),
+            checkpoints: VecDeque::new(),
             capacity: capacity.max(1),
             scrub: None,
         }
     }
 
-    pub fn push(&mut self, record: TickRecord) {
+    /// Records a tick and the state after it.
+    pub fn push(&mut self, record: TickRecord, checkpoint: Option<Checkpoint>) {
         if self.records.len() == self.capacity {
             self.records.pop_front();
+            self.checkpoints.pop_front();
         }
         self.records.push_back(record);
+        self.checkpoints.push_back(checkpoint);
+    }
+
+    /// The state after tick `seq`, if kept.
+    pub fn checkpoint(&self, seq: u64) -> Option<&Checkpoint> {
+        let first = self.records.front()?.seq;
+        let at = usize::try_from(seq.checked_sub(first)?).ok()?;
+        self.checkpoints.get(at)?.as_ref()
     }
 
     pub fn clear(&mut self) {
         self.records.clear();
+        self.checkpoints.clear();
         self.scrub = None;
     }
 
@@ -143,7 +165,8 @@ mod tests {
         for seq in 1..=5 {
             let mut rec = TickRecorder::new(&map, &none);
             let root = agent.tick_traced(&mut (), 1.0, &mut rec);
-            timeline.push(rec.finish(seq, seq as f64, agent.now(), root, map.clone()));
+            let record = rec.finish(seq, seq as f64, agent.now(), root, map.clone());
+            timeline.push(record, None);
         }
         assert_eq!(timeline.len(), 3);
         assert_eq!(timeline.range(), Some((3, 5)));

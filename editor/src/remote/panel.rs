@@ -2,6 +2,8 @@
 //! and the Remote panel (instance picker, pause/step, the focused instance's blackboard,
 //! the connection's log). Everything it does goes through [`Remote`]'s methods.
 
+use crate::i18n::t;
+
 use crate::words;
 use arbor_runtime::debug::{PauseReason, DEFAULT_ADDR};
 use egui::{Color32, RichText};
@@ -69,14 +71,14 @@ impl AttachDialog {
             .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
             .show(ctx, |ui| {
                 egui::Grid::new("attach-fields").num_columns(2).show(ui, |ui| {
-                    ui.label("Address");
+                    ui.label(t("Address"));
                     ui.add(egui::TextEdit::singleline(&mut self.addr).hint_text(DEFAULT_ADDR));
                     ui.end_row();
-                    ui.label("Token");
+                    ui.label(t("Token"));
                     ui.add(
                         egui::TextEdit::singleline(&mut self.token)
                             .password(true)
-                            .hint_text("only if the program asks for one"),
+                            .hint_text(t("only if the program asks for one")),
                     );
                     ui.end_row();
                 });
@@ -89,15 +91,15 @@ impl AttachDialog {
                             token: self.token.clone(),
                         });
                     }
-                    if remote.is_some() && ui.button("Detach").clicked() {
+                    if remote.is_some() && ui.button(t("Detach")).clicked() {
                         action = Some(RemoteAction::Detach);
                     }
                 });
                 ui.separator();
                 match remote {
                     None => {
-                        ui.weak("Start your program with the debug server (see docs/embedding.md), then connect.");
-                        ui.weak("A BehaviorTree.CPP program with a Groot2Publisher: type groot2://127.0.0.1:1667 (its port).");
+                        ui.weak(t("Start your program with the debug server (see docs/embedding.md), then connect."));
+                        ui.weak(t("A BehaviorTree.CPP program with a Groot2Publisher: type groot2://127.0.0.1:1667 (its port)."));
                     }
                     Some(remote) => instances(ui, remote),
                 }
@@ -113,7 +115,7 @@ fn instances(ui: &mut egui::Ui, remote: &mut Remote) {
     if remote.listed.is_empty() {
         return;
     }
-    ui.label("Instances (tick the ones to watch):");
+    ui.label(t("Instances (tick the ones to watch):"));
     let mut toggled = Vec::new();
     egui::ScrollArea::vertical()
         .max_height(300.0)
@@ -169,13 +171,13 @@ pub(crate) fn connection_line(ui: &mut egui::Ui, connection: &Connection, addr: 
 
 /// A connection's log, newest at the bottom; shared by the Arbor and BT.CPP panels.
 pub(crate) fn log_column(ui: &mut egui::Ui, id_salt: &str, log: &[String]) {
-    ui.label(RichText::new("Log").strong());
+    ui.label(RichText::new(t("Log")).strong());
     egui::ScrollArea::vertical()
         .id_salt(id_salt)
         .stick_to_bottom(true)
         .show(ui, |ui| {
             if log.is_empty() {
-                ui.weak("Nothing to report.");
+                ui.weak(t("Nothing to report."));
             }
             for line in log {
                 ui.label(line);
@@ -201,7 +203,7 @@ impl RemotePanel {
         ui.horizontal(|ui| {
             connection_label(ui, remote);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Detach").clicked() {
+                if ui.button(t("Detach")).clicked() {
                     action = Some(RemoteAction::Detach);
                 }
             });
@@ -235,15 +237,15 @@ impl RemotePanel {
             let running = view.is_running();
             let paused = view.paused.is_some();
             if paused {
-                if ui.add_enabled(running, egui::Button::new("Resume")).clicked() {
+                if ui.add_enabled(running, egui::Button::new(t("Resume"))).clicked() {
                     remote.resume();
                 }
-            } else if ui.add_enabled(running, egui::Button::new("Pause")).clicked() {
+            } else if ui.add_enabled(running, egui::Button::new(t("Pause"))).clicked() {
                 remote.pause();
             }
             if ui
-                .add_enabled(running && paused, egui::Button::new("Step"))
-                .on_hover_text("Run exactly one tick of the paused instance")
+                .add_enabled(running && paused, egui::Button::new(t("Step")))
+                .on_hover_text(t("Run exactly one tick of the paused instance"))
                 .clicked()
             {
                 remote.step();
@@ -251,7 +253,7 @@ impl RemotePanel {
             ui.separator();
             ui.label(format!("tick {}, t = {:.2} s", view.tick, view.time));
             if let Some(root) = view.root {
-                ui.label("root:");
+                ui.label(t("root:"));
                 ui.colored_label(crate::live::status_color(root), format!("{root:?}").to_lowercase());
             }
             if let Some(pause) = &view.paused {
@@ -264,11 +266,11 @@ impl RemotePanel {
             }
             if view.dropped > 0 {
                 ui.weak(format!("{} dropped (the editor read too slowly)", words::count(view.dropped as usize, "frame")))
-                    .on_hover_text("The program never waits for the editor: when the editor falls behind, the server drops tick frames and says how many.");
+                    .on_hover_text(t("The program never waits for the editor: when the editor falls behind, the server drops tick frames and says how many."));
             }
         });
         if !shown_here {
-            ui.weak("The tree of this instance is not the document shown: its statuses are drawn on its own tab.");
+            ui.weak(t("The tree of this instance is not the document shown: its statuses are drawn on its own tab."));
         }
         ui.separator();
         ui.columns(2, |cols| {
@@ -293,6 +295,7 @@ impl RemotePanel {
                 ty: None,
                 value: Some(value.clone()).filter(|v| !v.is_null()),
                 expires_in: None,
+                sensed: false,
             })
             .collect();
         if let Some((key, text)) = self

@@ -1,6 +1,8 @@
 //! The Replay panel: where in the log the canvas is, a slider over every step, and buttons
 //! to step one transition (or one tick of changes) back and forth.
 
+use crate::i18n::t;
+
 use egui::RichText;
 
 use super::Replay;
@@ -35,31 +37,35 @@ impl ReplayPanel {
                 ));
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Close replay").clicked() {
+                if ui.button(t("Close replay")).clicked() {
                     action = Some(ReplayAction::Close);
                 }
             });
         });
         if replay.is_empty() {
-            ui.weak("The log holds no transitions.");
+            ui.weak(t("The log holds no transitions."));
             return action;
         }
         let last = replay.len() - 1;
         ui.horizontal(|ui| {
-            if ui.button("⏮").on_hover_text("First transition").clicked() {
+            if ui
+                .button("⏮")
+                .on_hover_text(t("First transition"))
+                .clicked()
+            {
                 replay.seek(0);
             }
             if ui
                 .button("◀")
-                .on_hover_text("Previous transition")
+                .on_hover_text(t("Previous transition"))
                 .clicked()
             {
                 replay.step(-1);
             }
-            if ui.button("▶").on_hover_text("Next transition").clicked() {
+            if ui.button("▶").on_hover_text(t("Next transition")).clicked() {
                 replay.step(1);
             }
-            if ui.button("⏭").on_hover_text("Last transition").clicked() {
+            if ui.button("⏭").on_hover_text(t("Last transition")).clicked() {
                 replay.seek(last);
             }
             let mut at = replay.position();
@@ -88,7 +94,7 @@ impl ReplayPanel {
                         ui.colored_label(status_color(s), format!("{s:?}").to_lowercase());
                     }
                     _ => {
-                        ui.weak("idle");
+                        ui.weak(t("idle"));
                     }
                 }
             });

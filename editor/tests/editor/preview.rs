@@ -434,3 +434,71 @@ fn rule81_a_preview_of_nested_repeats_ticks_within_the_loop_budget() {
         "one budget of script runs per tick"
     );
 }
+
+/// Every key of the running blackboard and its value, as text.
+fn blackboard_text(h: &Harness) -> String {
+    let bb = h
+        .preview()
+        .simulation()
+        .and_then(|s| s.blackboard())
+        .expect("running");
+    bb.keys()
+        .map(|(key, info)| format!("{}={:?}; ", info.name, bb.get(key).map(|v| v.to_json())))
+        .collect()
+}
+
+/// The world as the preview shows it: its summary and how many log lines it wrote.
+fn world_text(h: &Harness) -> String {
+    let sim = h.preview().simulation().expect("running");
+    format!("{} / {} log lines", sim.summary(), sim.log().total())
+}
+
+#[test]
+fn scrubbing_back_restores_the_blackboard_and_world_of_that_tick() {
+    let mut h = harness(sample("guard"));
+    start(&mut h);
+    h.frames(2);
+    let seq = h.preview().ticks();
+    let (blackboard, world) = (blackboard_text(&h), world_text(&h));
+    // Long enough for the guard to reach its next waypoint (the key advances).
+    h.frames(160);
+    let (latest, latest_world) = (blackboard_text(&h), world_text(&h));
+    assert_ne!(blackboard, latest, "the guard's blackboard changes");
+    assert_ne!(world, latest_world, "the guard's log grows");
+
+    h.preview_mut().scrub_to(seq);
+    assert!(h.preview().is_scrubbed());
+    assert_eq!(
+        blackboard_text(&h),
+        blackboard,
+        "the blackboard of tick {seq}"
+    );
+    assert_eq!(world_text(&h), world, "the world of tick {seq}");
+    h.frames(2);
+    assert!(h.shows("(pause to edit)"), "an earlier tick is not edited");
+
+    h.preview_mut().go_live();
+    assert_eq!(blackboard_text(&h), latest, "back to the present");
+    assert_eq!(world_text(&h), latest_world);
+
+    // Playing from a scrubbed tick goes on from the present, not from the tick looked at.
+    h.preview_mut().scrub_to(seq);
+    h.preview_mut().play();
+    assert_eq!(blackboard_text(&h), latest);
+}
+
+#[test]
+fn the_keys_a_sample_writes_each_tick_are_marked() {
+    let mut h = harness(sample("guard"));
+    start(&mut h);
+    h.frames(2);
+    h.preview_mut().pause();
+    h.frames(2);
+    let sensed = h.preview().simulation().unwrap().sensed_keys();
+    assert!(sensed.contains(&"enemy_visible") && !sensed.contains(&"waypoint"));
+    let tags = h.painted().iter().filter(|p| p.text == "sensed").count();
+    assert_eq!(
+        tags, 3,
+        "enemy_visible, enemy_tracked and last_seen are tagged"
+    );
+}

@@ -59,6 +59,8 @@ impl World for DuelWorld {
     const TITLE: &'static str = "Card duel (turn-based AI)";
     const TREE: &'static str = "card_duel.json";
     const DT: f64 = 1.0;
+    const SENSED: &'static [&'static str] =
+        &[super::duel::ROUND_KEY, super::duel::OPPONENT_MOVE_KEY];
 
     fn registry() -> Registry<DuelWorld> {
         super::registry::registry()

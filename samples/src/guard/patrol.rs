@@ -14,8 +14,9 @@ pub(crate) struct PatrolTo {
     pub next: OutPort<i64>,
 }
 
-/// When the current walk started (the agent's clock).
-#[derive(Clone, Default)]
+/// When the current walk started (the agent's clock). Saved in agent snapshots, so a
+/// restored guard (the preview's timeline) walks on as it was.
+#[derive(Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Walk {
     started: f64,
 }

@@ -10,7 +10,7 @@ use super::world::GuardWorld;
 /// Built-in node types plus the guard's actions.
 pub fn registry() -> Registry<GuardWorld> {
     let mut registry = Registry::new();
-    registry.register_stateful(
+    registry.register_stateful_saved(
         NodeType::action(
             "PatrolTo",
             "Walks to the waypoint whose index `waypoint` reads; running until there, then \

@@ -15,6 +15,11 @@ impl World for GuardWorld {
     const TITLE: &'static str = "Guard (patrol, chase and aborts)";
     const TREE: &'static str = "guard.json";
     const DT: f64 = 0.25;
+    const SENSED: &'static [&'static str] = &[
+        super::world::VISIBLE_KEY,
+        super::world::TRACKED_KEY,
+        super::world::LAST_SEEN_KEY,
+    ];
 
     fn registry() -> Registry<GuardWorld> {
         super::registry::registry()

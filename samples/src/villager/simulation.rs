@@ -15,6 +15,7 @@ impl World for VillagerWorld {
     const TITLE: &'static str = "Villager (needs-driven agent)";
     const TREE: &'static str = "villager.json";
     const DT: f64 = 0.25;
+    const SENSED: &'static [&'static str] = &[super::world::EMERGENCY_KEY];
 
     fn registry() -> Registry<VillagerWorld> {
         super::registry::registry()

@@ -5,6 +5,8 @@
 //! and always the same lines, and the message about whose turn it is has a row of its
 //! own), so the move buttons stay under the pointer while the user plays.
 
+use crate::i18n::t;
+
 use crate::words;
 use arbor_samples::card_duel::{CardDuel, Duelist, Move, Opponent, Side};
 use egui::{vec2, Color32, Sense};
@@ -52,8 +54,8 @@ pub fn ui(ui: &mut egui::Ui, duel: &mut CardDuel) -> Option<String> {
         }
         let mut scripted = !human;
         if ui
-            .checkbox(&mut scripted, "scripted player")
-            .on_hover_text("Let a simple script play your side")
+            .checkbox(&mut scripted, t("scripted player"))
+            .on_hover_text(t("Let a simple script play your side"))
             .changed()
         {
             duel.set_opponent(if scripted {
@@ -65,9 +67,11 @@ pub fn ui(ui: &mut egui::Ui, duel: &mut CardDuel) -> Option<String> {
     });
     if human {
         if waiting {
-            ui.label("Your move.");
+            ui.label(t("Your move."));
         } else if duel.world.winner.is_none() {
-            ui.weak("Move chosen: the round is played on the next tick (Play or Step).");
+            ui.weak(t(
+                "Move chosen: the round is played on the next tick (Play or Step).",
+            ));
         } else {
             ui.label("");
         }

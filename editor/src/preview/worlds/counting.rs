@@ -1,6 +1,8 @@
 //! The counting tree's "world": `current` and `target` after the last tick, and what each
 //! branch of the root (AddTen, Inverter(NotEqualToTarget), AddTen) returned.
 
+use crate::i18n::t;
+
 use arbor_samples::counting::Counting;
 
 use crate::preview::controls::status_color;
@@ -9,9 +11,9 @@ pub fn ui(ui: &mut egui::Ui, sim: &Counting) {
     let w = &sim.world;
     let show = |v: Option<i64>| v.map_or_else(|| "—".to_owned(), |v| v.to_string());
     ui.horizontal(|ui| {
-        ui.label("current");
+        ui.label(t("current"));
         ui.heading(show(w.current));
-        ui.label("target");
+        ui.label(t("target"));
         ui.heading(show(w.target));
     });
     if let (Some(current), Some(target)) = (w.current, w.target) {
@@ -23,10 +25,10 @@ pub fn ui(ui: &mut egui::Ui, sim: &Counting) {
     ui.add_space(4.0);
     match w.result {
         None => {
-            ui.weak("Not run yet.");
+            ui.weak(t("Not run yet."));
         }
         Some(result) => {
-            ui.label("Branches that completed in the last tick:");
+            ui.label(t("Branches that completed in the last tick:"));
             for (name, status) in &w.branches {
                 ui.horizontal(|ui| {
                     ui.label(name);
@@ -34,10 +36,12 @@ pub fn ui(ui: &mut egui::Ui, sim: &Counting) {
                 });
             }
             ui.horizontal(|ui| {
-                ui.strong("root:");
+                ui.strong(t("root:"));
                 ui.colored_label(status_color(result), result.as_str());
             });
         }
     }
-    ui.weak("Edit `current` or `target` in the blackboard (paused) to try other cases.");
+    ui.weak(t(
+        "Edit `current` or `target` in the blackboard (paused) to try other cases.",
+    ));
 }

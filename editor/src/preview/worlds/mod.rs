@@ -2,6 +2,8 @@
 //! through [`SampleMut`], which names the running sample's type: a new sample does not
 //! build until it is drawn here), the stand-ins' statuses, and the simulation's log.
 
+use crate::i18n::t;
+
 mod card_duel;
 mod counting;
 mod guard;
@@ -43,7 +45,7 @@ const LOG_SHOWN: usize = 200;
 /// The simulation's log, newest at the bottom, following new lines; a long line wraps
 /// under its time.
 pub fn log_ui(ui: &mut egui::Ui, sim: &dyn Simulation) {
-    ui.strong("Log");
+    ui.strong(t("Log"));
     let log = sim.log();
     let total = log.lines().count();
     egui::ScrollArea::vertical()

@@ -2,6 +2,8 @@
 //! so a designer can steer a tree whose program does not exist yet (an imported
 //! BehaviorTree.CPP tree, a game's actions still to be written) down every branch.
 
+use crate::i18n::t;
+
 use arbor_runtime::Status;
 
 use crate::preview::runner::PlainSim;
@@ -50,11 +52,15 @@ pub fn ui(ui: &mut egui::Ui, sim: &mut PlainSim) {
         })
         .collect();
     if hosts.is_empty() {
-        ui.weak("No world: the tree runs on built-in nodes (Scripted, Wait, Log, …).");
-        ui.weak("Choose a sample above to run its host actions and conditions.");
+        ui.weak(t(
+            "No world: the tree runs on built-in nodes (Scripted, Wait, Log, …).",
+        ));
+        ui.weak(t(
+            "Choose a sample above to run its host actions and conditions.",
+        ));
         return;
     }
-    ui.weak("Host nodes run as stand-ins. Pick what each returns:");
+    ui.weak(t("Host nodes run as stand-ins. Pick what each returns:"));
     egui::ScrollArea::vertical()
         .id_salt("stand-ins")
         .auto_shrink([false, true])

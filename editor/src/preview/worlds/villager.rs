@@ -29,12 +29,14 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
         let radius = fit.len(zone.radius);
         painter.circle_filled(centre, radius, color.gamma_multiply(0.3));
         painter.circle_stroke(centre, radius, Stroke::new(1.5, color));
-        text(
+        // Above the circle, not at its centre: the villager stands at a zone's centre,
+        // and its own label would be drawn over the zone's name.
+        text_within(
             &painter,
-            centre,
-            Align2::CENTER_CENTER,
+            (centre - vec2(0.0, radius + 2.0), Align2::CENTER_BOTTOM),
             zone.color.name(),
             Color32::from_gray(230),
+            map_rect,
         );
     }
     let me = fit.pos(w.pos);

@@ -2,6 +2,8 @@
 //! breakpoint with Continue / Succeed / Fail, forced results for the selected nodes, the
 //! blackboards (read-only: the protocol cannot write them) and the connection's log.
 
+use crate::i18n::t;
+
 use arbor_runtime::Status;
 use egui::Color32;
 
@@ -28,7 +30,7 @@ impl Groot2Panel {
         ui.horizontal(|ui| {
             connection_label(ui, g);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if ui.button("Detach").clicked() {
+                if ui.button(t("Detach")).clicked() {
                     action = Some(RemoteAction::Detach);
                 }
             });
@@ -44,29 +46,29 @@ impl Groot2Panel {
                     format!("waiting at the breakpoint before {name} (BT.CPP UID {uid})"),
                 );
                 if ui
-                    .button("Continue")
-                    .on_hover_text("F5: tick the node as usual")
+                    .button(t("Continue"))
+                    .on_hover_text(t("F5: tick the node as usual"))
                     .clicked()
                 {
                     g.resume(None);
                 }
                 if ui
-                    .button("Step")
-                    .on_hover_text("F10: tick the node, stop before the next node ticked")
+                    .button(t("Step"))
+                    .on_hover_text(t("F10: tick the node, stop before the next node ticked"))
                     .clicked()
                 {
                     g.step();
                 }
                 if ui
-                    .button("Succeed")
-                    .on_hover_text("Skip the node: it returns SUCCESS")
+                    .button(t("Succeed"))
+                    .on_hover_text(t("Skip the node: it returns SUCCESS"))
                     .clicked()
                 {
                     g.resume(Some(Status::Success));
                 }
                 if ui
-                    .button("Fail")
-                    .on_hover_text("Skip the node: it returns FAILURE")
+                    .button(t("Fail"))
+                    .on_hover_text(t("Skip the node: it returns FAILURE"))
                     .clicked()
                 {
                     g.resume(Some(Status::Failure));
@@ -91,9 +93,11 @@ impl Groot2Panel {
     fn forcing(&mut self, ui: &mut egui::Ui, g: &mut Groot2, selected: &[String]) {
         let nodes: Vec<&String> = selected.iter().filter(|s| g.uid(s).is_some()).collect();
         ui.horizontal(|ui| {
-            ui.label("Selected nodes:");
+            ui.label(t("Selected nodes:"));
             if nodes.is_empty() {
-                ui.weak("select nodes of the program's tree to force their result");
+                ui.weak(t(
+                    "select nodes of the program's tree to force their result",
+                ));
                 return;
             }
             for (label, result) in [
@@ -118,7 +122,7 @@ impl Groot2Panel {
             .collect();
         if !forced.is_empty() {
             ui.horizontal_wrapped(|ui| {
-                ui.label("Forced:");
+                ui.label(t("Forced:"));
                 for (uid, status) in forced {
                     ui.colored_label(status_color(status), format!("node {uid} → {status:?}"));
                 }
@@ -129,7 +133,7 @@ impl Groot2Panel {
     /// Every blackboard the program exposes, key by key. Read-only: BT.CPP's protocol
     /// has no request to write one.
     fn blackboards(&mut self, ui: &mut egui::Ui, g: &Groot2) {
-        ui.label(egui::RichText::new("Blackboards").strong());
+        ui.label(egui::RichText::new(t("Blackboards")).strong());
         let entries: Vec<(String, String)> = g
             .blackboards
             .iter()
@@ -140,7 +144,7 @@ impl Groot2Panel {
             })
             .collect();
         if entries.is_empty() {
-            ui.weak("The program exposes no entries (yet).");
+            ui.weak(t("The program exposes no entries (yet)."));
             return;
         }
         egui::ScrollArea::vertical()
