@@ -12,7 +12,7 @@ use crate::blackboard::Blackboard;
 use crate::codegen::support::{Forward, Run};
 use crate::exec::{split, untraced, EventSlot, Exec, Host, Nodes, Slot, State};
 use crate::nodes::Kind;
-use crate::snapshot::{Snapshot, SnapshotError};
+use crate::snapshot::{NodeRef, RestoreReport, Snapshot, SnapshotError};
 use crate::status::Status;
 use crate::tick_mode::{TickMode, MAX_RETICKS};
 use crate::trace::{NodeId, Observer};
@@ -167,7 +167,7 @@ impl<C> Agent<C> {
     }
 
     /// Sets the clock to `now` for a tick after frames the agent was not ticked in (rules
-    /// 84 and 86): `previous` is the time of its previous tick as a host ticking it at each
+    /// 84 and 87): `previous` is the time of its previous tick as a host ticking it at each
     /// due frame would have made it, from which [`crate::ActionCtx::dt`] counts. Then tick
     /// the root with [`Agent::run`].
     pub fn catch_up(&mut self, now: f64, previous: f64) {
@@ -252,42 +252,138 @@ impl<C> Agent<C> {
         Exec::new(&self.tree, nodes, &mut cx, observer).abort(0);
     }
 
-    /// Switches to another compiled tree (hot reload). First whatever runs in the old
-    /// tree is aborted as [`Agent::halt`] does (rule 28): running host actions get their
-    /// `abort` and `exit` calls with the program's `data`, so what they hold is released.
-    /// Then node states and host states start afresh, while the clock, the seeded RNG,
-    /// the tick mode, triggers and events by name, and every blackboard value whose key has the same name
-    /// and type in the new tree survive. Returns the names of keys whose values were
-    /// dropped (missing or retyped in the new tree).
-    pub fn reload(&mut self, data: &mut C, tree: Arc<CompiledTree<C>>) -> Vec<String> {
-        self.halt(data, &mut ());
-        let mut fresh = Agent::new(tree, 0);
-        fresh.state.host.rng = self.state.host.rng.clone();
-        fresh.state.nodes.run = self.state.nodes.run;
+    /// Switches to another compiled tree (hot reload), keeping the state of every node
+    /// whose place and shape are unchanged (rules 94 to 97), as
+    /// [`Agent::restore_edited`] does with a snapshot: a running node whose branch is
+    /// unchanged goes on running. Nodes whose run cannot go on are first aborted in the
+    /// old tree (rule 28), so running host actions get their `abort` and `exit` calls with
+    /// the program's `data` and their own state. The clock, the RNG, the tick count, the
+    /// tick mode, triggers and events by name and every blackboard value whose key has
+    /// the same name and type in the new tree survive. Returns what was kept and dropped.
+    pub fn reload(&mut self, data: &mut C, tree: Arc<CompiledTree<C>>) -> RestoreReport {
+        let mut snapshot = self.snapshot();
+        let mut fresh = Agent::new(tree.clone(), 0);
+        let first = crate::snapshot::apply_edited(&tree, &snapshot, &mut fresh.state, false);
+        let mut ended_report = None;
+        let applied = match first {
+            Ok(applied) if applied.ended.is_empty() => Ok(applied),
+            // Some runs end: end them in the old tree, with its code and state, then match
+            // what is left. A state the old tree made always fits, so an error here is a
+            // host state whose `load` refused what its `save` wrote: end every run.
+            first => {
+                let (ended, mut report) = match first {
+                    Ok(applied) => (applied.ended, applied.report),
+                    Err(_) => (vec![0], RestoreReport::default()),
+                };
+                let before: Vec<bool> = self.state.nodes.slots.iter().map(|s| s.running).collect();
+                {
+                    let (nodes, mut cx) = split(&mut self.state, data);
+                    let mut exec = Exec::new(&self.tree, nodes, &mut cx, untraced());
+                    for i in ended {
+                        exec.abort(i);
+                    }
+                }
+                let dropped: std::collections::HashSet<&str> = report
+                    .dropped
+                    .iter()
+                    .map(|d| d.node.guid.as_str())
+                    .collect();
+                let restarted: Vec<NodeRef> = before
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &was)| was && !self.state.nodes.slots[i].running)
+                    .map(|(i, _)| &self.tree.info[i])
+                    .filter(|info| !dropped.contains(info.guid.as_str()))
+                    .map(|info| NodeRef {
+                        guid: info.guid.clone(),
+                        name: info.name.clone(),
+                    })
+                    .collect();
+                report.restarted = restarted;
+                ended_report = Some(report);
+                snapshot = self.snapshot();
+                fresh = Agent::new(tree, 0);
+                crate::snapshot::apply_edited(&fresh.tree, &snapshot, &mut fresh.state, false)
+            }
+        };
+        let mut report = match applied {
+            Ok(applied) => {
+                let mut report = applied.report;
+                fresh.finish_restore(&applied.abort, data, &mut report);
+                report
+            }
+            Err(_) => {
+                // As above: a host state refused its own save. Start the nodes afresh,
+                // keeping what rule 97 keeps.
+                fresh = Agent::new(fresh.tree.clone(), 0);
+                snapshot.nodes.clear();
+                snapshot.host_owners.clear();
+                let mut report = RestoreReport::default();
+                if let Ok(applied) =
+                    crate::snapshot::apply_edited(&fresh.tree, &snapshot, &mut fresh.state, false)
+                {
+                    report = applied.report;
+                    fresh.finish_restore(&applied.abort, data, &mut report);
+                }
+                report
+            }
+        };
+        if let Some(first) = ended_report {
+            report.dropped = first.dropped;
+            report.restarted.splice(0..0, first.restarted);
+        }
+        report.dropped_keys.sort();
         fresh.mode = self.mode;
-        fresh.state.host.ticked_at = self.state.host.ticked_at;
-        fresh.state.host.ticked_before = self.state.host.ticked_before;
         #[cfg(feature = "tracing")]
         {
             fresh.trace_id = self.trace_id;
         }
-        let dropped = fresh.state.bb.adopt(&self.state.bb);
-        for (i, name) in fresh.tree.triggers.iter().enumerate() {
-            if let Some(j) = self.tree.triggers.iter().position(|t| t == name) {
-                fresh.state.nodes.triggers[i] = self.state.nodes.triggers[j];
-            }
-        }
-        for (i, name) in fresh.tree.events.iter().enumerate() {
-            if let Some(j) = self.tree.events.iter().position(|e| e == name) {
-                let old = self.state.nodes.events[j];
-                // Senders are pre-order indices of the old tree; the nearest meaning in the
-                // new tree is "visible to every node" for what is left of its lifetime.
-                fresh.state.nodes.events[i].external = old.external;
-                fresh.state.nodes.events[i].sent = old.sent.map(|(run, _)| (run, u32::MAX));
-            }
-        }
         *self = fresh;
-        dropped
+        report
+    }
+
+    /// An agent of `tree`, a later version of the tree `snapshot` was taken of, in the
+    /// saved state matched node by node (rules 94 to 97): a node keeps its state when the
+    /// new tree has a node at its place (its GUID, under the same Subtree nodes) with the
+    /// same shape (type, mode parameters, children, attached decorators) and, if it was
+    /// running, under a parent that keeps running. Runs that cannot go on restart through
+    /// their abort and exit calls, made with `data`. Blackboard values, triggers and
+    /// events are kept by name. Returns the agent and a report of what was kept and
+    /// dropped. A snapshot of a tree with another GUID, or one that is corrupt, is an
+    /// error and no agent (rule 93).
+    pub fn restore_edited(
+        tree: Arc<CompiledTree<C>>,
+        snapshot: &Snapshot,
+        data: &mut C,
+    ) -> Result<(Agent<C>, RestoreReport), SnapshotError> {
+        let mut agent = Agent::new(tree, 0);
+        let applied = crate::snapshot::apply_edited(&agent.tree, snapshot, &mut agent.state, true)?;
+        let mut report = applied.report;
+        agent.finish_restore(&applied.abort, data, &mut report);
+        Ok((agent, report))
+    }
+
+    /// Aborts `nodes` (rules 92 and 96) and lists in `report` the runs that ended.
+    fn finish_restore(&mut self, nodes: &[u32], data: &mut C, report: &mut RestoreReport) {
+        if nodes.is_empty() {
+            return;
+        }
+        let before: Vec<bool> = self.state.nodes.slots.iter().map(|s| s.running).collect();
+        {
+            let (st, mut cx) = split(&mut self.state, data);
+            let mut exec = Exec::new(&self.tree, st, &mut cx, untraced());
+            for &i in nodes {
+                exec.abort(i);
+            }
+        }
+        for (i, was) in before.into_iter().enumerate() {
+            if was && !self.state.nodes.slots[i].running {
+                report.restarted.push(NodeRef {
+                    guid: self.tree.info[i].guid.clone(),
+                    name: self.tree.info[i].name.clone(),
+                });
+            }
+        }
     }
 
     /// The agent's whole state, to save and later [`Agent::restore`] (rules 90 to 93).
@@ -326,11 +422,7 @@ impl<C> Agent<C> {
                 _ => false,
             })
             .collect();
-        let (nodes, mut cx) = split(&mut self.state, data);
-        let mut exec = Exec::new(&self.tree, nodes, &mut cx, untraced());
-        for i in owners {
-            exec.abort(i);
-        }
+        self.finish_restore(&owners, data, &mut RestoreReport::default());
     }
 
     /// The agent's clock, in seconds.

@@ -381,34 +381,6 @@ impl Blackboard {
         }
     }
 
-    /// Takes over `old`'s entries (value, write time and ttl) for keys with the same name
-    /// and type; returns the names of `old`'s keys that had no such match.
-    pub(crate) fn adopt(&mut self, old: &Blackboard) -> Vec<String> {
-        self.now = old.now;
-        let mine: std::collections::HashMap<(&str, ValueType), usize> = self
-            .keys
-            .iter()
-            .enumerate()
-            .map(|(j, k)| ((k.name.as_str(), k.ty), j))
-            .collect();
-        let mut dropped = Vec::new();
-        let mut adopted = Vec::new();
-        for (i, info) in old.keys.iter().enumerate() {
-            match mine.get(&(info.name.as_str(), info.ty)) {
-                Some(&j) => adopted.push((j, old.entries[i].clone(), old.updates[i])),
-                None => dropped.push(info.name.clone()),
-            }
-        }
-        for (j, entry, updates) in adopted {
-            self.list_if_expiring(j, &entry);
-            self.entries[j] = entry;
-            // A reloaded tree's watchers start afresh (their slots are new), but keep
-            // counting from the adopted number.
-            self.updates[j] = updates;
-        }
-        dropped
-    }
-
     /// Key `key`'s entry as a snapshot saves it: the value (`Null` when none), its
     /// deadline (`None`: never expires) and its update number.
     pub(crate) fn saved_entry(&self, key: Key) -> (&Value, Option<f64>, u32) {

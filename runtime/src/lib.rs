@@ -93,12 +93,14 @@ pub mod files;
 pub mod format;
 mod host;
 mod last_visits;
+pub mod merge;
 mod nodes;
 mod pacing;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 mod population;
 mod port;
+pub mod refactor;
 mod registry;
 mod rng;
 pub mod script;
@@ -122,8 +124,8 @@ pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
 pub use compile::{
-    check_file, check_str, check_tree, migrate, parse_str, Embedded, LoadError, LoadOptions,
-    Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
+    check_file, check_shape, check_str, check_tree, migrate, parse_str, Embedded, LoadError,
+    LoadOptions, Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
 pub use declare::{
@@ -139,7 +141,7 @@ pub use population::{MemberId, Population};
 pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BINDING_FIELD};
 pub use registry::Registry;
 pub use rng::Rng;
-pub use snapshot::{Snapshot, SnapshotError};
+pub use snapshot::{RestoreReport, Snapshot, SnapshotError};
 pub use spec::{
     Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, SourceLocation,
     StandIn, MANIFEST_FORMAT,

@@ -1,4 +1,4 @@
-//! Pacing: when one agent of a frame-driven host is ticked — its tick interval (rule 86)
+//! Pacing: when one agent of a frame-driven host is ticked — its tick interval (rule 87)
 //! and its sleep (rules 82 to 84). [`crate::Population`] keeps one per agent; a host that
 //! stores agents itself (an ECS) can keep one beside each agent.
 //!
@@ -49,7 +49,7 @@ impl Pacing {
         }
     }
 
-    /// Ticks the agent at most once per `seconds` of the host's clock (rule 86), with the
+    /// Ticks the agent at most once per `seconds` of the host's clock (rule 87), with the
     /// time in between accumulated into its tick; 0 (or a negative or non-finite value):
     /// every frame.
     pub fn set_interval(&mut self, seconds: f64) {
@@ -90,7 +90,7 @@ impl Pacing {
 
     /// The earliest host time at which [`Pacing::due`] can answer: a scheduler need not ask
     /// before. With an interval that is the next due frame (asleep or not, each due frame
-    /// counts, rule 86); without, the wake time.
+    /// counts, rule 87); without, the wake time.
     pub fn next_check(&self) -> f64 {
         if self.interval > 0.0 && !self.fresh {
             self.last_due + self.interval - TIME_EPSILON

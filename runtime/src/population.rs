@@ -1,4 +1,4 @@
-//! Population: many agents ticked frame by frame, each only when it is due (rule 86) and
+//! Population: many agents ticked frame by frame, each only when it is due (rule 87) and
 //! awake (rules 82 to 84), at a cost per frame proportional to the agents ticked, not to
 //! the agents held.
 //!
@@ -173,7 +173,7 @@ impl<C> Population<C> {
         &self.members[id.0 as usize].pacing
     }
 
-    /// Ticks the agent at most once per `seconds` (rule 86); 0: every frame.
+    /// Ticks the agent at most once per `seconds` (rule 87); 0: every frame.
     pub fn set_interval(&mut self, id: MemberId, seconds: f64) {
         self.members[id.0 as usize].pacing.set_interval(seconds);
         self.requeue(id);

@@ -44,9 +44,9 @@ pub enum TraceEvent<'a> {
         /// Its result, after `invert`.
         passed: bool,
     },
-    /// A `Log` leaf ran, or a script of the node stopped on a limit (a string longer than
-    /// `script::MAX_STRING_LEN`, a non-finite number stored: rule 51), with the located
-    /// message of `script::Program::stop_message`.
+    /// A `Log` leaf ran, or a script of the node stopped (a key without a value, rule 86;
+    /// a string longer than `script::MAX_STRING_LEN` or a non-finite number stored, rule
+    /// 51), with the located message of `script::Program::stop_message`.
     Log {
         /// The `Log` node, or the node whose script (its own or a script decorator's)
         /// stopped; a pre-script (rule 54) stops before its node enters.

@@ -86,6 +86,8 @@ pub struct CompiledTree<C> {
     /// installed by `codegen::support::install` after checking the tree's shape).
     /// A `Box`, not an `Arc`: calling through it needs no offset computed from the vtable.
     pub(crate) program: Option<Box<dyn crate::codegen::support::Program<C>>>,
+    /// Places and shapes of the nodes, for snapshots and hot reload; made when first asked.
+    pub(crate) layout: std::sync::OnceLock<crate::snapshot::Layout>,
 }
 
 impl<C> CompiledTree<C> {
@@ -110,6 +112,12 @@ impl<C> CompiledTree<C> {
     /// watches these and [`CompiledTree::source`].
     pub fn subtree_files(&self) -> &[PathBuf] {
         &self.subtree_files
+    }
+
+    /// Places and shapes of the nodes (`snapshot::layout`).
+    pub(crate) fn layout(&self) -> &crate::snapshot::Layout {
+        self.layout
+            .get_or_init(|| crate::snapshot::Layout::of(self))
     }
 
     /// Number of nodes, subtrees' included.

@@ -23,6 +23,7 @@ mod execution;
 mod guides;
 mod leaves;
 mod loading;
+mod merging;
 mod ports;
 mod reliability;
 mod signals;

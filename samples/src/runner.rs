@@ -72,7 +72,7 @@ impl<W: 'static> Runner<W> {
         match &mut self.agent {
             Some(agent) => LoadOutcome {
                 reloaded: true,
-                dropped_keys: agent.reload(world, tree),
+                dropped_keys: agent.reload(world, tree).dropped_keys,
                 warnings,
             },
             None => {

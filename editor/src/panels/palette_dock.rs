@@ -5,9 +5,14 @@
 //!
 //! It lists and searches with the node finder's code ([`super::palette::filter`]), so the
 //! two always agree on what a query finds. The Space/Tab finder stays for the keyboard.
+//!
+//! The dock is drawn every frame beside the canvas: a row scrolled out of sight takes its
+//! measured place without being laid out.
+
+use std::collections::HashMap;
 
 use arbor_runtime::{Category, NodeType, NodeTypes};
-use egui::{Id, RichText, ScrollArea, TextEdit};
+use egui::{Id, Rect, RichText, ScrollArea, TextEdit, Vec2};
 
 use super::palette::filter;
 
@@ -21,6 +26,9 @@ pub struct PaletteDock {
     /// Expanded (the full list) or collapsed (a narrow strip with a button).
     pub open: bool,
     query: String,
+    /// Each row's size by type name, and the width it was laid out at (at another width
+    /// its description truncates differently).
+    sizes: HashMap<String, (f32, Vec2)>,
 }
 
 impl Default for PaletteDock {
@@ -28,6 +36,7 @@ impl Default for PaletteDock {
         PaletteDock {
             open: true,
             query: String::new(),
+            sizes: HashMap::new(),
         }
     }
 }
@@ -123,7 +132,7 @@ impl PaletteDock {
                     .open(searching.then_some(true))
                     .show(ui, |ui| {
                         for (ty, _) in section {
-                            if row(ui, ty) {
+                            if row(ui, ty, &mut self.sizes) {
                                 chosen = Some(ty.name.clone());
                             }
                         }
@@ -136,9 +145,20 @@ impl PaletteDock {
 }
 
 /// One draggable row: the name (and "host" for a program's type) over its description.
-/// Returns whether it was double-clicked.
-fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
+/// Returns whether it was double-clicked. A row measured at this width and out of sight
+/// (unless it is being dragged: its body follows the pointer) only takes its place.
+fn row(ui: &mut egui::Ui, ty: &NodeType, sizes: &mut HashMap<String, (f32, Vec2)>) -> bool {
     let id = PaletteDock::row_id(&ty.name);
+    let width = ui.available_width();
+    if let Some(&(at, size)) = sizes.get(&ty.name) {
+        let rect = Rect::from_min_size(ui.cursor().min, size);
+        if at == width && !ui.is_rect_visible(rect) && !ui.ctx().is_being_dragged(id) {
+            // What the row's scope would leave: the cursor and the automatic ids move
+            // exactly as if it had been laid out.
+            ui.advance_cursor_after_rect(rect);
+            return false;
+        }
+    }
     let inner = ui.dnd_drag_source(id, DraggedType(ty.name.clone()), |ui| {
         ui.vertical(|ui| {
             ui.horizontal(|ui| {
@@ -156,6 +176,13 @@ fn row(ui: &mut egui::Ui, ty: &NodeType) -> bool {
             }
         });
     });
+    let size = inner.response.rect.size();
+    match sizes.get_mut(&ty.name) {
+        Some(known) => *known = (width, size),
+        None => {
+            sizes.insert(ty.name.clone(), (width, size));
+        }
+    }
     let response = inner.response.on_hover_cursor(egui::CursorIcon::Grab);
     let response = if ty.description.is_empty() {
         response
@@ -174,4 +201,65 @@ pub fn dropped_on(ctx: &egui::Context, target: egui::Rect) -> Option<(String, eg
     }
     let payload = egui::DragAndDrop::take_payload::<DraggedType>(ctx)?;
     Some((payload.0.clone(), at))
+}
+
+#[cfg(test)]
+mod tests {
+    use egui::{Event, Modifiers, MouseWheelUnit, PointerButton, TouchPhase};
+
+    use super::*;
+    use crate::panels::testing::{central, Harness};
+    use crate::Session;
+
+    /// A dock too short for every type: a row out of sight at first is drawn once scrolled
+    /// to, and a drag on it carries its type.
+    #[test]
+    fn a_row_scrolled_into_view_is_drawn_and_drags_its_type() {
+        let types = NodeTypes::builtin();
+        let last = filter(&types, "")
+            .iter()
+            .rev()
+            .find(|(t, _)| t.category != Category::Subtree)
+            .expect("types listed")
+            .0
+            .name
+            .clone();
+        let mut h = Harness::new(Session::default());
+        let mut dock = PaletteDock::default();
+        let mut draw = central(|ui, _cx| {
+            ui.allocate_ui(egui::vec2(220.0, 300.0), |ui| dock.ui(ui, &types));
+        });
+        h.settle(&mut draw);
+        let shown = |h: &Harness| h.painted.iter().any(|p| p.text == last);
+        assert!(!shown(&h), "{last} is out of sight at first");
+        let over = h.text_rect("Drag a type onto the canvas").center() + egui::vec2(0.0, 100.0);
+        let wheel = Event::MouseWheel {
+            unit: MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -10_000.0),
+            phase: TouchPhase::Move,
+            modifiers: Modifiers::NONE,
+        };
+        h.frame_with(vec![Event::PointerMoved(over), wheel], &mut draw);
+        h.settle(&mut draw);
+        assert!(shown(&h), "{last} is scrolled into view");
+        let row = h.text_rect(&last).center();
+        h.frame_with(vec![Event::PointerMoved(row)], &mut draw);
+        h.frame_with(
+            vec![Event::PointerButton {
+                pos: row,
+                button: PointerButton::Primary,
+                pressed: true,
+                modifiers: Modifiers::NONE,
+            }],
+            &mut draw,
+        );
+        for dx in [20.0, 40.0, 60.0] {
+            h.frame_with(
+                vec![Event::PointerMoved(row + egui::vec2(dx, 0.0))],
+                &mut draw,
+            );
+        }
+        let carried = egui::DragAndDrop::payload::<DraggedType>(&h.ctx);
+        assert_eq!(carried.as_deref(), Some(&DraggedType(last.clone())));
+    }
 }

@@ -219,6 +219,10 @@ pub struct PlainSim {
     /// Built-ins plus the host types of the document's manifests, read at each load.
     types: NodeTypes,
     tree: Option<Arc<CompiledTree<StandIns>>>,
+    /// The host nodes of `tree` whose status the user picks, found once per load: the
+    /// preview lists them every frame, and a scan of every node's type would cost a
+    /// 5,000-node tree as much as the rest of the frame.
+    hosts: Vec<NodeId>,
     agent: Option<Agent<StandIns>>,
     stand_ins: StandIns,
     /// The status each host node returns, by GUID; kept across reloads and resets.
@@ -234,6 +238,7 @@ impl PlainSim {
         PlainSim {
             types: NodeTypes::builtin(),
             tree: None,
+            hosts: Vec::new(),
             agent: None,
             stand_ins: StandIns::new(),
             chosen: BTreeMap::new(),
@@ -245,19 +250,10 @@ impl PlainSim {
     /// The host nodes of the loaded tree whose status the user picks (subtrees included,
     /// declared stand-ins left out), in tree order.
     pub fn host_nodes(&self) -> Vec<&NodeInfo> {
-        let Some(tree) = &self.tree else {
-            return Vec::new();
-        };
-        (0..tree.len())
-            .map(|i| tree.info(NodeId::from_index(i)))
-            // A host control or decorator with a declared stand-in runs its children as that
-            // built-in (rule 61): there is no status to choose for it.
-            .filter(|info| {
-                self.types
-                    .node(&info.kind)
-                    .is_some_and(|t| t.host && t.stand_in.is_none())
-            })
-            .collect()
+        match &self.tree {
+            Some(tree) => self.hosts.iter().map(|&id| tree.info(id)).collect(),
+            None => Vec::new(),
+        }
     }
 
     /// The status the stand-in for node `guid` returns.
@@ -329,15 +325,26 @@ impl Simulation for PlainSim {
         let types = manifest_types(tree, path);
         let registry = stand_in_registry(&types);
         let compiled = Arc::new(registry.loader().load_tree(tree, path)?);
+        self.hosts = (0..compiled.len())
+            .map(NodeId::from_index)
+            // A host control or decorator with a declared stand-in runs its children as that
+            // built-in (rule 61): there is no status to choose for it.
+            .filter(|&id| {
+                types
+                    .node(&compiled.info(id).kind)
+                    .is_some_and(|t| t.host && t.stand_in.is_none())
+            })
+            .collect();
         self.types = types;
         let warnings = compiled.warnings().to_vec();
         self.tree = Some(compiled.clone());
         let outcome = match &mut self.agent {
             Some(agent) => {
-                // Reloading halts first, so nothing is left half-done.
+                // Nodes whose place and shape are unchanged keep their state; the others
+                // are aborted first, so nothing is left half-done.
                 LoadOutcome {
                     reloaded: true,
-                    dropped_keys: agent.reload(&mut self.stand_ins, compiled),
+                    dropped_keys: agent.reload(&mut self.stand_ins, compiled).dropped_keys,
                     warnings,
                 }
             }

@@ -273,6 +273,16 @@ pub fn registry(positions: Positions) -> Registry<Soldier> {
 
 /// The soldier tree, with positions of the given kind.
 pub fn tree(positions: Positions) -> TreeBuilder {
+    soldier(positions, None)
+}
+
+/// The soldier tree whose patrol rests `seconds` at each waypoint (a Wait after the walk):
+/// the tree `examples/reload_soldiers.rs` edits.
+pub fn resting(positions: Positions, seconds: f64) -> TreeBuilder {
+    soldier(positions, Some(seconds))
+}
+
+fn soldier(positions: Positions, rest: Option<f64>) -> TreeBuilder {
     let ty = positions.value_type();
     let guarded = |key: &str, abort: &str| {
         decorator("Condition")
@@ -310,7 +320,9 @@ pub fn tree(positions: Positions) -> TreeBuilder {
                     seq([
                         action("NextWaypoint").param("waypoint", bind("waypoint")),
                         walk("MoveTo", "walk", "waypoint", 0.5),
-                    ])
+                    ]
+                    .into_iter()
+                    .chain(rest.map(|s| action("Wait").name("rest").param("seconds", s))))
                     .name("patrol"),
                 ])
                 .name("mind"),

@@ -1,5 +1,5 @@
 //! ArborAgent: the component that makes an entity run a tree, and when it ticks: its tick
-//! interval (semantics rule 86) and its sleep (rules 82 to 84), through the runtime's
+//! interval (semantics rule 87) and its sleep (rules 82 to 84), through the runtime's
 //! `Pacing`.
 
 use std::sync::Arc;
@@ -63,7 +63,7 @@ impl<C: Send + Sync + 'static> ArborAgent<C> {
         }
     }
 
-    /// Ticks the agent at most once per `seconds` (semantics rule 86: a far agent at 4 Hz
+    /// Ticks the agent at most once per `seconds` (semantics rule 87: a far agent at 4 Hz
     /// is 0.25), with the time in between accumulated into its tick; 0: every frame.
     pub fn with_tick_interval(mut self, seconds: f64) -> Self {
         self.set_tick_interval(seconds);

@@ -1,6 +1,6 @@
 //! When the plugin ticks an agent: sleeping agents (semantics rules 82 to 84) do what agents
 //! ticked at every frame do, with fewer ticks; a change to the entity's data wakes one; a
-//! tick interval (rule 86) ticks at due frames with the time in between accumulated.
+//! tick interval (rule 87) ticks at due frames with the time in between accumulated.
 
 use crate::common;
 
@@ -129,7 +129,7 @@ fn rule84_a_change_to_the_entity_data_wakes_a_sleeping_agent() {
 }
 
 #[test]
-fn rule86_a_tick_interval_ticks_at_due_frames_with_dt_accumulated() {
+fn rule87_a_tick_interval_ticks_at_due_frames_with_dt_accumulated() {
     let seen = Arc::new(Seen::default());
     let mut app = app(&seen);
     let tree = common::load::<Napper>(&mut app, "step.json");

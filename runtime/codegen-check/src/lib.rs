@@ -26,6 +26,11 @@ pub mod generated {
 #[allow(dead_code)] // the build script uses the generator; this crate its host manifest
 mod random_tree;
 
+/// Random tree number `i`'s file text, as the build script generated it (tests edit it).
+pub fn random_tree(i: u64) -> String {
+    random_tree::tree(i)
+}
+
 /// The node types the build script generated against: the built-in kinds, the project's
 /// manifests and the random trees' host types.
 pub fn types() -> arbor_runtime::NodeTypes {

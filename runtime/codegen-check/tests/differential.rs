@@ -248,6 +248,9 @@ fn a_wrong_generated_loop_is_caught() {
 #[path = "differential/snapshots.rs"]
 mod snapshots;
 
+#[path = "differential/edited.rs"]
+mod edited;
+
 /// The build script skips a file only if it does not load; random trees are valid by
 /// construction, so none may be skipped (a generator bug would otherwise go unnoticed).
 #[test]

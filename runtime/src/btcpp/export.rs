@@ -632,6 +632,22 @@ impl Ex<'_> {
                 out.push_attr("code", code);
             }
             Conv::Precondition => {
+                // Post-condition scripts stay attributes of the `<Precondition>` (BT.CPP
+                // runs them when it completes); the other decorators are its test.
+                let (post, gate): (Vec<&DecoratorDef>, Vec<&DecoratorDef>) =
+                    node.decorators.iter().partition(|d| {
+                        matches!(
+                            d.kind.as_str(),
+                            "OnSuccess" | "OnFailure" | "Post" | "OnHalted"
+                        )
+                    });
+                let mut post_attrs = Vec::new();
+                for d in &post {
+                    if let Some(attr) = script_attribute(&d.kind) {
+                        let code = d.params.get("code").and_then(Json::as_str).unwrap_or("");
+                        merge_script(&mut post_attrs, attr.to_owned(), code.to_owned());
+                    }
+                }
                 if let Some(test) = running_precondition(&at.nodes, children) {
                     out.push_attr("if", test);
                     out.push_attr("else", "RUNNING");
@@ -643,9 +659,12 @@ impl Ex<'_> {
                         skip: 1,
                     });
                 }
-                if let Some((test, otherwise)) = script_precondition(node, children.len()) {
+                if let Some((test, otherwise)) = script_precondition(&gate, children.len()) {
                     out.push_attr("if", test);
                     out.push_attr("else", otherwise);
+                    for (k, v) in post_attrs {
+                        out.push_attr(k, v);
+                    }
                     return Ok(Element {
                         id_for_name: entry.id.to_owned(),
                         out,
@@ -656,8 +675,8 @@ impl Ex<'_> {
                 }
                 // Written back only as it was imported: one child and only plain
                 // Conditions. Otherwise the Sequence is exported as a Sequence.
-                let plain = !node.decorators.is_empty()
-                    && node.decorators.iter().all(|d| {
+                let plain = !gate.is_empty()
+                    && gate.iter().all(|d| {
                         d.kind == "Condition"
                             && d.params
                                 .get("abort")
@@ -670,7 +689,7 @@ impl Ex<'_> {
                     return Err(String::new());
                 }
                 let mut tests = Vec::new();
-                for d in &node.decorators {
+                for d in &gate {
                     let value = Lit::from_json(d.params.get("equals").unwrap_or(&Json::Null))
                         .ok_or_else(String::new)?;
                     tests.push(Test {
@@ -690,6 +709,9 @@ impl Ex<'_> {
                 }
                 out.push_attr("if", script::print_tests(&tests, Join::All));
                 out.push_attr("else", "FAILURE");
+                for (k, v) in post_attrs {
+                    out.push_attr(k, v);
+                }
                 return Ok(Element {
                     id_for_name: entry.id.to_owned(),
                     out,
@@ -751,8 +773,15 @@ impl Ex<'_> {
             let Some(value) = node.params.get(&spec.name) else {
                 continue;
             };
-            let value = match spec.kind {
-                ParamKind::Key => format!("{{{}}}", value.as_str().unwrap_or("")),
+            let value = match (spec.kind, value) {
+                (ParamKind::Key, _) => format!("{{{}}}", value.as_str().unwrap_or("")),
+                // BT.CPP 4.9's `json:` literal: a list or an object for a port of a
+                // vector or custom type (BT.CPP 4.8 reads it for custom types).
+                (_, Json::Array(_) | Json::Object(_))
+                    if matches!(crate::port::binding(value), Ok(None)) =>
+                {
+                    format!("json:{value}")
+                }
                 _ => text(value),
             };
             out.push_attr(&spec.name, value);
@@ -840,7 +869,7 @@ impl Ex<'_> {
             && sub_file
                 .blackboard
                 .iter()
-                .all(|d| remap.iter().any(|(s, _)| *s == d.key));
+                .all(|d| d.default.is_some() || remap.iter().any(|(s, _)| *s == d.key));
         if autoremap {
             out.push_attr("_autoremap", "true");
         }
@@ -850,30 +879,20 @@ impl Ex<'_> {
             }
             out.push_attr(s, format!("{{{p}}}"));
         }
-        // Keys the call does not remap get the subtree file's defaults in Arbor; BT.CPP
-        // reads those from the subtree's model.
-        let ports: Vec<PortModel> = sub_file
-            .blackboard
-            .iter()
-            .filter_map(|d| {
-                d.default.as_ref().map(|v| PortModel {
-                    name: d.key.clone(),
-                    direction: Direction::Input,
-                    ty: None,
-                    default: Some(text(v)),
-                    description: d.description.clone(),
-                })
-            })
-            .collect();
-        if !ports.is_empty() {
-            self.sub_models.insert(
-                sub_id.clone(),
-                NodeModel {
-                    kind: ModelKind::SubTree,
-                    ports,
-                    description: String::new(),
-                },
-            );
+        if autoremap {
+            // A key the call does not remap has its default: a literal port of the call
+            // (BT.CPP does not apply a model's defaults to an autoremapped call).
+            for d in &sub_file.blackboard {
+                if let Some(v) = d.default.as_ref() {
+                    if !remap.iter().any(|(s, _)| *s == d.key) {
+                        out.push_attr(&d.key, text(v));
+                    }
+                }
+            }
+        }
+        let model = subtree_model(&sub_id, &sub_file);
+        if !model.ports.is_empty() || !model.description.is_empty() {
+            self.sub_models.insert(sub_id.clone(), model);
         }
         Ok(Element {
             id_for_name: sub_id,
@@ -960,6 +979,66 @@ fn model_of(ty: &NodeType) -> NodeModel {
         } else {
             ty.description.clone()
         },
+    }
+}
+
+/// The `<SubTree>` model of a subtree file: the ports of the model it was imported with
+/// (directions, C++ types, descriptions), and every key with a default, which a call that
+/// does not remap it gets in Arbor and BT.CPP reads from the model. The file is the
+/// truth: a key's default is its declared one, and a port the model did not type gets
+/// the key's type, so that a string default such as `"42"` comes back a string.
+fn subtree_model(id: &str, file: &TreeFile) -> NodeModel {
+    let imported = Meta::read(file)
+        .models
+        .remove(id)
+        .filter(|m| m.kind == ModelKind::SubTree);
+    let mut ports: Vec<PortModel> = imported
+        .as_ref()
+        .map(|m| m.ports.clone())
+        .unwrap_or_default();
+    // Ports whose key the file no longer has are left out (BT.CPP would declare a key
+    // nothing uses).
+    ports.retain(|p| file.blackboard.iter().any(|d| d.key == p.name));
+    for d in &file.blackboard {
+        let default = d.default.as_ref().map(text);
+        match ports.iter_mut().find(|p| p.name == d.key) {
+            Some(p) => {
+                // A `{key}` default is a remapping the calls write out; keep it for Groot2.
+                p.default = default.or_else(|| {
+                    p.default
+                        .take()
+                        .filter(|d| super::import::blackboard_ref(d).is_some())
+                });
+                if p.ty.is_none() {
+                    p.ty = cpp_type_of(d.ty);
+                }
+            }
+            None if default.is_some() => ports.push(PortModel {
+                name: d.key.clone(),
+                direction: Direction::Input,
+                ty: cpp_type_of(d.ty),
+                default,
+                description: d.description.clone(),
+            }),
+            None => {}
+        }
+    }
+    NodeModel {
+        kind: ModelKind::SubTree,
+        ports,
+        description: imported.map(|m| m.description).unwrap_or_default(),
+    }
+}
+
+/// The C++ type BT.CPP names a key of this type with, for the scalar types.
+fn cpp_type_of(ty: crate::value::ValueType) -> Option<String> {
+    use crate::value::ValueType;
+    match ty {
+        ValueType::Bool => Some("bool".to_owned()),
+        ValueType::Int => Some("int".to_owned()),
+        ValueType::Float => Some("double".to_owned()),
+        ValueType::String => Some("std::string".to_owned()),
+        _ => None,
     }
 }
 
@@ -1057,8 +1136,11 @@ fn negate(test: &str) -> String {
 
 /// A Sequence imported from a `<Precondition>` with a script test: one child and one
 /// FailureIf / SuccessIf / SkipIf whose code is `!(S)`; gives `S` and the `else` status.
-fn script_precondition(node: &NodeDef, children: usize) -> Option<(String, &'static str)> {
-    let [d] = node.decorators.as_slice() else {
+fn script_precondition(
+    decorators: &[&DecoratorDef],
+    children: usize,
+) -> Option<(String, &'static str)> {
+    let [d] = decorators else {
         return None;
     };
     let otherwise = match d.kind.as_str() {

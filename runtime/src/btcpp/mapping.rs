@@ -51,7 +51,8 @@ pub(crate) enum Conv {
     Always(Status),
     /// `value` + `output_key` -> SetBlackboard (import.rs, export.rs).
     SetBlackboard,
-    /// `code` -> SetBlackboard or Increment when it is one recognised statement.
+    /// `code` -> SetBlackboard when it is `key := literal` (the export writes SetBlackboard
+    /// and Increment back as such statements).
     Script,
     /// `code` -> a Condition leaf when it is one recognised test.
     ScriptCondition,

@@ -7,8 +7,10 @@
 //! - tests: `key`, `!key`, `key == literal`, `key != literal` (either side), joined by
 //!   `&&` or by `||` (never mixed, no parentheses) -> Condition / Precondition decorators
 //!   or a Condition leaf;
-//! - statements: `key := literal` or `key = literal` -> SetBlackboard, `key += number` ->
-//!   Increment.
+//! - statements: `key := literal` -> SetBlackboard. `key = literal` and `key += number`
+//!   stay Scripts: they stop on a key without a value, as BT.CPP throws there
+//!   (docs/semantics.md rule 86), where SetBlackboard writes and Increment counts from 0.
+//!   The export still writes Arbor's Increment as `key += by`.
 //!
 //! A right-hand identifier (`mode == IDLE`) is not recognised: in BT.CPP it may be a
 //! blackboard key or a scripting enum, and guessing wrong would change the behaviour.
@@ -236,13 +238,13 @@ fn parse_test(src: &str) -> Option<Test> {
 /// A recognised statement.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Stmt {
-    /// `key := literal` / `key = literal`
+    /// `key := literal`
     Assign { key: String, value: Lit },
-    /// `key += number`
+    /// `key += number`: how the export writes an Increment (never read back as one).
     Add { key: String, by: Lit },
 }
 
-/// Parses one statement (an optional trailing `;` is allowed).
+/// Parses one `key := literal` statement (an optional trailing `;` is allowed).
 pub(crate) fn parse_stmt(src: &str) -> Option<Stmt> {
     let src = src.trim().strip_suffix(';').unwrap_or(src.trim());
     if src.contains(';') {
@@ -256,10 +258,6 @@ pub(crate) fn parse_stmt(src: &str) -> Option<Stmt> {
         Tok::Assign => Stmt::Assign {
             key,
             value: t.next()?.literal()?,
-        },
-        Tok::AddAssign => match t.next()?.literal()? {
-            by @ (Lit::Int(_) | Lit::Float(_)) => Stmt::Add { key, by },
-            _ => return None,
         },
         _ => return None,
     };
@@ -281,7 +279,10 @@ enum Tok {
     Not,
     Eq,
     Ne,
+    /// `:=`
     Assign,
+    /// `=`
+    Change,
     AddAssign,
     Other,
 }
@@ -318,7 +319,7 @@ impl<'a> Tokens<'a> {
             (_, ":=") => (Tok::Assign, 2),
             (_, "+=") => (Tok::AddAssign, 2),
             ('!', _) => (Tok::Not, 1),
-            ('=', _) => (Tok::Assign, 1),
+            ('=', _) => (Tok::Change, 1),
             ('\'' | '"', _) => match self.rest[1..].find(c) {
                 Some(end) => {
                     let text = &self.rest[1..1 + end];
@@ -429,20 +430,17 @@ mod tests {
             })
         );
         assert_eq!(
-            parse_stmt(" msg = 'hello world' ;"),
+            parse_stmt(" msg := 'hello world' ;"),
             Some(Stmt::Assign {
                 key: "msg".into(),
                 value: Lit::Str("hello world".into())
             })
         );
-        assert_eq!(
-            parse_stmt("tries += 1"),
-            Some(Stmt::Add {
-                key: "tries".into(),
-                by: Lit::Int(1)
-            })
-        );
+        // Rule 86: BT.CPP 4.8.2 throws on `msg = 'x'` and `tries += 1` when the entry does
+        // not exist yet; SetBlackboard and Increment would write, so these stay Scripts.
         for src in [
+            " msg = 'hello world' ;",
+            "tries += 1",
             "a := b",
             "a := 1; b := 2",
             "a += 'x'",

@@ -48,6 +48,22 @@ impl Element {
             message: message.into(),
         }
     }
+
+    /// An element at line 1, column 1, for the tests of the import's rewrites.
+    #[cfg(test)]
+    pub(crate) fn for_test(tag: &str, attrs: &[(&str, &str)], children: Vec<Element>) -> Element {
+        Element {
+            tag: tag.to_owned(),
+            attrs: attrs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            children,
+            text: String::new(),
+            line: 1,
+            column: 1,
+        }
+    }
 }
 
 /// As [`parse`], but first repairs what BT.CPP's XML library (TinyXML2) accepts and strict

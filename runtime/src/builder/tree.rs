@@ -95,6 +95,7 @@ impl TreeBuilder {
             root,
             nodes,
             editor: None,
+            conflicts: Vec::new(),
             unknown: BTreeMap::new(),
         }
     }

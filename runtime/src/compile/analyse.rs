@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::conflicts;
 use super::graph::{self, Graph};
 use super::key_use::KeyUse;
 use super::params::{self, FileKeys, RootKeys, Site};
@@ -78,6 +79,7 @@ impl<'a> Analyser<'a> {
         let start = problems.len();
         let mut file = file;
         problems.extend(renames::apply(&mut file, self.types, &origin));
+        problems.extend(conflicts::problems(&file, &origin));
         let graph = graph::analyse(&file, &origin, self.opts, problems);
         check_keys(&file, &origin, problems);
         // Only a file that writes `@` somewhere can name a root key; the others skip
@@ -346,7 +348,7 @@ struct NodeCx<'c, 'f, 't> {
     key_use: &'c mut KeyUse,
 }
 
-fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {
+pub(super) fn check_keys(file: &TreeFile, origin: &Arc<str>, problems: &mut Vec<Problem>) {
     let mut seen = HashMap::new();
     for (i, decl) in file.blackboard.iter().enumerate() {
         let path = format!("$.blackboard[{i}]");

@@ -831,7 +831,11 @@ impl<'a, C: 'static> Emitter<'a, C> {
         }
         let origin: Arc<str> = Arc::from(shown.display().to_string());
         let parsed = match self.opts.embedded.get(canonical) {
-            Some(EmbeddedFile::Tree(file)) => Ok((**file).clone()),
+            Some(EmbeddedFile::Tree(file)) => Ok((
+                (**file).clone(),
+                origin.clone(),
+                Some(canonical.to_path_buf()),
+            )),
             embedded => {
                 let read = match embedded {
                     Some(EmbeddedFile::Text(text)) => Ok(text.to_string()),
@@ -844,7 +848,11 @@ impl<'a, C: 'static> Emitter<'a, C> {
                         return Err(why.join("; "));
                     }
                 }
-                read.and_then(|text| source::parse(&text, &origin, self.opts))
+                // A variant file runs its base with its overrides; the base's subtrees
+                // are relative to the base.
+                read.and_then(|text| {
+                    super::parse_any(&text, origin.clone(), Some(canonical), self.opts)
+                })
             }
         };
         let result = match parsed {
@@ -852,8 +860,8 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 self.problems.extend(problems);
                 None
             }
-            Ok(file) => {
-                let analysed = self.analyse(file, origin, Some(canonical.to_path_buf()));
+            Ok((file, origin, path)) => {
+                let analysed = self.analyse(file, origin, path);
                 analysed.ok.then(|| Rc::new(analysed))
             }
         };

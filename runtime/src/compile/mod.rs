@@ -8,6 +8,7 @@
 //! node *declarations* (the editor, `arbor check`) validate with the same code.
 
 mod analyse;
+mod conflicts;
 mod embedded;
 mod emit;
 mod graph;
@@ -19,6 +20,7 @@ mod running_condition;
 pub use renames::{migrate, Rename, Renamed};
 mod source;
 mod suggest;
+mod variant;
 pub(crate) use suggest::closest;
 
 pub use embedded::Embedded;
@@ -116,6 +118,22 @@ impl<'r, C: 'static> Loader<'r, C> {
         self.load_text(text, origin_of(path), path)
     }
 
+    /// Checks and compiles an in-memory tree with `overrides` applied (an agent's own
+    /// parameter values and key defaults, docs/format.md "Variant files"). An override that
+    /// names a node or key the tree lacks is a problem, located at its path in the overrides
+    /// (`params[0].node`).
+    pub fn load_tree_with(
+        &self,
+        file: &TreeFile,
+        overrides: &crate::format::Overrides,
+        path: Option<&Path>,
+    ) -> Result<CompiledTree<C>, LoadError> {
+        let mut file = file.clone();
+        variant::apply(overrides, &mut file, &Arc::from("<overrides>"), "")
+            .map_err(|problems| LoadError { problems })?;
+        self.load_tree(&file, path)
+    }
+
     /// Checks and compiles an in-memory tree (the editor's live preview does this).
     pub fn load_tree(
         &self,
@@ -138,7 +156,7 @@ impl<'r, C: 'static> Loader<'r, C> {
         origin: Arc<str>,
         path: Option<&Path>,
     ) -> Result<CompiledTree<C>, LoadError> {
-        let file = source::parse(text, &origin, &self.options)
+        let (file, origin, path) = parse_any(text, origin, path, &self.options)
             .map_err(|problems| LoadError { problems })?;
         build(
             Some(self.registry),
@@ -146,7 +164,7 @@ impl<'r, C: 'static> Loader<'r, C> {
             &self.options,
             file,
             origin,
-            path,
+            path.as_deref(),
         )
     }
 }
@@ -170,10 +188,9 @@ pub fn check_str(
     types: &NodeTypes,
     options: &LoadOptions,
 ) -> Report {
-    let origin = origin_of(path);
-    match source::parse(text, &origin, options) {
+    match parse_any(text, origin_of(path), path, options) {
         Err(problems) => Report { problems },
-        Ok(file) => check_tree(&file, path, types, options),
+        Ok((file, _, path)) => check_tree(&file, path.as_deref(), types, options),
     }
 }
 
@@ -200,6 +217,23 @@ pub fn parse_str(text: &str, path: Option<&Path>) -> Result<TreeFile, LoadError>
         .map_err(|problems| LoadError { problems })
 }
 
+/// The errors in the shape of a parsed file: GUIDs (valid, unique), the root, children
+/// that exist, one parent per node, no cycles, blackboard keys (named, unique, defaults
+/// of their type). What tools that compare, merge or rewrite files need of them, checked
+/// by the loader's own stages and without node types.
+pub fn check_shape(file: &TreeFile, path: Option<&Path>) -> Result<(), LoadError> {
+    let mut problems = Vec::new();
+    let origin = origin_of(path);
+    graph::analyse(file, &origin, &LoadOptions::default(), &mut problems);
+    analyse::check_keys(file, &origin, &mut problems);
+    problems.retain(Problem::is_error);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(LoadError { problems })
+    }
+}
+
 /// Compiles a tree file against node declarations only, without host actions: the layout
 /// code generation emits code for (`codegen::generate`).
 pub(crate) fn compile_unbound(
@@ -209,8 +243,26 @@ pub(crate) fn compile_unbound(
 ) -> Result<CompiledTree<()>, LoadError> {
     let origin: Arc<str> = Arc::from(path.display().to_string());
     let text = source::read(path, &origin, options).map_err(|problems| LoadError { problems })?;
-    let file = source::parse(&text, &origin, options).map_err(|problems| LoadError { problems })?;
-    build::<()>(None, types, options, file, origin, Some(path))
+    let (file, origin, path) =
+        parse_any(&text, origin, Some(path), options).map_err(|problems| LoadError { problems })?;
+    build::<()>(None, types, options, file, origin, path.as_deref())
+}
+
+/// A tree file's text parsed, or a variant file's base with its overrides applied; with
+/// the origin and path its problems and subtrees are relative to (a variant's base's).
+pub(crate) fn parse_any(
+    text: &str,
+    origin: Arc<str>,
+    path: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<(TreeFile, Arc<str>, Option<PathBuf>), Vec<Problem>> {
+    if crate::format::is_variant(text) {
+        let (file, base) = variant::resolve(text, &origin, path, options)?;
+        let origin = Arc::from(base.display().to_string());
+        return Ok((file, origin, Some(base)));
+    }
+    let file = source::parse(text, &origin, options)?;
+    Ok((file, origin, path.map(Path::to_path_buf)))
 }
 
 fn origin_of(path: Option<&Path>) -> Arc<str> {
@@ -267,5 +319,6 @@ fn build<C: 'static>(
         subtree_files,
         warnings: problems,
         program: None,
+        layout: std::sync::OnceLock::new(),
     })
 }

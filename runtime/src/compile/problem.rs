@@ -207,6 +207,9 @@ pub enum ProblemKind {
     /// Message: "…: …".
     #[error("{kind}: {message}")]
     HostRejected { kind: String, message: String },
+    /// Message: "merge conflict: …; pick a side in the editor, or edit the file and remove its `conflicts` entry".
+    #[error("merge conflict: {0}; pick a side in the editor, or edit the file and remove its `conflicts` entry")]
+    MergeConflict(String),
     /// Message: "the generated code does not match the tree (…); run `arbor codegen` again".
     #[error("the generated code does not match the tree ({0}); run `arbor codegen` again")]
     StaleCode(String),

@@ -123,6 +123,7 @@ fn strings_fit(file: &TreeFile, limit: usize) -> bool {
         && fits(&file.description)
         && file.root.as_deref().is_none_or(fits)
         && file.unknown.is_empty()
+        && file.conflicts.is_empty()
         && file
             .editor
             .as_ref()
@@ -332,6 +333,7 @@ fn unknown_fields(file: &TreeFile, origin: &Arc<str>) -> Vec<Problem> {
         "root",
         "nodes",
         "editor",
+        "conflicts",
     ];
     const KEY: &[&str] = &["key", "type", "default", "description"];
     const NODE: &[&str] = &[

@@ -6,14 +6,22 @@
 //! progress in the editor), and no file is deep enough to exhaust a parser's recursion limit.
 //! docs/format.md is the specification; docs/arbor-tree.schema.json its JSON Schema.
 
+mod conflict;
 mod json_path;
 pub mod layout;
+mod overrides;
 mod tree_file;
 mod unique_keys;
+mod variant;
+
+pub(crate) use variant::is_variant;
 
 pub(crate) use unique_keys::find_duplicate_key;
 
+pub use conflict::Conflict;
 pub use json_path::json_path;
+pub use overrides::{KeyOverride, OverrideError, Overrides, ParamOverride};
+pub use variant::{VariantFile, VARIANT_FORMAT, VARIANT_VERSION};
 
 pub use tree_file::{
     new_guid, DecoratorDef, KeyDecl, NodeDef, TreeFile, FORMAT_NAME, FORMAT_VERSION,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
+use super::Conflict;
 use crate::value::ValueType;
 
 /// The value of the `format` field.
@@ -43,6 +44,9 @@ pub struct TreeFile {
     /// Editor data (positions, notes, groups). The runtime keeps it opaque.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub editor: Option<Value>,
+    /// What a merge left undecided (`arbor merge`); the loader reports each as an error.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<Conflict>,
     /// Fields this version does not know; reported by the loader as problems.
     #[serde(flatten, skip_serializing)]
     pub unknown: BTreeMap<String, Value>,
@@ -128,6 +132,7 @@ impl TreeFile {
             root: None,
             nodes: Vec::new(),
             editor: None,
+            conflicts: Vec::new(),
             unknown: BTreeMap::new(),
         }
     }

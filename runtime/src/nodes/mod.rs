@@ -152,6 +152,16 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// The duration of a timed node (Wait, Timeout, Delay), whose deadline needs a timer.
+    pub(crate) fn duration(&self) -> Option<&Duration> {
+        match self {
+            Kind::Timeout { seconds } | Kind::Delay { seconds } | Kind::Wait { seconds } => {
+                Some(seconds)
+            }
+            _ => None,
+        }
+    }
+
+    /// As [`Kind::duration`], to lay out the timers.
     pub(crate) fn duration_mut(&mut self) -> Option<&mut Duration> {
         match self {
             Kind::Timeout { seconds } | Kind::Delay { seconds } | Kind::Wait { seconds } => {

@@ -56,8 +56,13 @@ pub(crate) enum Op {
     Float(f64),
     /// An interned string literal.
     Str(u32),
-    /// Pushes the key's valid value; a key without one stops the script (it fails).
+    /// Pushes the key's valid value; a key without one stops the script (it fails):
+    /// `Stop::NoValue`, BT.CPP's "Variable not found" (rule 86).
     Load(Key),
+    /// The target of `=` or of a compound assignment must have a valid value; a key
+    /// without one stops the script: `Stop::NotCreated`, BT.CPP's "doesn't exist, yet"
+    /// (rule 86). Pushes nothing.
+    Target(Key),
     /// Pops a value and writes it to the key (an int into a float key is widened).
     Store(Key, Ty),
     /// Pops a value and appends its text to the string key's (`s := s .. e`, `s += e`),
@@ -110,8 +115,9 @@ pub struct Program {
     pub(crate) result: Ty,
     /// The deepest the stack gets.
     pub(crate) depth: usize,
-    /// The source range of each instruction that can stop the script on a limit (`Concat`,
-    /// `Store`), by instruction index in increasing order: read only to report a stop.
+    /// The source range of each instruction that can stop the script (`Load`, `Target`,
+    /// `Concat`, `Store`, …), by instruction index in increasing order: read only to
+    /// report a stop.
     pub(crate) sites: Vec<(u32, Span)>,
     /// The script's text, for messages about a stop.
     pub(crate) src: Arc<str>,
@@ -141,6 +147,7 @@ impl Program {
         for op in &mut self.ops {
             match op {
                 Op::Load(k)
+                | Op::Target(k)
                 | Op::Store(k, _)
                 | Op::Append(k)
                 | Op::LoadComponent(k, _)
@@ -195,7 +202,7 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// Emits `op`, which can stop the script on a limit, with the source range to report.
+    /// Emits `op`, which can stop the script, with the source range to report.
     fn emit_at(&mut self, op: Op, stack: isize, span: Span) {
         self.sites.push((self.ops.len() as u32, span));
         self.emit(op, stack);
@@ -244,13 +251,17 @@ impl<'a> Compiler<'a> {
             )
         })?;
         let compound = op != ":=" && op != "=";
+        // BT.CPP checks the target of `=` before it evaluates the value (rule 86).
+        if op != ":=" {
+            self.emit_at(Op::Target(key), 0, span);
+        }
         if kty == Ty::Str {
             if let Some(tail) = self.appended(op, root, name, value) {
                 return self.append(key, (op, name), (target, value), tail);
             }
         }
         if compound {
-            self.emit(Op::Load(key), 1);
+            self.emit_at(Op::Load(key), 1, span);
         }
         let vty = self.expr(value)?;
         check::assignment(op, name, kty, vty)
@@ -298,7 +309,12 @@ impl<'a> Compiler<'a> {
         (target, value): (&Expr, &Expr),
         tail: &Expr,
     ) -> Result<Ty, ScriptError> {
-        self.emit(Op::Load(key), 1);
+        // `s := s .. t` reads `s` (a stop names that read); `s += t` checked it as a target.
+        let read = match value {
+            Expr::Binary("..", l, _) => l.span(),
+            _ => target.span(),
+        };
+        self.emit_at(Op::Load(key), 1, read);
         self.emit(Op::Pop, -1);
         let tty = self.expr(tail)?;
         let whole = target.span().to_end(value.span());
@@ -324,8 +340,11 @@ impl<'a> Compiler<'a> {
     ) -> Result<Ty, ScriptError> {
         let (slot, index) = self.component_of(root, key, field)?;
         let name = self.text(key.to_end(field));
+        if op != ":=" {
+            self.emit_at(Op::Target(slot), 0, key.to_end(field));
+        }
         if op != ":=" && op != "=" {
-            self.emit(Op::LoadComponent(slot, index), 1);
+            self.emit_at(Op::LoadComponent(slot, index), 1, key.to_end(field));
         }
         let vty = self.expr(value)?;
         let whole = key.to_end(value.span());
@@ -429,7 +448,7 @@ impl<'a> Compiler<'a> {
             Expr::Name { root, span } => self.name(*root, *span),
             Expr::Component { root, key, field } => {
                 let (slot, index) = self.component_of(*root, *key, *field)?;
-                self.emit(Op::LoadComponent(slot, index), 1);
+                self.emit_at(Op::LoadComponent(slot, index), 1, key.to_end(*field));
                 Ok(Ty::Float)
             }
             Expr::Unary(op, inner, span) => self.unary(op, inner, *span),
@@ -477,7 +496,7 @@ impl<'a> Compiler<'a> {
                 ),
             )
         })?;
-        self.emit(Op::Load(key), 1);
+        self.emit_at(Op::Load(key), 1, span);
         Ok(ty)
     }
 

@@ -58,11 +58,31 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
-/// Why a script stopped.
+/// Why a script stopped. Every stop is a problem in the tree, reported with its place in
+/// the script ([`Program::stop_message`]); the two about keys without a value are
+/// BehaviorTree.CPP's script exceptions (rule 86).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
-    /// It read a key that has no valid value (never written, or expired).
-    NoValue(Key),
+    /// It read a key that has no valid value (never written, unset, or expired):
+    /// BT.CPP's "Variable not found".
+    NoValue {
+        /// The key.
+        key: Key,
+        /// Where the read starts in the script.
+        start: usize,
+        /// Where it ends.
+        end: usize,
+    },
+    /// `=` or a compound assignment (`+=`, …) to a key that has no valid value: BT.CPP's
+    /// "The blackboard entry doesn't exist, yet" (only `:=` creates a value).
+    NotCreated {
+        /// The key.
+        key: Key,
+        /// Where the assigned key's name starts in the script.
+        start: usize,
+        /// Where it ends.
+        end: usize,
+    },
     /// A `..` or `+=` would have made a string longer than [`MAX_STRING_LEN`] bytes: the
     /// byte range of that operation in the script, and the length it would have had.
     TooLong {
@@ -177,8 +197,13 @@ impl Program {
                     Some(Value::Int(i)) => V::I(*i),
                     Some(Value::Float(f)) => V::F(*f),
                     Some(Value::Str(s)) => V::S(s.clone()),
-                    _ => return Err(Stop::NoValue(key)),
+                    _ => return Err(self.no_value(pc - 1, key)),
                 }),
+                Op::Target(key) => {
+                    if bb.get(key).is_none() {
+                        return Err(self.not_created(pc - 1, key));
+                    }
+                }
                 Op::Store(key, ty) => {
                     let value = match stack.last() {
                         Some(V::B(b)) => Value::Bool(*b),
@@ -218,7 +243,7 @@ impl Program {
                         }
                     };
                     let Some(Value::Str(old)) = bb.get(key) else {
-                        return Err(Stop::NoValue(key));
+                        return Err(self.no_value(pc - 1, key));
                     };
                     let len = old.len().saturating_add(piece.len());
                     if len > MAX_STRING_LEN {
@@ -238,7 +263,7 @@ impl Program {
                     }
                     match bb.get(key) {
                         Some(Value::Str(s)) => stack.push(V::S(s.clone())),
-                        _ => return Err(Stop::NoValue(key)),
+                        _ => return Err(self.no_value(pc - 1, key)),
                     }
                 }
                 Op::LoadComponent(key, i) => stack.push(V::F(match (bb.value(key), i) {
@@ -247,7 +272,7 @@ impl Program {
                     (Value::Vec3(v), 0) => v.x,
                     (Value::Vec3(v), 1) => v.y,
                     (Value::Vec3(v), _) => v.z,
-                    _ => return Err(Stop::NoValue(key)),
+                    _ => return Err(self.no_value(pc - 1, key)),
                 })),
                 Op::StoreComponent(key, i) => {
                     let f = match stack.last() {
@@ -261,7 +286,7 @@ impl Program {
                         (Value::Vec3(v), 0) => Value::Vec3(Vec3 { x: f, ..*v }),
                         (Value::Vec3(v), 1) => Value::Vec3(Vec3 { y: f, ..*v }),
                         (Value::Vec3(v), _) => Value::Vec3(Vec3 { z: f, ..*v }),
-                        _ => return Err(Stop::NoValue(key)),
+                        _ => return Err(self.no_value(pc - 1, key)),
                     };
                     bb.write(key, value, -1.0);
                 }
@@ -393,12 +418,24 @@ impl Program {
 }
 
 impl Program {
-    /// What went wrong when the script stopped on a limit, located in the script
-    /// (`column 6 (\`s .. s\`): …`); `None` for a key without a valid value, which is an
-    /// ordinary outcome (rule 51), not a problem.
-    pub fn stop_message(&self, stop: Stop) -> Option<String> {
+    /// What went wrong when the script stopped, located in the script
+    /// (`column 6 (\`s .. s\`): …`).
+    pub fn stop_message(&self, stop: Stop) -> String {
         let (start, end, what) = match stop {
-            Stop::NoValue(_) => return None,
+            Stop::NoValue { start, end, .. } => (
+                start,
+                end,
+                "the key has no value (never written, unset or expired); BT.CPP: \"Variable \
+                 not found\""
+                    .to_owned(),
+            ),
+            Stop::NotCreated { start, end, .. } => (
+                start,
+                end,
+                "the key has no value yet, and `=` only changes a value (`:=` creates one); \
+                 BT.CPP: \"The blackboard entry doesn't exist, yet\""
+                    .to_owned(),
+            ),
             Stop::TooLong { start, end, len } => (
                 start,
                 end,
@@ -425,11 +462,23 @@ impl Program {
             Some((cut, _)) => format!("{}…", &excerpt[..cut]),
             None => excerpt.to_owned(),
         };
-        Some(format!(
+        format!(
             "script stopped at {place} (`{}`): {}",
             crate::text::escape_controls(&excerpt),
             error.message
-        ))
+        )
+    }
+
+    #[cold]
+    fn no_value(&self, pc: usize, key: Key) -> Stop {
+        let (start, end) = self.site(pc);
+        Stop::NoValue { key, start, end }
+    }
+
+    #[cold]
+    fn not_created(&self, pc: usize, key: Key) -> Stop {
+        let (start, end) = self.site(pc);
+        Stop::NotCreated { key, start, end }
     }
 
     #[cold]

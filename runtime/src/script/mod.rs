@@ -23,12 +23,16 @@ mod eval;
 mod infer;
 mod lexer;
 mod parser;
+mod rename;
+mod roles;
 
 pub use check::{Names, Ty};
 pub use compile::Program;
 pub use eval::{Outcome, Stop, MAX_STRING_LEN};
 pub use infer::{key_uses, key_uses_marked, key_uses_with};
 pub use parser::MAX_DEPTH;
+pub use rename::{key_name_spans, rename_key};
+pub use roles::{key_roles, KeyRole};
 
 use crate::blackboard::Key;
 use crate::value::ValueType;

@@ -82,8 +82,9 @@ fn refused(keys: &[(&str, ValueType)], src: &str) -> ScriptError {
 
 #[test]
 fn assignment_create_and_existing() {
-    // BT.CPP: `a := 1` -> a "1"; `@a:=1` -> a "1" (the root key).
-    let (_, bb) = run(&[("a", I), ("b", I)], "a := 1; b = a");
+    // BT.CPP: `a := 1` -> a "1"; `@a:=1` -> a "1" (the root key); `=` changes a value
+    // that exists (rule 86).
+    let (_, bb) = run(&[("a", I), ("b", I)], "a := 1; b := 0; b = a");
     assert_eq!(key(&bb, "a").as_i64(), Some(1));
     assert_eq!(key(&bb, "b").as_i64(), Some(1));
     let (_, bb) = run(&[("a", I)], "@a := 7");
@@ -196,7 +197,10 @@ fn logic_short_circuits() {
     let (out, _) = run(&[("missing", B)], "true || missing");
     assert_eq!(out, Ok(Outcome::Bool(true)));
     let (out, _) = run(&[("missing", B)], "true && missing");
-    assert_eq!(out, Err(Stop::NoValue(Key(0))));
+    assert!(
+        matches!(out, Err(Stop::NoValue { key: Key(0), .. })),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -255,12 +259,68 @@ fn several_statements_give_the_last_value() {
 }
 
 #[test]
-fn reading_a_key_without_value_stops() {
-    // BT.CPP: `a:=b` with no `b` -> "Error in script"; Arbor's node fails instead.
-    let (out, bb) = run(&[("a", I), ("b", I)], "a := 1; a := b");
-    assert_eq!(out, Err(Stop::NoValue(Key(1))));
+fn rule86_reading_a_key_without_value_stops_where_it_is_read() {
+    // BT.CPP 4.8.2: `y := x + 1` with no `x` throws "Error in script [y := x + 1]
+    // Variable not found: x"; Arbor's script stops there, located at the read.
+    let src = "a := 1; a := b";
+    let (out, bb) = run(&[("a", I), ("b", I)], src);
+    assert_eq!(
+        out,
+        Err(Stop::NoValue {
+            key: Key(1),
+            start: 13,
+            end: 14
+        })
+    );
     // Statements before the failing one have run.
     assert_eq!(key(&bb, "a").as_i64(), Some(1));
+    let env = env(&[("a", I), ("b", I)]);
+    let program = compile(src, &env).unwrap();
+    let message = program.stop_message(out.unwrap_err());
+    assert!(
+        message.starts_with("script stopped at column 14 (`b`): the key has no value"),
+        "{message}"
+    );
+    assert!(message.contains("Variable not found"), "{message}");
+}
+
+#[test]
+fn rule86_assigning_with_eq_needs_a_value_and_colon_eq_creates_one() {
+    // BT.CPP 4.8.2: `x = 1` with no entry `x` throws "The blackboard entry [x] doesn't
+    // exist, yet. If you want to create a new one, use the operator [:=] instead of [=]";
+    // so does `x += 1`; `x := 1; x = 2` succeeds.
+    for src in ["x = 1", "x += 1", "s += 'a'", "f /= 2"] {
+        let (out, bb) = run(&[("x", I), ("s", S), ("f", F)], src);
+        assert!(
+            matches!(out, Err(Stop::NotCreated { start: 0, .. })),
+            "{src}: {out:?}"
+        );
+        assert_eq!(
+            bb.to_json().values().filter(|v| !v.is_null()).count(),
+            0,
+            "{src}"
+        );
+    }
+    let (out, bb) = run(&[("x", I)], "x := 1; x = 2; x += 1");
+    assert_eq!(out, Ok(Outcome::Int(3)));
+    assert_eq!(key(&bb, "x").as_i64(), Some(3));
+    // BT.CPP checks the target before the value: `x = y` with neither names `x`.
+    let (out, _) = run(&[("x", I), ("y", I)], "x = y");
+    assert!(
+        matches!(out, Err(Stop::NotCreated { key: Key(0), .. })),
+        "{out:?}"
+    );
+    // Statements before have run: BT.CPP's `a := 1; b = 2` leaves `a` at 1.
+    let src = "a := 1; b = 2";
+    let (out, bb) = run(&[("a", I), ("b", I)], src);
+    assert_eq!(key(&bb, "a").as_i64(), Some(1));
+    let env = env(&[("a", I), ("b", I)]);
+    let message = compile(src, &env).unwrap().stop_message(out.unwrap_err());
+    assert!(
+        message.starts_with("script stopped at column 9 (`b`): the key has no value yet"),
+        "{message}"
+    );
+    assert!(message.contains("doesn't exist, yet"), "{message}");
 }
 
 #[test]
@@ -348,10 +408,10 @@ mod components {
     #[test]
     fn rule80_a_vector_without_a_value_stops_the_script() {
         let (out, bb) = run_with_vectors("n := 1; n := empty.x; n := 2");
-        assert!(matches!(out, Err(Stop::NoValue(_))), "{out:?}");
+        assert!(matches!(out, Err(Stop::NoValue { .. })), "{out:?}");
         assert_eq!(key(&bb, "n"), Value::Float(1.0));
         let (out, bb) = run_with_vectors("empty.y := 4");
-        assert!(matches!(out, Err(Stop::NoValue(_))), "{out:?}");
+        assert!(matches!(out, Err(Stop::NoValue { .. })), "{out:?}");
         assert_eq!(key(&bb, "empty"), Value::Null);
     }
 

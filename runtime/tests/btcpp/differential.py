@@ -7,8 +7,11 @@ Reads a JSON list of runs on stdin, each
    "method": "exactly_once" | "once"}
 runs the tree in BT.CPP 4 through the `behaviortreepy` bindings, and writes one JSON
 object per run on stdout:
-  {"name", "error"?, "builtin": [ID, ...],
+  {"name", "error"?, "thrown"?, "builtin": [ID, ...],
    "ticks": [{"status", "calls": [name, ...], "bb": {key: value}}, ...]}
+where "thrown" is the script exception that ended the run ({"tick": n, "message"}: the
+n-th tick, 1-based, threw "Error in script [...]\n<what>"), which Arbor reports as the
+stop of rule 86 at the same tick.
 
 Custom leaves behave as Arbor's stand-ins (docs/semantics.md rule 6): the k-th tick of a
 node instance returns script[min(k, len - 1)]; no script means success. Their XML
@@ -215,7 +218,11 @@ def run(req):
             else:
                 status = tree.tick_exactly_once()
         except Exception as e:
-            out["error"] = "tick: " + (str(e).splitlines()[0] if str(e) else type(e).__name__)
+            text = str(e)
+            if text.startswith("Error in script"):
+                out["thrown"] = {"tick": len(out["ticks"]) + 1, "message": text}
+            else:
+                out["error"] = "tick: " + (text.splitlines()[0] if text else type(e).__name__)
             return out
         if len(calls) > MAX_CALLS_PER_TICK:
             out["error"] = "tick: more than %d leaf calls in one tick" % MAX_CALLS_PER_TICK

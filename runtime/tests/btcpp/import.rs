@@ -226,7 +226,7 @@ fn standard_library_maps_to_arbor_nodes() {
         [
             "RunOnce",
             "SetBlackboard",
-            "Increment",
+            "Script", // `shifts += 1`: stops without a value, as BT.CPP throws (rule 86)
             "Switch",
             "Repeat",
             "IfThenElse",
@@ -248,7 +248,7 @@ fn standard_library_maps_to_arbor_nodes() {
         params("by_mode"),
         json!({"variable": "mode", "case_1": "patrol", "case_2": "guard", "case_3": "sleep"})
     );
-    assert_eq!(params("count_shift"), json!({"key": "shifts", "by": 1}));
+    assert_eq!(params("count_shift"), json!({"code": "shifts += 1"}));
     assert_eq!(params("Repeat"), json!({"count": 3, "yield": true}));
     assert_eq!(params("Delay"), json!({"seconds": 1.5}));
     assert_eq!(params("AlwaysFailure"), json!({"returns": ["failure"]}));
@@ -515,7 +515,7 @@ fn autoremap_shares_every_subtree_key_and_literals_become_defaults() {
 }
 
 #[test]
-fn script_increment_on_a_non_numeric_key_stays_a_script() {
+fn script_adding_a_number_to_a_string_key_is_kept_as_text() {
     let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
         <Script code="n := 'many'"/>
         <Script code="n += 1"/>

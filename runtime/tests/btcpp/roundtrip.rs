@@ -356,9 +356,14 @@ fn subtree_files_become_behavior_trees_with_models_for_defaults() {
         1,
         "{xml}"
     );
-    assert!(xml.contains(
-        "<SubTree ID=\"GoTo\">\n      <input_port name=\"speed\" default=\"1.5\"/>\n    </SubTree>"
-    ));
+    // With the key's type, so that BT.CPP and a second import read the default as it is.
+    assert!(
+        xml.contains(
+            "<SubTree ID=\"GoTo\">\n      <input_port name=\"speed\" type=\"double\" \
+             default=\"1.5\"/>\n    </SubTree>"
+        ),
+        "{xml}"
+    );
     // A missing subtree file is a problem, not a panic.
     std::fs::remove_file(dir.join("goto.json")).unwrap();
     let err = export_file(&dir.join("main.json"), &NodeTypes::builtin()).unwrap_err();
@@ -583,4 +588,130 @@ fn rule79_a_disabled_node_exports_as_skip_if_true_and_imports_back_disabled() {
     let off = node(&back.files[0].tree, "off");
     assert!(off.enabled);
     assert_eq!(off.decorators.len(), 1);
+}
+
+// ---- What BT.CPP 4.8 loads --------------------------------------------------------------
+
+/// Loads `xml` in BT.CPP 4.8 (`behaviortreepy`), with `actions` registered as custom
+/// actions: `Err` with BT.CPP's message when it refuses it. `None` when the peer is not
+/// installed here (the test then skips, unless `ARBOR_REQUIRE_PEERS=1`).
+fn btcpp_loads(xml: &str, actions: &[&str], what: &str) -> Option<Result<(), String>> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the runtime crate sits in the workspace");
+    let python = super::venv::btcpp_python_or_skip(workspace, what)?;
+    let dir = tempdir(&format!("btcpp-loads-{}", what.replace(' ', "-")));
+    let path = dir.join("exported.xml");
+    std::fs::write(&path, xml).unwrap();
+    let program = format!(
+        "import sys, behaviortreepy as bt\n\
+         f = bt.BehaviorTreeFactory()\n\
+         for a in {actions:?}:\n    \
+             f.register_simple_stateful_action(a, lambda n: bt.NodeStatus.SUCCESS, \
+             lambda n: bt.NodeStatus.SUCCESS, None)\n\
+         try:\n    \
+             f.create_tree_from_text(open(sys.argv[1]).read())\n\
+         except Exception as e:\n    \
+             print(e)\n    \
+             sys.exit(1)\n"
+    );
+    let out = std::process::Command::new(python)
+        .arg("-c")
+        .arg(program)
+        .arg(&path)
+        .output()
+        .expect("python runs");
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stdout).into_owned())
+    })
+}
+
+#[test]
+fn a_precondition_with_post_conditions_exports_as_a_precondition() {
+    let xml = round_trip("precondition_post.xml", "tree");
+    assert!(
+        xml.contains(r#"<Precondition if="a == 1" else="FAILURE" _onSuccess="a := 3">"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(
+            r#"<Precondition if="a &gt; 2 &amp;&amp; f" else="SUCCESS" _post="f := false">"#
+        ),
+        "{xml}"
+    );
+    assert!(!xml.contains("<Sequence name=\"Precondition\""), "{xml}");
+    let original = std::fs::read_to_string(fixture_path("precondition_post.xml")).unwrap();
+    assert_eq!(trees(&xml), trees(&original), "{xml}");
+    if let Some(loaded) = btcpp_loads(&xml, &["Work"], "precondition post") {
+        assert_eq!(loaded, Ok(()), "{xml}");
+    }
+}
+
+#[test]
+fn subtree_models_keep_their_ports_types_and_defaults() {
+    let xml = round_trip("subtree_model.xml", "tree");
+    for expected in [
+        // The model's ports come back with their directions, types and descriptions.
+        r#"<input_port name="speed" type="int">How fast</input_port>"#,
+        // A string default that spells a number stays a string, with its text.
+        r#"<input_port name="label" type="std::string" default="007"/>"#,
+        r#"<output_port name="msg" type="std::string" default="{said}"/>"#,
+        // An autoremapped call with a literal port stays autoremapped; its SetBlackboard
+        // nodes keep writing the parent's keys.
+        r#"<SubTree ID="Walk" _autoremap="true" stride="5"/>"#,
+    ] {
+        assert!(xml.contains(expected), "missing {expected}\n{xml}");
+    }
+    let (imported, _) = import_to("subtree_model.xml", "tree", "subtree-model-types");
+    let say = imported.file("Say").expect("the Say subtree");
+    let label = say
+        .tree
+        .blackboard
+        .iter()
+        .find(|k| k.key == "label")
+        .unwrap();
+    assert_eq!(label.ty.to_string(), "string");
+    assert_eq!(label.default, Some(json!("007")));
+    if let Some(loaded) = btcpp_loads(&xml, &["Work"], "subtree model") {
+        assert_eq!(loaded, Ok(()), "{xml}");
+    }
+}
+
+#[test]
+fn v3_blackboard_checks_export_as_preconditions_bt_cpp_4_loads() {
+    let xml = round_trip("v3_blackboard_checks.xml", "tree");
+    assert!(
+        xml.contains(r#"<Precondition if="mode == 'guard'" else="FAILURE">"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<Precondition if="n == 3" else="SUCCESS">"#),
+        "{xml}"
+    );
+    assert!(!xml.contains("BlackboardCheck"), "{xml}");
+    if let Some(loaded) = btcpp_loads(&xml, &["Work"], "v3 checks") {
+        assert_eq!(loaded, Ok(()), "{xml}");
+    }
+}
+
+/// BT.CPP 4.10's TryCatch comes back as the Fallback it is read as (which BT.CPP 4.8
+/// loads too), and 4.9's `json:` port literals stay JSON values, written back as such.
+#[test]
+fn try_catch_and_json_literals_round_trip() {
+    let xml = round_trip("btcpp_4_10.xml", "tree");
+    for expected in [
+        r#"<Fallback name="TryCatch">"#,
+        r#"<Sequence name="try">"#,
+        r#"<ForceFailure name="catch">"#,
+        r#"waypoints="json:[1,2,3]""#,
+        r#"pose="json:{&quot;x&quot;:1.5}""#,
+    ] {
+        assert!(xml.contains(expected), "missing {expected}\n{xml}");
+    }
+    let imported = import("btcpp_4_10.xml", "tree");
+    let move_to = node(imported.main(), "MoveTo");
+    assert_eq!(move_to.params["waypoints"], json!([1, 2, 3]));
+    assert_eq!(move_to.params["pose"], json!({"x": 1.5}));
 }

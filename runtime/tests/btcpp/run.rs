@@ -145,6 +145,12 @@ fn the_guard_library_tree_runs() {
         .blackboard_mut()
         .set_json("mode", &json!("guard"), None)
         .unwrap();
+    // `shifts += 1` needs a value (rule 86: BT.CPP 4.8.2 throws "The blackboard entry
+    // [shifts] doesn't exist, yet"): the program gives it one, as it gives `mode`.
+    agent
+        .blackboard_mut()
+        .set_json("shifts", &json!(0), None)
+        .unwrap();
     // SequenceWithMemory runs one instantly succeeding child per tick (rule 50).
     let (status, ticked, _) = tick_to_end(&mut agent, &mut data, 10);
     assert_eq!(status, Status::Success);
@@ -450,4 +456,78 @@ fn registered_custom_controls_of_an_imported_tree_tick_their_children() {
         ["second", "second", "Twice", "first", "Backwards"],
         "{ticked:?}"
     );
+}
+
+/// BT.CPP 4.10's TryCatch (`src/controls/try_catch_node.cpp`): the try children run as a
+/// Sequence; the first failure starts the catch in the same tick, a running catch is
+/// resumed, and when it ends the node fails; the next run starts at the first try child.
+#[test]
+fn try_catch_runs_its_catch_after_a_failing_try_child_and_fails() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <TryCatch><Open/><Pass/><Clean/></TryCatch>
+      </BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let kinds: Vec<&str> = imported
+        .main()
+        .nodes
+        .iter()
+        .map(|n| n.kind.as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "Selector",
+            "Sequence",
+            "Open",
+            "Pass",
+            "ForceFailure",
+            "Clean"
+        ]
+    );
+    let (mut agent, mut data) = running(
+        &imported,
+        "run-try-catch",
+        &[
+            ("Open", &["success"]),
+            ("Pass", &["running", "failure", "success"]),
+            ("Clean", &["running", "success"]),
+        ],
+    );
+    let names = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let mut tick = |agent: &mut Agent<StandIns>| {
+        let (status, mut ticked) = tick(agent, &mut data);
+        ticked.retain(|n| matches!(n.as_str(), "Open" | "Pass" | "Clean"));
+        (status, ticked)
+    };
+    let (status, ticked) = tick(&mut agent);
+    assert_eq!(
+        (status, ticked),
+        (Status::Running, names(&["Open", "Pass"]))
+    );
+    // Pass fails: the catch starts in the same tick.
+    let (status, ticked) = tick(&mut agent);
+    assert_eq!(
+        (status, ticked),
+        (Status::Running, names(&["Pass", "Clean"]))
+    );
+    // The catch ends (with success): the TryCatch fails.
+    let (status, ticked) = tick(&mut agent);
+    assert_eq!((status, ticked), (Status::Failure, names(&["Clean"])));
+    // Started again at the first try child; every try child succeeds.
+    let (status, ticked) = tick(&mut agent);
+    assert_eq!(
+        (status, ticked),
+        (Status::Success, names(&["Open", "Pass"]))
+    );
+}
+
+/// `catch_on_halt="true"` runs the catch when the node is halted; Arbor has no such
+/// halt hook for a child, so that TryCatch stays an opaque node, as before.
+#[test]
+fn try_catch_with_catch_on_halt_stays_opaque() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T">
+        <TryCatch catch_on_halt="true"><Open/><Clean/></TryCatch>
+      </BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    assert_eq!(imported.main().nodes[0].kind, "TryCatch");
 }

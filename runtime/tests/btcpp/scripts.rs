@@ -423,3 +423,39 @@ fn rule71_a_waiting_precondition_tests_again_after_a_halt() {
         [("running", true), ("failure", false), ("running", false)]
     );
 }
+
+/// BT.CPP 4.8.2 throws at `b = 3` ("The blackboard entry [b] doesn't exist, yet") and at
+/// `c > 1` ("Variable not found: c"); no node of the tree ever gives `b` or `c` a value,
+/// so the import says so where it can see it. `a` (created by `:=`), `d` (a port) and
+/// `@r` (the root's, which any tree may create) are not reported.
+#[test]
+fn rule86_scripts_on_keys_nothing_gives_a_value_are_located_at_import() {
+    let xml = r#"<root BTCPP_format="4"><BehaviorTree ID="T"><Sequence>
+        <Script code="a := 1; a = 2"/>
+        <Script code="b = 3"/>
+        <ScriptCondition code="c &gt; 1"/>
+        <SetBlackboard output_key="d" value="1"/>
+        <Script code="d = 4; e := d; @r += 1"/>
+        <Work _skipIf="e &gt; 0"/>
+      </Sequence></BehaviorTree></root>"#;
+    let imported = import_str(xml, &ImportOptions::new("t")).expect("imports");
+    let found: Vec<(u32, &str)> = imported
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("rule 86"))
+        .map(|w| (w.line, w.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found[0].0, 3);
+    assert!(
+        found[0].1.contains("`b`") && found[0].1.contains("doesn't exist, yet"),
+        "{}",
+        found[0].1
+    );
+    assert_eq!(found[1].0, 4);
+    assert!(
+        found[1].1.contains("Variable not found: c"),
+        "{}",
+        found[1].1
+    );
+}

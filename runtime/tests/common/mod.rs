@@ -12,25 +12,30 @@ pub fn guid(n: usize) -> String {
     format!("00000000-0000-4000-8000-{n:012}")
 }
 
-/// Flattens a nested node (`{"type", "name"?, "params"?, "decorators"?, "children"?}`) into
+/// Flattens a nested node (`{"type", "name"?, "guid"?, "params"?, "decorators"?, "children"?}`) into
 /// a tree file with the given blackboard declarations. Names default to the type.
 pub fn tree_json(root: Value, blackboard: Value) -> Value {
     let mut nodes = Vec::new();
     let mut counter = 1;
-    flatten(&root, &mut nodes, &mut counter);
+    let root = flatten(&root, &mut nodes, &mut counter);
     json!({
         "format": "arbor-tree",
         "version": 1,
         "guid": guid(0),
         "name": "test",
         "blackboard": blackboard,
-        "root": guid(1),
+        "root": root,
         "nodes": nodes,
     })
 }
 
 fn flatten(node: &Value, out: &mut Vec<Value>, counter: &mut usize) -> String {
-    let id = guid(*counter);
+    // A node may name its GUID (a tree edited between versions keeps its nodes' GUIDs);
+    // the count goes on either way, so the other nodes' GUIDs do not move.
+    let id = match node.get("guid").and_then(Value::as_str) {
+        Some(g) => g.to_owned(),
+        None => guid(*counter),
+    };
     *counter += 1;
     let index = out.len();
     let kind = node["type"].as_str().unwrap_or("?").to_owned();
@@ -343,4 +348,24 @@ pub fn arbor(args: &[&str]) -> std::process::Output {
 /// A process's output as text.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Writes `files` (name, text) into a fresh folder `arbor-PREFIX-PID-NAME` under the
+/// system's temporary folder; returns their paths, in order.
+pub fn scratch_files(
+    prefix: &str,
+    name: &str,
+    files: &[(&str, String)],
+) -> Vec<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("arbor-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    files
+        .iter()
+        .map(|(n, t)| {
+            let p = dir.join(n);
+            std::fs::write(&p, t).expect("write a scratch file");
+            p
+        })
+        .collect()
 }

@@ -5,6 +5,7 @@ mod controls;
 pub(crate) mod counting_alloc;
 mod custom_nodes_example;
 mod declared;
+mod edited;
 mod fast_paths;
 mod generated;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.

@@ -1,4 +1,4 @@
-//! `Population`: sleeping agents (rules 82 to 84) and tick intervals (rule 86), against
+//! `Population`: sleeping agents (rules 82 to 84) and tick intervals (rule 87), against
 //! agents ticked at every frame or at every due frame. Trees with a host action of their
 //! own, so they build their own registry and run on the interpreter; the differential test
 //! of runtime/codegen-check compares sleeping on random trees and both engines.
@@ -128,7 +128,7 @@ fn rule84_an_event_or_trigger_wakes_a_sleeping_agent() {
 }
 
 #[test]
-fn rule86_an_interval_ticks_at_due_frames_with_the_time_accumulated() {
+fn rule87_an_interval_ticks_at_due_frames_with_the_time_accumulated() {
     let tree = compile(json!({"type": "Note"}), json!([]));
     let mut population = Population::new();
     let id = population.insert(Agent::new(tree, 1), Worker::default());
@@ -151,7 +151,7 @@ fn rule86_an_interval_ticks_at_due_frames_with_the_time_accumulated() {
 }
 
 #[test]
-fn rule86_a_sleeping_agent_with_an_interval_wakes_at_a_due_frame() {
+fn rule87_a_sleeping_agent_with_an_interval_wakes_at_a_due_frame() {
     let tree = worker_tree();
     let (mut sleeping, mut awake) = (Population::new(), Population::new());
     let a = sleeping.insert(Agent::new(tree.clone(), 1), Worker::default());

@@ -99,12 +99,12 @@ fn rule91_parameter_values_are_not_structure() {
 #[test]
 fn rule93_a_future_version_corrupt_or_truncated_snapshot_is_refused() {
     let text = busy_agent().snapshot().to_json();
-    let future = text.replacen("\"version\": 1", "\"version\": 2", 1);
+    let future = text.replacen("\"version\": 2", "\"version\": 3", 1);
     let err = restore_text(busy(), &future).err().map(|e| e.to_string());
     assert_eq!(
         err.as_deref(),
         Some(
-            "`arbor-agent-snapshot` version 2: this runtime reads `arbor-agent-snapshot` version 1"
+            "`arbor-agent-snapshot` version 3: this runtime reads `arbor-agent-snapshot` versions 1 to 2"
         )
     );
     let truncated = &text[..text.len() / 2];
@@ -279,4 +279,49 @@ fn rule92_a_host_state_that_did_not_opt_in_restarts_its_node() {
         ["enter", "tick 1 after 0.1"],
         "started anew, in place"
     );
+}
+
+#[test]
+fn rule90_the_binary_form_restores_as_the_json_form_and_is_smaller() {
+    let mut a = busy_agent();
+    let snapshot = a.snapshot();
+    let bytes = snapshot.to_binary();
+    let text = snapshot.to_json();
+    assert!(
+        bytes.len() * 3 < text.len() * 2,
+        "{} bytes against {} of JSON",
+        bytes.len(),
+        text.len()
+    );
+    let read = Snapshot::from_binary(&bytes).expect("reads back");
+    assert_eq!(read, snapshot);
+    let mut b = Agent::restore(busy(), &read, &mut ()).expect("restores");
+    for _ in 0..8 {
+        assert_eq!(common::step_dt(&mut b, 0.25), common::step_dt(&mut a, 0.25));
+        assert_eq!(bb(&b, "seen"), bb(&a, "seen"));
+    }
+}
+
+#[test]
+fn rule93_a_truncated_corrupt_or_future_binary_snapshot_is_refused() {
+    let snapshot = busy_agent().snapshot();
+    let bytes = snapshot.to_binary();
+    for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
+        let err = Snapshot::from_binary(&bytes[..cut]).err();
+        assert!(
+            matches!(err, Some(SnapshotError::Binary(_))),
+            "{cut}: {err:?}"
+        );
+    }
+    let mut future = snapshot.clone();
+    future.version = 3;
+    let err = Snapshot::from_binary(&future.to_binary()).err();
+    assert!(
+        matches!(err, Some(SnapshotError::Version { version: 3, .. })),
+        "{err:?}"
+    );
+    // A map that claims four billion entries, in five bytes: refused, nothing allocated
+    // for the claim.
+    let err = Snapshot::from_binary(&[0xdf, 0xff, 0xff, 0xff, 0xff]).err();
+    assert!(matches!(err, Some(SnapshotError::Binary(_))), "{err:?}");
 }

@@ -7,3 +7,4 @@ mod lints;
 mod load_errors;
 pub(crate) mod renames;
 mod schema;
+mod variants;

@@ -50,6 +50,8 @@ struct Compiled {
     node: boon::SchemaIndex,
     /// `$defs/editor` of the tree schema: the editor section.
     editor: boon::SchemaIndex,
+    /// `$defs/variant` of the tree schema: a variant file.
+    variant: boon::SchemaIndex,
 }
 
 impl Compiled {
@@ -70,12 +72,14 @@ impl Compiled {
         let manifest = compile(manifest_schema_path(), "");
         let node = compile(tree_schema_path(), "#/$defs/node");
         let editor = compile(tree_schema_path(), "#/$defs/editor");
+        let variant = compile(tree_schema_path(), "#/$defs/variant");
         Compiled {
             schemas,
             tree,
             manifest,
             node,
             editor,
+            variant,
         }
     }
 
@@ -719,6 +723,7 @@ fn doc_examples_validate() {
                 }
                 Some("arbor-tree") => ("tree file", compiled.tree),
                 Some("arbor-node-types") => ("manifest", compiled.manifest),
+                Some("arbor-tree-variant") => ("variant file", compiled.variant),
                 _ if value.get("type").is_some() => {
                     with_guids(&mut value, &mut next);
                     ("node", compiled.node)
@@ -742,4 +747,37 @@ fn doc_examples_validate() {
         "only {checked} JSON examples found in the docs"
     );
     report("JSON examples in docs/", failures);
+}
+
+#[test]
+fn variant_files_match_the_variant_schema() {
+    let compiled = Compiled::new();
+    let good = json!({
+        "format": "arbor-tree-variant", "version": 1, "base": "guard.json",
+        "overrides": {
+            "params": [{"node": "6f1c2a9e-0000-4000-8000-000000000003", "param": "seconds",
+                        "value": 1.5}],
+            "keys": [{"key": "courage", "default": 0.9}],
+            "disabled": ["6f1c2a9e-0000-4000-8000-000000000007"]
+        }
+    });
+    let mut bad = good.clone();
+    bad["overrides"]["extra"] = json!(1);
+    assert!(
+        compiled.errors(&bad, compiled.variant).is_some(),
+        "an unknown field"
+    );
+    let written = serde_json::to_value(arbor_runtime::format::VariantFile {
+        format: arbor_runtime::format::VARIANT_FORMAT.into(),
+        version: arbor_runtime::format::VARIANT_VERSION,
+        name: String::new(),
+        description: String::new(),
+        base: "guard.json".into(),
+        overrides: serde_json::from_value(good["overrides"].clone()).expect("overrides"),
+    })
+    .expect("serialises");
+    assert_eq!(written, good, "the runtime writes what it reads");
+    if let Some(e) = compiled.errors(&written, compiled.variant) {
+        panic!("what the runtime writes does not validate: {e}");
+    }
 }

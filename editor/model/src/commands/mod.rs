@@ -28,6 +28,7 @@ mod move_nodes;
 mod notes;
 mod paste;
 mod remove_nodes;
+mod resolve_conflict;
 mod set_enabled;
 mod set_param;
 mod set_root;
@@ -44,6 +45,7 @@ pub use move_nodes::{Item, MoveItems};
 pub use notes::{SetGroup, SetNote};
 pub use paste::Paste;
 pub use remove_nodes::RemoveItems;
+pub use resolve_conflict::ResolveConflict;
 pub use set_enabled::SetEnabled;
 pub use set_param::SetParam;
 pub use set_root::{SetManifests, SetRoot};
@@ -161,6 +163,7 @@ commands! {
     SetManifests(SetManifests),
     SetNote(SetNote),
     SetGroup(SetGroup),
+    ResolveConflict(ResolveConflict),
     /// Several commands as one undo step (helix's composed transactions): cut, "wrap in
     /// a Sequence", subtree export.
     Batch(Batch),

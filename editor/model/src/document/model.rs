@@ -231,6 +231,7 @@ impl Document {
                 .map(|i| self.file.nodes[i].clone())
                 .collect(),
             editor: None,
+            conflicts: self.file.conflicts.clone(),
             unknown: self.file.unknown.clone(),
         }
     }
@@ -244,6 +245,12 @@ impl Document {
 
     pub fn name(&self) -> &str {
         &self.file.name
+    }
+
+    /// What a merge left undecided (`arbor merge`'s `conflicts`), in file order;
+    /// `ResolveConflict` settles one.
+    pub fn conflicts(&self) -> &[arbor_runtime::format::Conflict] {
+        &self.file.conflicts
     }
 
     pub fn description(&self) -> &str {

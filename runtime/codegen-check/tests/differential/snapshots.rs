@@ -4,7 +4,8 @@
 //! into a fresh agent; then both are ticked with the same stimuli, and statuses, traces,
 //! host calls, blackboards, triggers and running nodes must be equal after every tick.
 //! Half the runs restore the interpreter's snapshot into the generated engine's tree (one
-//! state for both engines).
+//! state for both engines); half go through `Agent::restore_edited`, which on the tree
+//! itself must keep every node's state (rules 94 to 97) and so go on as `restore` does.
 
 use std::sync::Arc;
 
@@ -50,8 +51,19 @@ fn run(
     }
     // The program's data is the program's to save: the restored agent gets a copy.
     let mut hb = ha.clone();
-    let mut b = Agent::restore(restored_tree.clone(), &snapshot, &mut hb)
-        .map_err(|e| format!("{path}, seed {seed}: restore refused: {e}"))?;
+    let mut b = if seed >= RUNS / 2 {
+        let (b, report) = Agent::restore_edited(restored_tree.clone(), &snapshot, &mut hb)
+            .map_err(|e| format!("{path}, seed {seed}: restore_edited refused: {e}"))?;
+        if !report.dropped.is_empty() || !report.dropped_keys.is_empty() {
+            return Err(format!(
+                "{path}, seed {seed}: restore_edited into the same tree dropped {report:?}"
+            ));
+        }
+        b
+    } else {
+        Agent::restore(restored_tree.clone(), &snapshot, &mut hb)
+            .map_err(|e| format!("{path}, seed {seed}: restore refused: {e}"))?
+    };
     if hb != ha {
         return Err(format!("{path}: restoring called host actions"));
     }

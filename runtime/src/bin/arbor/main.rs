@@ -1,6 +1,7 @@
-//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, and `import` /
-//! `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the `--trace` output is a stable
-//! interface for other tools.
+//! `arbor`, the command-line tool: `check`, `run`, `manifest`, `codegen`, `migrate`, `diff`,
+//! `merge`, the tool commands (`show`, `lint`, `find-usages`, `rename-key`, `rename-type`),
+//! and `import` / `export` of BehaviorTree.CPP XML. docs/cli.md documents it; the
+//! `--trace` output and every `--json` output are stable interfaces for other tools.
 //!
 //! The tool is a client of the library's public API and lives in the binary, not in
 //! `arbor_runtime`: a game that links the runtime compiles no argument parser (as ripgrep's
@@ -33,11 +34,19 @@ macro_rules! say_out {
 
 mod check;
 mod codegen;
+mod diff;
 mod export;
+mod find_usages;
 mod import;
+mod inputs;
+mod lint;
+mod merge;
 mod migrate;
 mod output;
+mod rename;
+mod rewrite;
 mod run;
+mod show;
 mod stimuli;
 mod stubs;
 mod trace_line;
@@ -83,6 +92,20 @@ enum Command {
     Codegen(codegen::CodegenArgs),
     /// Rewrite old node-type and parameter names (declared aliases) to the current ones.
     Migrate(migrate::MigrateArgs),
+    /// Show what changed between two versions of a tree, matched by GUID (exit 1 if any).
+    Diff(diff::DiffArgs),
+    /// Three-way merge of two versions of a tree (exit 1 on conflicts); a git merge driver.
+    Merge(merge::MergeArgs),
+    /// Print a tree's outline: keys, then nodes depth first.
+    Show(show::ShowArgs),
+    /// The problems and lints of `check`, as JSON with `--json`.
+    Lint(lint::LintArgs),
+    /// List where a key or a node type is used.
+    FindUsages(find_usages::FindUsagesArgs),
+    /// Rename a blackboard key at every use in the files (all or none rewritten).
+    RenameKey(rename::RenameArgs),
+    /// Rename a node type at every use in the files (all or none rewritten).
+    RenameType(rename::RenameArgs),
 }
 
 /// `lines` without repeats, in first-seen order: a subtree used twice, or a manifest listed
@@ -112,6 +135,13 @@ fn main() -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Codegen(args) => codegen::run(&args),
         Command::Migrate(args) => migrate::run(&args),
+        Command::Diff(args) => diff::run(&args),
+        Command::Merge(args) => merge::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Lint(args) => lint::run(&args),
+        Command::FindUsages(args) => find_usages::run(&args),
+        Command::RenameKey(args) => rename::key(&args),
+        Command::RenameType(args) => rename::kind(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -63,7 +63,7 @@ pub(super) fn run(args: &MigrateArgs) -> Result<bool, Failure> {
 
 /// The tree file at `path`, or `None` after saying why not: unreadable, not a tree file,
 /// or holding fields this version does not know (which a rewrite would drop).
-fn read(path: &Path) -> Option<TreeFile> {
+pub(super) fn read(path: &Path) -> Option<TreeFile> {
     let shown = path.display();
     let text = match super::read_capped(path) {
         Ok(text) => text,

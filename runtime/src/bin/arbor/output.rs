@@ -11,6 +11,10 @@ pub(super) enum Failure {
     Message(String),
     /// Standard output could not be written.
     Output(std::io::Error),
+    /// An input file did not load, or the inputs do not go together: a message for
+    /// stderr and exit 2, so that `diff` and `merge` keep exit 1 for "differ" and
+    /// "conflicts".
+    Input(String),
 }
 
 impl From<String> for Failure {
@@ -49,6 +53,10 @@ pub(super) fn exit_code(failure: Failure) -> std::process::ExitCode {
         Failure::Message(message) => {
             say!("arbor: {message}");
             ExitCode::from(1)
+        }
+        Failure::Input(message) => {
+            say!("arbor: {message}");
+            ExitCode::from(2)
         }
     }
 }

@@ -176,6 +176,10 @@ fn port_kind(model: Option<&model::PortModel>, values: &[String]) -> (ParamKind,
     if !mixed && refs > 0 || (values.is_empty() && model.is_some_and(|m| m.direction.writes())) {
         return (ParamKind::Key, false);
     }
+    // BT.CPP 4.9's `json:` literals (`json:[1,2,3]`, `json:{"x":1}`) hold JSON values.
+    if !literals.is_empty() && literals.iter().all(|v| json_literal(v).is_some()) {
+        return (ParamKind::Json, mixed);
+    }
     let by_type = match model.and_then(|m| m.ty.as_deref()).map(cpp_type) {
         Some(ValueType::Int) => ParamKind::Int,
         Some(ValueType::Float) => ParamKind::Float,
@@ -194,9 +198,16 @@ fn port_kind(model: Option<&model::PortModel>, values: &[String]) -> (ParamKind,
     }
 }
 
+/// The JSON value of a BT.CPP `json:` literal (`json:[1,2,3]`), if `text` is one.
+fn json_literal(text: &str) -> Option<Json> {
+    let body = text.trim().strip_prefix("json:")?;
+    serde_json::from_str(body).ok()
+}
+
 /// A port's text as a value of parameter kind `kind`.
 pub(super) fn typed_port(kind: ParamKind, text: &str) -> Option<Json> {
     match kind {
+        ParamKind::Json => Some(json_literal(text).unwrap_or_else(|| Json::from(text))),
         ParamKind::Int => text.trim().parse::<i64>().ok().map(Json::from),
         ParamKind::Float => text
             .trim()
@@ -216,6 +227,23 @@ pub(super) fn typed_port(kind: ParamKind, text: &str) -> Option<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_literals_of_btcpp_4_9_are_json_values() {
+        let values = ["json:[1, 2, 3]".to_owned()];
+        assert_eq!(port_kind(None, &values), (ParamKind::Json, false));
+        assert_eq!(
+            typed_port(ParamKind::Json, &values[0]),
+            Some(serde_json::json!([1, 2, 3]))
+        );
+        assert_eq!(
+            typed_port(ParamKind::Json, r#"json:{"x": 1.5}"#),
+            Some(serde_json::json!({"x": 1.5}))
+        );
+        // Not JSON after the prefix: the port stays text.
+        let values = ["json:[1,".to_owned()];
+        assert_eq!(port_kind(None, &values).0, ParamKind::String);
+    }
 
     #[test]
     fn host_names_avoid_arbor_builtins() {

@@ -8,7 +8,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::hosts::cpp_type;
 use super::{blackboard_ref, Cx, Doc, Draft, PVal};
-use crate::btcpp::XmlProblem;
 use crate::format::KeyDecl;
 use crate::value::ValueType;
 
@@ -77,15 +76,13 @@ impl KeyUses {
 type RemapPair = (usize, String, usize, String);
 
 impl Cx<'_> {
-    /// Declares every key each tree uses, typed, and turns Increments on keys that cannot
-    /// be numeric back into opaque Script nodes.
+    /// Declares every key each tree uses, typed.
     pub(super) fn declare_keys(&mut self, doc: &Doc, drafts: &mut [Draft]) -> Vec<Vec<KeyDecl>> {
         let mut uses = self.collect_uses(doc, drafts);
         let pairs = self.follow_autoremaps(&mut uses);
         self.remap_autoremapped_keys(drafts, &uses);
         let decls = self.typed_decls(&uses, &pairs);
         self.warn_about_differing_defaults(doc);
-        self.demote_non_numeric_increments(doc, drafts, &decls);
         decls
     }
 
@@ -327,58 +324,6 @@ impl Cx<'_> {
                 }
             }
         }
-    }
-
-    /// Increment needs a numeric key; an Increment on any other key goes back to being the
-    /// Script it was imported from, with a warning.
-    fn demote_non_numeric_increments(
-        &mut self,
-        doc: &Doc,
-        drafts: &mut [Draft],
-        decls: &[Vec<KeyDecl>],
-    ) {
-        for (t, draft) in drafts.iter_mut().enumerate() {
-            let list = &decls[t];
-            let index = super::scripts::key_index(list);
-            let mut demoted = Vec::new();
-            draft.walk_mut(&mut |d| {
-                if d.kind != "Increment" {
-                    return;
-                }
-                let key = d.params.iter().find_map(|(n, p)| match p {
-                    PVal::Key(k) if n == "key" => Some(k.clone()),
-                    _ => None,
-                });
-                let numeric = key
-                    .and_then(|k| {
-                        crate::work::add(crate::work::Counter::KeySteps, 1);
-                        index.get(k.as_str()).map(|&i| &list[i])
-                    })
-                    .is_some_and(|decl| matches!(decl.ty, ValueType::Int | ValueType::Float));
-                if !numeric {
-                    // Arbor's Script runs it (check_scripts keeps it as text if it does
-                    // not type-check).
-                    let code = d.code.clone().unwrap_or_default();
-                    d.kind = "Script".to_owned();
-                    d.origin = None;
-                    d.params = vec![("code".to_owned(), PVal::Script(code.clone()))];
-                    demoted.push((d.line, d.column, code));
-                }
-            });
-            for (line, column, code) in demoted {
-                self.note_script_use(doc.trees[t].origin.clone(), line, column, code);
-            }
-        }
-    }
-
-    /// Warns about an Increment turned back into a Script.
-    fn note_script_use(&mut self, origin: String, line: u32, column: u32, _code: String) {
-        self.warnings.push(XmlProblem {
-            origin,
-            line,
-            column,
-            message: "`+=` on a key that is not always a number; kept as a Script".to_owned(),
-        });
     }
 }
 

@@ -22,6 +22,9 @@ use serde_json::{json, Map, Value as Json};
 mod hosts;
 mod keys;
 mod scripts;
+mod try_catch;
+mod unset_keys;
+mod v3_checks;
 
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
@@ -320,8 +323,6 @@ struct Draft {
     origin: Option<String>,
     /// Attributes with no Arbor equivalent.
     kept: BTreeMap<String, String>,
-    /// For Increment: the original code, in case the key's type rules Increment out.
-    code: Option<String>,
     /// For Subtree: ports the call sets to a literal, which `_autoremap` must not remap
     /// (BT.CPP: the literal wins over the parent's key of the same name).
     literal_ports: Vec<String>,
@@ -343,7 +344,6 @@ impl Draft {
             children: Vec::new(),
             origin: None,
             kept: BTreeMap::new(),
-            code: None,
             literal_ports: Vec::new(),
             enabled: true,
             line: el.line,
@@ -736,6 +736,7 @@ impl<'o> Cx<'o> {
         let mut keys = self.declare_keys(&doc, &mut drafts);
         self.type_script_copies(&drafts, &mut keys);
         self.check_scripts(&doc, &mut drafts, &keys);
+        self.warn_about_unset_keys(&doc, &drafts, &keys);
         for draft in &mut drafts {
             scripts::derive_skips(draft, Parent::Root);
         }
@@ -800,6 +801,23 @@ impl<'o> Cx<'o> {
         } else {
             el.tag.clone()
         };
+        if let Some(fallback) = try_catch::as_fallback(el, &id) {
+            return self.map_element(&fallback, tree, origin, parent, depth);
+        }
+        if let Some(pre) = v3_checks::as_precondition(el, &id) {
+            self.warn(
+                origin,
+                el,
+                format!(
+                    "<{id}> (BT.CPP v3) is read as BT.CPP 4's <Precondition if=\"{}\" \
+                     else=\"{}\">, which tests before its child starts where v3 tested \
+                     on every tick",
+                    pre.attr("if").unwrap_or(""),
+                    pre.attr("else").unwrap_or("")
+                ),
+            );
+            return self.map_element(&pre, tree, origin, parent, depth);
+        }
         // BT.CPP names an unnamed node after its ID; a v3 alias is named after the v4 ID,
         // so that the export (which writes the v4 ID) needs no `name`.
         let default_name = mapping::by_id(&id).map_or(id.as_str(), |e| e.id);
@@ -1105,12 +1123,25 @@ impl<'o> Cx<'o> {
         });
         let mut remap: Vec<(String, String)> = Vec::new();
         let literal = |cx: &mut Self, port: &str, text: &str| {
+            // A port the subtree's model types as a string keeps its text (`"007"` is not
+            // the number 7); others are read as the literal they spell.
+            let string_port = cx
+                .models
+                .get(id)
+                .and_then(|m| m.port(port))
+                .and_then(|p| p.ty.as_deref())
+                .is_some_and(|t| hosts::cpp_type(t) == ValueType::String);
+            let lit = if string_port {
+                Lit::Str(text.to_owned())
+            } else {
+                Lit::from_text(text)
+            };
             cx.sub_defaults
                 .entry(sub)
                 .or_default()
                 .entry(port.to_owned())
                 .or_default()
-                .push(Lit::from_text(text));
+                .push(lit);
         };
         // In v3 a <SubTree>'s ports name parent keys without braces (SubTreePlus, like v4,
         // takes `{key}` or a literal).
@@ -1481,6 +1512,15 @@ impl<'o> Cx<'o> {
                 meta.models.insert(node.kind.clone(), m.clone());
             }
         }
+        // The tree's own `<SubTree>` model (port directions, C++ types, descriptions),
+        // which the export writes again.
+        if let Some(m) = self
+            .models
+            .get(&src.id)
+            .filter(|m| m.kind == model::ModelKind::SubTree)
+        {
+            meta.models.insert(src.id.clone(), m.clone());
+        }
         let positions = layout::tidy(&file);
         let mut editor = Map::new();
         if let Some(m) = manifest {
@@ -1661,15 +1701,8 @@ fn map_script(
             ];
             d
         }
-        Stmt::Add { key, by } => {
-            let mut d = Draft::new("Increment", name, el);
-            d.params = vec![
-                ("key".into(), PVal::Key(key)),
-                ("by".into(), PVal::Json(by.to_json(by.value_type()))),
-            ];
-            d.code = Some(code.clone());
-            d
-        }
+        // Never read (`parse_stmt` gives only `:=`): the export's form of an Increment.
+        Stmt::Add { .. } => return Cx::script_leaf(el, "Script", name, &code),
     };
     Ok(d)
 }

@@ -1,7 +1,7 @@
-//! Script: runs its `code` (docs/semantics.md rules 51 and 52) and succeeds; a script that
-//! reads a key without a valid value stops there and the node fails. So does one that
-//! stops on a limit (a string over `script::MAX_STRING_LEN`, a non-finite number stored),
-//! which is also reported as the node's `TraceEvent::Log` (see [`run`]).
+//! Script: runs its `code` (docs/semantics.md rules 51 and 52) and succeeds. A script that
+//! stops (it reads a key without a valid value or assigns one with `=`, rule 86, or hits
+//! a limit: a string over `script::MAX_STRING_LEN`, a non-finite number stored) makes the
+//! node fail, and the stop is reported as the node's `TraceEvent::Log` (see [`run`]).
 //! JSON: `{"type":"Script","params":{"code":"count += 1; done := count >= 3"}}`
 
 use std::collections::HashMap;
@@ -110,10 +110,11 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
 }
 
 /// Runs the script of node `i` (its own, or one of its script decorators') as a
-/// condition. A stop on a limit is a problem in the tree, not an outcome the script can
-/// test for, so besides stopping the script it is reported to the observer as a
-/// `TraceEvent::Log` of node `i` with the located message (`Program::stop_message`):
-/// `arbor run` prints it, the editor's preview lists it.
+/// condition. A stop (a key without a value, rule 86, or a limit, rule 51) is a problem
+/// in the tree, not an outcome the script can test for: BT.CPP throws there. So besides
+/// stopping the script it is reported to the observer as a `TraceEvent::Log` of node `i`
+/// with the located message (`Program::stop_message`): `arbor run` prints it, the
+/// editor's preview lists it.
 #[inline]
 pub(crate) fn run<O: Observer + ?Sized>(
     bb: &mut Blackboard,
@@ -122,7 +123,7 @@ pub(crate) fn run<O: Observer + ?Sized>(
     program: &Program,
 ) -> Result<bool, Stop> {
     let result = program.run(bb);
-    if let Err(stop @ (Stop::TooLong { .. } | Stop::NotFinite { .. })) = result {
+    if let Err(stop) = result {
         report(obs, i, program, stop);
     }
     result
@@ -131,10 +132,9 @@ pub(crate) fn run<O: Observer + ?Sized>(
 #[cold]
 #[inline(never)]
 fn report<O: Observer + ?Sized>(obs: &mut O, i: u32, program: &Program, stop: Stop) {
-    if let Some(message) = program.stop_message(stop) {
-        obs.event(TraceEvent::Log {
-            node: NodeId(i),
-            message: &message,
-        });
-    }
+    let message = program.stop_message(stop);
+    obs.event(TraceEvent::Log {
+        node: NodeId(i),
+        message: &message,
+    });
 }

@@ -16,23 +16,44 @@
 //! ([`crate::Registry::register_stateful_saved`]), a host composite's or decorator's never
 //! (the built-in controls' always); a running node whose state is not saved is restarted
 //! on restore (rule 92), and a stateful host condition attached as a decorator starts from
-//! a fresh state. A non-finite float in the blackboard saves as no value. A restore into
-//! an edited tree (GUID matching) is not offered: the structure must match.
+//! a fresh state. A non-finite float in the blackboard saves as no value.
+//!
+//! [`crate::Agent::restore`] takes a snapshot only into its own tree (same structure);
+//! [`crate::Agent::restore_edited`] takes it into a later version of the tree, matching
+//! state by place and shape (`edited`, rules 94 to 97), and hot reload does the same.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+mod edited;
+mod layout;
+mod report;
+
+pub use report::{DropReason, DroppedNode, NodeRef, RestoreReport};
+
+pub(crate) use edited::apply_edited;
+pub(crate) use layout::Layout;
+
 use crate::blackboard::Key;
 use crate::exec::{EventSlot, Slot};
 use crate::trace::NodeId;
 use crate::tree::CompiledTree;
+use layout::{shape_text, Fnv};
 
 /// The `format` field of every snapshot.
 pub const SNAPSHOT_FORMAT: &str = "arbor-agent-snapshot";
 
-/// The snapshot format version this runtime writes and reads (docs/format.md).
-pub const SNAPSHOT_VERSION: u32 = 1;
+/// The snapshot format version this runtime writes (docs/format.md). It reads this one and
+/// version 1, which lacks the places and shapes a restore into an edited tree matches.
+pub const SNAPSHOT_VERSION: u32 = 2;
+
+/// The oldest snapshot format version this runtime reads.
+pub const SNAPSHOT_OLDEST_VERSION: u32 = 1;
+
+fn readable(format: &str, version: u32) -> bool {
+    format == SNAPSHOT_FORMAT && (SNAPSHOT_OLDEST_VERSION..=SNAPSHOT_VERSION).contains(&version)
+}
 
 /// The largest snapshot text read (16 MiB): far above any agent's state, small enough to
 /// hold in memory.
@@ -72,6 +93,9 @@ pub struct Snapshot {
     pub events: Vec<SavedEvent>,
     /// Host nodes' states, one per stateful node; `null` for a state that did not opt in.
     pub host: Vec<serde_json::Value>,
+    /// The owner of each host state, parallel to `host` (rule 96); empty in version 1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_owners: Vec<SavedOwner>,
     /// What the program keeps beside the agent's state (its own data for the agent, which
     /// the runtime does not know): `null` in a new snapshot, kept as is, never read by a
     /// restore. `arbor run` keeps its stubs' counts here.
@@ -116,6 +140,30 @@ pub struct SavedNode {
     /// What the node keeps across executions (rules 6 and 19).
     #[serde(default)]
     pub persist: u32,
+    /// The GUIDs of the Subtree nodes above it, joined by `/` (absent at top level).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub within: String,
+    /// The node's name, for restore reports.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// A hash of its type, mode parameters, children and attached decorators (rule 94);
+    /// absent in version 1.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub shape: String,
+    /// A running timed node's deadline (also in `timers`, which a restore into an edited
+    /// tree cannot index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<f64>,
+}
+
+/// The node or attached host condition that owns a host state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedOwner {
+    /// Its place: the GUIDs of the Subtree nodes above it and its own, joined by `/`.
+    pub place: String,
+    /// Its shape (as [`SavedNode::shape`]).
+    pub shape: String,
 }
 
 /// One event's last raise and send (rule 31).
@@ -130,6 +178,9 @@ pub struct SavedEvent {
     /// The tick in which a SendEvent leaf last sent it, and that leaf's pre-order index.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sent: Option<(u64, u32)>,
+    /// The place of the leaf that sent it (rule 97).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sender: Option<String>,
 }
 
 /// Why a snapshot could not be read or restored. No agent is built when there is one.
@@ -146,6 +197,10 @@ pub enum SnapshotError {
     /// The text is not a snapshot (corrupt or truncated JSON, a field missing or mistyped).
     #[error("not an agent snapshot: {0}")]
     Json(String),
+    /// The bytes are not a snapshot in binary form (corrupt or truncated, a field missing
+    /// or mistyped).
+    #[error("not an agent snapshot in binary form: {0}")]
+    Binary(String),
     /// The text is larger than [`MAX_SNAPSHOT_BYTES`].
     #[error("the snapshot is {size} bytes, more than the {limit} allowed")]
     TooLarge {
@@ -155,7 +210,7 @@ pub enum SnapshotError {
         limit: u64,
     },
     /// Another format, or a version this runtime does not read.
-    #[error("`{format}` version {version}: this runtime reads `{SNAPSHOT_FORMAT}` version {SNAPSHOT_VERSION}")]
+    #[error("`{format}` version {version}: this runtime reads `{SNAPSHOT_FORMAT}` versions {SNAPSHOT_OLDEST_VERSION} to {SNAPSHOT_VERSION}")]
     Version {
         /// The snapshot's `format`.
         format: String,
@@ -215,7 +270,7 @@ impl Snapshot {
         }
         let header: Header =
             serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))?;
-        if header.format != SNAPSHOT_FORMAT || header.version != SNAPSHOT_VERSION {
+        if !readable(&header.format, header.version) {
             return Err(SnapshotError::Version {
                 format: header.format,
                 version: header.version,
@@ -226,6 +281,40 @@ impl Snapshot {
             .map_err(|e| SnapshotError::Json(format!("{}: {}", e.path(), e.inner())))?;
         de.end().map_err(|e| SnapshotError::Json(e.to_string()))?;
         Ok(snapshot)
+    }
+
+    /// The snapshot in its compact binary form: MessagePack, fields by name (so that the
+    /// optional ones may be absent, as in JSON): about half of the pretty JSON text.
+    pub fn to_binary(&self) -> Vec<u8> {
+        rmp_serde::to_vec_named(self).expect("a snapshot is plain data and serialises")
+    }
+
+    /// Reads a snapshot from its binary form ([`Snapshot::to_binary`]), checking its format
+    /// and version first, as [`Snapshot::from_json`] does. At most [`MAX_SNAPSHOT_BYTES`];
+    /// a length inside the data never sizes an allocation beyond what the data holds.
+    pub fn from_binary(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+        if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
+            return Err(SnapshotError::TooLarge {
+                size: bytes.len(),
+                limit: MAX_SNAPSHOT_BYTES,
+            });
+        }
+        #[derive(Deserialize)]
+        struct Header {
+            format: String,
+            version: u32,
+        }
+        let header: Header =
+            rmp_serde::from_slice(bytes).map_err(|e| SnapshotError::Binary(e.to_string()))?;
+        if !readable(&header.format, header.version) {
+            return Err(SnapshotError::Version {
+                format: header.format,
+                version: header.version,
+            });
+        }
+        let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
+        serde_path_to_error::deserialize(&mut de)
+            .map_err(|e| SnapshotError::Binary(format!("{}: {}", e.path(), e.inner())))
     }
 
     /// Reads a snapshot file through the bounded reader ([`crate::files::read_text`]).
@@ -245,7 +334,7 @@ impl Snapshot {
 /// states. Parameter values are not in it: a snapshot restores into a tree whose only
 /// changes are parameter values (rule 91). FNV-1a, 64 bits, as 16 hex digits.
 pub fn structure_hash<C>(tree: &CompiledTree<C>) -> String {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut h = Fnv::new();
     for (i, info) in tree.info.iter().enumerate() {
         let node = &tree.nodes[i];
         h.text(&info.guid);
@@ -272,27 +361,10 @@ pub fn structure_hash<C>(tree: &CompiledTree<C>) -> String {
     format!("{:016x}", h.0)
 }
 
-struct Fnv(u64);
-
-impl Fnv {
-    fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    fn text(&mut self, text: &str) {
-        self.num(text.len() as u64);
-        self.bytes(text.as_bytes());
-    }
-    fn num(&mut self, n: u64) {
-        self.bytes(&n.to_le_bytes());
-    }
-}
-
 /// The snapshot of an agent's state (`Agent::snapshot`).
 pub(crate) fn capture<C>(tree: &CompiledTree<C>, state: &crate::exec::State) -> Snapshot {
     let bb = &state.bb;
+    let layout = tree.layout();
     let blackboard = tree
         .keys
         .iter()
@@ -320,6 +392,13 @@ pub(crate) fn capture<C>(tree: &CompiledTree<C>, state: &crate::exec::State) -> 
             parallel_done: s.parallel_done,
             cursor: s.cursor,
             persist: s.persist,
+            within: layout.within[i].clone(),
+            name: tree.info[i].name.clone(),
+            shape: shape_text(layout.shape[i]),
+            deadline: match tree.nodes[i].kind.duration() {
+                Some(d) if s.running => Some(state.nodes.timers[d.timer as usize]),
+                _ => None,
+            },
         })
         .collect();
     let events = tree
@@ -331,6 +410,11 @@ pub(crate) fn capture<C>(tree: &CompiledTree<C>, state: &crate::exec::State) -> 
             name: name.clone(),
             external: e.external,
             sent: e.sent,
+            sender: e
+                .sent
+                .map(|(_, sender)| sender as usize)
+                .filter(|&sender| sender < tree.nodes.len())
+                .map(|sender| layout.place_of(tree, sender)),
         })
         .collect();
     let host = tree
@@ -363,6 +447,14 @@ pub(crate) fn capture<C>(tree: &CompiledTree<C>, state: &crate::exec::State) -> 
             .collect(),
         events,
         host,
+        host_owners: layout
+            .state_owner
+            .iter()
+            .map(|(place, shape)| SavedOwner {
+                place: place.clone(),
+                shape: shape_text(*shape),
+            })
+            .collect(),
         program: serde_json::Value::Null,
     }
 }
@@ -375,7 +467,7 @@ pub(crate) fn apply<C>(
     snapshot: &Snapshot,
     state: &mut crate::exec::State,
 ) -> Result<Vec<u32>, SnapshotError> {
-    if snapshot.format != SNAPSHOT_FORMAT || snapshot.version != SNAPSHOT_VERSION {
+    if !readable(&snapshot.format, snapshot.version) {
         return Err(SnapshotError::Version {
             format: snapshot.format.clone(),
             version: snapshot.version,
