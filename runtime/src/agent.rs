@@ -47,6 +47,7 @@ impl<C> Agent<C> {
                 info: tree.info.clone(),
                 ticked_at: 0.0,
                 ticked_before: 0.0,
+                sleeps: Vec::new(),
             },
         };
         Agent {
@@ -154,6 +155,29 @@ impl<C> Agent<C> {
     ) -> Status {
         self.advance(dt);
         self.run_traced(data, observer)
+    }
+
+    /// When this agent next needs a tick, read from its running nodes after a tick
+    /// (rule 82): `None` when its next tick may change something, else a time (or none)
+    /// before which, as long as its inputs do not change, every tick would be idle. A
+    /// [`crate::Population`] (or a host's own [`crate::Pacing`]) uses it to leave the agent
+    /// unticked.
+    pub fn next_wake(&self) -> Option<crate::WakeCondition> {
+        crate::wake::next_wake(&self.tree, &self.state)
+    }
+
+    /// Sets the clock to `now` for a tick after frames the agent was not ticked in (rules
+    /// 84 and 87): `previous` is the time of its previous tick as a host ticking it at each
+    /// due frame would have made it, from which [`crate::ActionCtx::dt`] counts. Then tick
+    /// the root with [`Agent::run`].
+    pub fn catch_up(&mut self, now: f64, previous: f64) {
+        self.set_clock(now);
+        self.state.host.ticked_at = previous;
+    }
+
+    /// Sets the clock (values whose ttl ran out expire), leaving the previous tick's time.
+    pub(crate) fn set_clock(&mut self, now: f64) {
+        self.state.bb.set_now(now);
     }
 
     /// Moves the clock forward by `dt` seconds (rule 2, step 1).

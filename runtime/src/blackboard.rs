@@ -145,6 +145,17 @@ impl Blackboard {
         }
     }
 
+    /// The earliest time at which a value may expire as the clock moves (the value is
+    /// valid up to this time, inclusive); `None` when no value has a deadline. For a
+    /// sleeping agent (rule 82), whose conditions may read the value.
+    pub(crate) fn next_expiry(&self) -> Option<f64> {
+        self.expiring
+            .iter()
+            .map(|&k| self.entries[k as usize].deadline)
+            .filter(|d| d.is_finite())
+            .min_by(f64::total_cmp)
+    }
+
     #[inline(never)]
     fn expire(&mut self) {
         let now = self.now;

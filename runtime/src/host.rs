@@ -71,6 +71,21 @@ impl<C> ActionCtx<'_, C> {
         &mut self.host.rng
     }
 
+    /// Says that, running, this node needs no tick before the agent's clock reaches
+    /// `time` (rule 83): until then each tick of it would return `running` and change
+    /// nothing, unless the agent's inputs change (a blackboard write, event or trigger from
+    /// outside, or [`crate::Population::wake`]). A [`crate::Population`] then leaves the
+    /// agent unticked until the first frame at or after `time` (rule 82). Valid for the
+    /// tick it is said in; a node that says nothing keeps its agent awake. `f64::INFINITY`:
+    /// until an input changes.
+    pub fn sleep_until(&mut self, time: f64) {
+        let node = self.site.node.0;
+        match self.host.sleeps.last_mut() {
+            Some(last) if last.0 == node => last.1 = time,
+            _ => self.host.sleeps.push((node, time)),
+        }
+    }
+
     /// Reads an input port: its literal, or the bound key's valid value. `None` when the
     /// key has no valid value (never written, or expired) or, for a `json` key, holds
     /// another shape. An array access for a bound port; no allocation.

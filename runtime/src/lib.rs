@@ -95,8 +95,10 @@ mod host;
 mod last_visits;
 pub mod merge;
 mod nodes;
+mod pacing;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+mod population;
 mod port;
 pub mod refactor;
 mod registry;
@@ -114,6 +116,7 @@ mod tree;
 mod value;
 mod value_text;
 mod vector;
+mod wake;
 #[doc(hidden)]
 pub mod work;
 
@@ -134,6 +137,8 @@ pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
 pub use nodes::{Scorer, UtilitySelector};
+pub use pacing::Pacing;
+pub use population::{MemberId, Population};
 pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BINDING_FIELD};
 pub use registry::Registry;
 pub use rng::Rng;
@@ -151,3 +156,4 @@ pub use tree::{CompiledTree, NodeInfo};
 pub use value::{Scalar, Value, ValueType};
 pub use value_text::Text;
 pub use vector::{Vec2, Vec3};
+pub use wake::WakeCondition;

@@ -1,6 +1,7 @@
 //! arbor-bevy: Arbor behavior trees in a Bevy app. Tree files are assets, each entity that
-//! thinks carries an [`ArborAgent`] component, and [`ArborPlugin`] ticks every agent once
-//! per frame, in parallel.
+//! thinks carries an [`ArborAgent`] component, and [`ArborPlugin`] ticks the agents once
+//! per frame, in parallel: those that are due (an agent may tick less often, at its tick
+//! interval) and awake (an agent whose tick would do nothing sleeps until it can).
 //!
 //! # Brief overview
 //! - [`ArborTree`] is the asset: a tree file (`*.tree.json` or any `.json` loaded as one),

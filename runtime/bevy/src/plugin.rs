@@ -1,5 +1,5 @@
 //! ArborPlugin: registers the tree asset, compiles trees with the program's registry, and
-//! ticks every [`ArborAgent`] once per `Update`, in parallel.
+//! ticks every [`ArborAgent`] that is due and awake once per `Update`, in parallel.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -9,6 +9,7 @@ use bevy_asset::{
     AssetApp as _, AssetEvent, AssetId, AssetLoadFailedEvent, AssetServer, Assets, Handle,
     LoadState,
 };
+use bevy_ecs::change_detection::DetectChanges as _;
 use bevy_ecs::component::{Component, Mutable};
 use bevy_ecs::entity::Entity;
 use bevy_ecs::message::MessageReader;
@@ -321,6 +322,10 @@ fn tick_agents<C>(
         .for_each(|(entity, mut arbor, mut data)| {
             #[cfg(not(feature = "debug"))]
             let _ = entity;
+            // Changed by another system since this one last ran (this system's own writes
+            // do not count): an input that ends the agent's sleep (rule 84). Read before
+            // the writes below.
+            let woken = data.is_changed() || arbor.is_changed();
             let arbor = &mut *arbor;
             let data = &mut *data;
             // Look the tree up only when some tree was (re)compiled since this agent last
@@ -341,6 +346,8 @@ fn tick_agents<C>(
                         }
                     }
                     arbor.running = Some(tree.clone());
+                    // A new or reloaded agent's running nodes are new: whatever it slept on is gone.
+                    arbor.wake();
                     #[cfg(feature = "debug")]
                     if let (Some(server), Some(asset), Some(agent)) = (
                         debug.as_deref(),
@@ -354,7 +361,7 @@ fn tick_agents<C>(
                 }
                 arbor.seen = Some(generation);
             }
-            arbor.tick(data, dt);
+            arbor.frame(data, dt, woken);
         });
     #[cfg(not(feature = "debug"))]
     let _ = (debug, assets);

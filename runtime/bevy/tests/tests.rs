@@ -2,6 +2,7 @@
 
 mod common;
 mod debug;
+mod pacing;
 mod plugin;
 mod subtrees;
 mod viewer;

@@ -264,3 +264,6 @@ fn every_random_tree_loads() {
         "random trees that did not load: {random:#?}"
     );
 }
+
+#[path = "differential/sleeping.rs"]
+mod sleeping;

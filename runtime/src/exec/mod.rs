@@ -526,13 +526,7 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
                 }
                 status == Status::Success
             }
-            DecoratorKind::Condition { key, equals } => {
-                let bb = &*self.cx.blackboard;
-                equals.matches(bb.get(*key), bb)
-            }
-            DecoratorKind::CheckEvent { event } => self.st.event_visible(*event, i),
-            DecoratorKind::CheckTrigger { trigger, .. } => self.st.triggers[*trigger as usize],
-            DecoratorKind::Inverter | DecoratorKind::Script { .. } => true,
+            _ => kind.evaluate_inputs(self.cx.blackboard, self.st, i),
         }
     }
 

@@ -48,6 +48,11 @@ pub(crate) struct Host {
     /// difference is `ActionCtx::dt`. Both 0 for a new agent.
     pub ticked_at: f64,
     pub ticked_before: f64,
+    /// The host actions that said, in the current (or last) root tick, until when they
+    /// can go unticked (`ActionCtx::sleep_until`, rule 83): node and time, cleared as each
+    /// root tick starts. Empty until an action first sleeps: an agent whose actions never
+    /// do keeps no buffer, and one whose actions do allocates it once, on that tick.
+    pub sleeps: Vec<(u32, f64)>,
 }
 
 impl Host {
@@ -71,6 +76,7 @@ impl State {
         self.nodes.run += 1;
         self.host.ticked_before = self.host.ticked_at;
         self.host.ticked_at = self.bb.now();
+        self.host.sleeps.clear();
     }
 }
 

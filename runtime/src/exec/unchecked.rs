@@ -236,6 +236,7 @@ mod tests {
                 info: tree.info.clone(),
                 ticked_at: 0.0,
                 ticked_before: 0.0,
+                sleeps: Vec::new(),
             },
         }
     }

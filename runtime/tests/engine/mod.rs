@@ -15,6 +15,7 @@ pub(crate) mod reference;
 mod last_visits;
 mod no_alloc;
 mod parallel;
+mod population;
 mod reload;
 mod snapshot;
 mod soldier;

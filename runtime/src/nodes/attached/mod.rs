@@ -56,6 +56,27 @@ pub(crate) enum DecoratorKind {
     },
 }
 
+impl DecoratorKind {
+    /// A condition decorator's raw result (before `invert`) on node `i`, for the kinds
+    /// that read only the agent's inputs (blackboard, events, triggers); a host condition
+    /// is the engine's to run and reads as `true` here, as an Inverter or a script does.
+    pub(crate) fn evaluate_inputs(
+        &self,
+        bb: &crate::blackboard::Blackboard,
+        st: &crate::exec::Nodes,
+        i: u32,
+    ) -> bool {
+        match self {
+            DecoratorKind::Condition { key, equals } => equals.matches(bb.get(*key), bb),
+            DecoratorKind::CheckEvent { event } => st.event_visible(*event, i),
+            DecoratorKind::CheckTrigger { trigger, .. } => st.triggers[*trigger as usize],
+            DecoratorKind::Host { .. } | DecoratorKind::Inverter | DecoratorKind::Script { .. } => {
+                true
+            }
+        }
+    }
+}
+
 impl Decorator {
     pub fn is_condition(&self) -> bool {
         !matches!(
