@@ -9,6 +9,8 @@
 //! open, the blackboard and history and the preview are collapsed (the preview opens by
 //! itself when it is played).
 
+use crate::i18n::t;
+
 use serde::{Deserialize, Serialize};
 
 /// One of the collapsible panels.
@@ -30,10 +32,10 @@ impl Panel {
     /// The panel's name in the View menu.
     pub fn title(self) -> &'static str {
         match self {
-            Panel::Palette => "Node Palette",
-            Panel::Left => "Blackboard and History",
-            Panel::Right => "Inspector and Problems",
-            Panel::Bottom => "Preview",
+            Panel::Palette => t("Node Palette"),
+            Panel::Left => t("Blackboard and History"),
+            Panel::Right => t("Inspector and Problems"),
+            Panel::Bottom => t("Preview"),
         }
     }
 }

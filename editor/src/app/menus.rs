@@ -154,7 +154,7 @@ impl ArborApp {
                         chosen.push(action);
                     }
                 }
-                let focus = egui::Button::selectable(panels.focus, "Focus Mode")
+                let focus = egui::Button::selectable(panels.focus, t("Focus Mode"))
                     .shortcut_text(shortcuts::label(&ctx, Action::FocusMode));
                 if ui
                     .add(focus)

@@ -54,7 +54,7 @@ use arbor_runtime::Report;
 
 use crate::canvas::Canvas;
 use crate::document::Selection;
-use crate::i18n::{self, Lang};
+use crate::i18n::{self, t, Lang};
 use crate::live::LiveSource;
 use crate::panels::{dropped_on, DeclareForm, PaletteDock, ProjectPanel};
 use crate::remote::groot2::{Groot2, Groot2Panel};
@@ -599,7 +599,7 @@ impl ArborApp {
 /// The button at the top of an open panel that collapses it.
 fn collapse_button(ui: &mut egui::Ui, arrow: &str, panel: Panel) -> bool {
     ui.small_button(arrow)
-        .on_hover_text(format!("Hide the {}", panel.title()))
+        .on_hover_text(format!("{} {}", t("Hide"), panel.title()))
         .clicked()
 }
 
@@ -612,7 +612,7 @@ fn strip(ui: &mut egui::Ui, panel: Panel) -> bool {
         Panel::Right => ("right strip", "«"),
         Panel::Palette | Panel::Bottom => ("bottom strip", ""),
     };
-    let hover = format!("Show the {}", panel.title());
+    let hover = format!("{} {}", t("Show"), panel.title());
     let side = match panel {
         Panel::Left => egui::Panel::left(id),
         Panel::Right => egui::Panel::right(id),
@@ -624,7 +624,7 @@ fn strip(ui: &mut egui::Ui, panel: Panel) -> bool {
             if panel == Panel::Bottom {
                 ui.horizontal_centered(|ui| {
                     let open = ui.button(panel.title()).on_hover_text(hover);
-                    ui.weak("Ctrl+4 shows, F5 plays");
+                    ui.weak(t("Ctrl+4 shows, F5 plays"));
                     open.clicked()
                 })
                 .inner

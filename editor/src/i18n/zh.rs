@@ -2,6 +2,13 @@
 //! written in the code, escapes included) and its Chinese.
 
 pub const TABLE: &[(&str, &str)] = &[
+    ("Node Palette", "节点面板"),
+    ("Blackboard and History", "黑板与历史"),
+    ("Inspector and Problems", "检查器与问题"),
+    ("Hide", "隐藏"),
+    ("Show", "显示"),
+    ("Ctrl+4 shows, F5 plays", "Ctrl+4 显示，F5 运行"),
+    ("Focus Mode", "专注模式"),
     ("Open Project…", "打开项目…"),
     ("Open Recent Project", "最近的项目"),
     ("No recent projects", "没有最近的项目"),
