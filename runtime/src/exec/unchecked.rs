@@ -11,7 +11,7 @@
 //!    program they call, `codegen::support::run`; `codegen::support::direct` after
 //!    checking that the agent's tree is the generated code's own, whose node count
 //!    `support::Checked` holds). `Exec::new` checks it again in debug builds; release
-//!    ticks do not pay for it (docs/performance.md, "Generated code").
+//!    ticks do not pay for it (docs/performance.md, "How the engine gets its speed").
 //! 2. every `Entry::node` is `< t.nodes.len()`, and every `Step::Loop` has
 //!    `first <= end <= t.entries.len()`: entries are built once, from the finished node and
 //!    child arrays of the same tree (`entry::entries`), which asserts both as it builds them;
