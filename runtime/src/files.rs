@@ -1,7 +1,7 @@
 //! Files that users name: reading them (tree files, subtree paths, `<include>`s, XML
 //! imports, fonts: regular files only, never more than a byte cap, text decoded with a located
 //! message), writing them atomically ([`write_atomic`]), and naming them by path alone
-//! ([`normalise`]).
+//! ([`normalise`], [`relative_path`]).
 //!
 //! Why not `metadata().len()` then `read_to_string`: `/dev/zero` reports size 0 and never
 //! ends, and a FIFO blocks `open` until a writer comes. So the kind of file is checked from
@@ -222,9 +222,63 @@ pub fn normalise(path: &Path) -> PathBuf {
     parts.into_iter().map(Component::as_os_str).collect()
 }
 
+/// `path` made absolute against the current folder, then [`normalise`]d (by name:
+/// symbolic links are not followed, so a path that does not exist yet works too).
+pub fn absolute(path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().map_or_else(|_| path.to_path_buf(), |cwd| cwd.join(path))
+    };
+    normalise(&joined)
+}
+
+/// `target` as seen from the folder `from`, with `/` separators: how a tree file names its
+/// manifests and subtrees, so that a project folder can move and be shared between
+/// systems. Both are made [`absolute`]; `..` steps out of `from` as needed. Paths that
+/// share no root (two Windows drives) give `target` itself, absolute.
+pub fn relative_path(from: &Path, target: &Path) -> String {
+    let (from, target) = (absolute(from), absolute(target));
+    let common = from
+        .components()
+        .zip(target.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    if common == 0 {
+        return target.display().to_string();
+    }
+    let mut parts: Vec<String> = from
+        .components()
+        .skip(common)
+        .map(|_| "..".to_owned())
+        .collect();
+    parts.extend(
+        target
+            .components()
+            .skip(common)
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_paths_step_up_and_down_from_the_folder() {
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(
+            relative_path(&p("/game/trees"), &p("/game/manifests/a.json")),
+            "../manifests/a.json"
+        );
+        assert_eq!(relative_path(&p("/game"), &p("/game/m/a.json")), "m/a.json");
+        assert_eq!(
+            relative_path(&p("/game/trees/deep/"), &p("/game/./trees/../m.json")),
+            "../../m.json"
+        );
+        assert_eq!(relative_path(&p("/a"), &p("/a")), "");
+    }
 
     #[test]
     fn invalid_utf8_is_located() {

@@ -19,7 +19,6 @@
 //! elsewhere only once it names it (new trees name all of the project's).
 
 mod declaration;
-mod relative_path;
 
 use std::path::{Path, PathBuf};
 
@@ -29,8 +28,8 @@ use arbor_runtime::NodeTypes;
 use crate::document::io::{merge_manifest_file, read_text, ManifestError};
 use crate::document::Document;
 
+pub use arbor_runtime::files::{absolute, relative_path};
 pub use declaration::{Declaration, DeclareError, PortDraft};
-pub use relative_path::{absolute, relative_path};
 
 /// The most files a project folder listing returns (manifests, trees); the rest are left
 /// out, with a problem saying so.

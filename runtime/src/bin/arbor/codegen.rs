@@ -1,7 +1,7 @@
 //! `arbor codegen`: a tree file -> a Rust module that runs it as generated code
 //! (`arbor_runtime::codegen`, docs/embedding.md "Generated code").
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -70,22 +70,5 @@ fn relative_to(file: &Path, out: &Path) -> Result<String, String> {
     let dir = dir
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
-    let common = file
-        .components()
-        .zip(dir.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    if common == 0 {
-        return Ok(file.display().to_string());
-    }
-    let mut parts: Vec<String> = dir
-        .components()
-        .skip(common)
-        .map(|_| "..".to_owned())
-        .collect();
-    parts.extend(file.components().skip(common).filter_map(|c| match c {
-        Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-        _ => None,
-    }));
-    Ok(parts.join("/"))
+    Ok(arbor_runtime::files::relative_path(&dir, &file))
 }
