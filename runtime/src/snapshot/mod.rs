@@ -51,6 +51,38 @@ pub const SNAPSHOT_VERSION: u32 = 2;
 /// The oldest snapshot format version this runtime reads.
 pub const SNAPSHOT_OLDEST_VERSION: u32 = 1;
 
+/// A snapshot's size checked before it is parsed: [`MAX_SNAPSHOT_BYTES`] at most.
+fn within_limit(size: usize) -> Result<(), SnapshotError> {
+    if size as u64 > MAX_SNAPSHOT_BYTES {
+        return Err(SnapshotError::TooLarge {
+            size,
+            limit: MAX_SNAPSHOT_BYTES,
+        });
+    }
+    Ok(())
+}
+
+/// A snapshot's format and version, read before the rest (in either form), so that a
+/// future version is reported as such rather than as whatever field it added or changed.
+#[derive(Deserialize)]
+struct Header {
+    format: String,
+    version: u32,
+}
+
+impl Header {
+    fn readable(self) -> Result<(), SnapshotError> {
+        if readable(&self.format, self.version) {
+            Ok(())
+        } else {
+            Err(SnapshotError::Version {
+                format: self.format,
+                version: self.version,
+            })
+        }
+    }
+}
+
 fn readable(format: &str, version: u32) -> bool {
     format == SNAPSHOT_FORMAT && (SNAPSHOT_OLDEST_VERSION..=SNAPSHOT_VERSION).contains(&version)
 }
@@ -255,27 +287,10 @@ impl Snapshot {
     /// Reads a snapshot from JSON text, checking its format and version (not yet its tree:
     /// [`crate::Agent::restore`] does).
     pub fn from_json(text: &str) -> Result<Snapshot, SnapshotError> {
-        if text.len() as u64 > MAX_SNAPSHOT_BYTES {
-            return Err(SnapshotError::TooLarge {
-                size: text.len(),
-                limit: MAX_SNAPSHOT_BYTES,
-            });
-        }
-        // The header first, so that a future version is reported as such rather than as
-        // whatever field it added or changed.
-        #[derive(Deserialize)]
-        struct Header {
-            format: String,
-            version: u32,
-        }
-        let header: Header =
-            serde_json::from_str(text).map_err(|e| SnapshotError::Json(e.to_string()))?;
-        if !readable(&header.format, header.version) {
-            return Err(SnapshotError::Version {
-                format: header.format,
-                version: header.version,
-            });
-        }
+        within_limit(text.len())?;
+        serde_json::from_str::<Header>(text)
+            .map_err(|e| SnapshotError::Json(e.to_string()))?
+            .readable()?;
         let mut de = serde_json::Deserializer::from_str(text);
         let snapshot = serde_path_to_error::deserialize(&mut de)
             .map_err(|e| SnapshotError::Json(format!("{}: {}", e.path(), e.inner())))?;
@@ -293,25 +308,10 @@ impl Snapshot {
     /// and version first, as [`Snapshot::from_json`] does. At most [`MAX_SNAPSHOT_BYTES`];
     /// a length inside the data never sizes an allocation beyond what the data holds.
     pub fn from_binary(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
-        if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
-            return Err(SnapshotError::TooLarge {
-                size: bytes.len(),
-                limit: MAX_SNAPSHOT_BYTES,
-            });
-        }
-        #[derive(Deserialize)]
-        struct Header {
-            format: String,
-            version: u32,
-        }
-        let header: Header =
-            rmp_serde::from_slice(bytes).map_err(|e| SnapshotError::Binary(e.to_string()))?;
-        if !readable(&header.format, header.version) {
-            return Err(SnapshotError::Version {
-                format: header.format,
-                version: header.version,
-            });
-        }
+        within_limit(bytes.len())?;
+        rmp_serde::from_slice::<Header>(bytes)
+            .map_err(|e| SnapshotError::Binary(e.to_string()))?
+            .readable()?;
         let mut de = rmp_serde::Deserializer::from_read_ref(bytes);
         serde_path_to_error::deserialize(&mut de)
             .map_err(|e| SnapshotError::Binary(format!("{}: {}", e.path(), e.inner())))
