@@ -11,7 +11,7 @@ use arbor_bevy::{ArborDebugServer, ArborPlugin, CompiledTrees};
 use arbor_runtime::debug::{is_timeout, DebugConfig, Framed, LineReader};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy_app::App;
-use bevy_asset::AssetPlugin;
+
 use bevy_ecs::component::Component;
 use serde_json::{json, Value};
 
@@ -67,17 +67,11 @@ fn the_editor_can_list_and_pause_the_agents_of_a_bevy_app() {
             Status::Running
         }
     });
-    let mut app = App::new();
-    app.add_plugins((
-        common::minimal_plugins(),
-        AssetPlugin {
-            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
-            ..AssetPlugin::default()
-        },
+    let mut app = common::app(
         ArborPlugin::new(registry)
             .fixed_dt(0.1)
             .debug_server(DebugConfig::new("127.0.0.1:0")),
-    ));
+    );
     let tree = common::load::<Counter>(&mut app, "steps.json");
     assert!(app
         .world()

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use arbor_bevy::{ArborAgent, ArborPlugin};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy_app::App;
-use bevy_asset::AssetPlugin;
+
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 
@@ -55,16 +55,7 @@ fn app(seen: &Arc<Seen>) -> App {
             }
         },
     );
-    let mut app = App::new();
-    app.add_plugins((
-        common::minimal_plugins(),
-        AssetPlugin {
-            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
-            ..AssetPlugin::default()
-        },
-        ArborPlugin::new(registry).fixed_dt(0.1),
-    ));
-    app
+    common::app(ArborPlugin::new(registry).fixed_dt(0.1))
 }
 
 fn napper(app: &App, e: Entity) -> &Napper {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use arbor_bevy::{ArborAgent, ArborPlugin, ArborTree, CompiledTrees, TreeProblems};
 use arbor_runtime::{NodeType, Registry, Status};
 use bevy_app::App;
-use bevy_asset::{AssetPlugin, Assets};
+use bevy_asset::Assets;
 use bevy_ecs::component::Component;
 
 #[derive(Component, Default)]
@@ -30,16 +30,7 @@ fn app() -> App {
     });
     // Reaches the component too, and fails: for the reload test.
     registry.action(NodeType::action("Stop", "Fails."), |_| Status::Failure);
-    let mut app = App::new();
-    app.add_plugins((
-        common::minimal_plugins(),
-        AssetPlugin {
-            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
-            ..AssetPlugin::default()
-        },
-        ArborPlugin::new(registry).fixed_dt(0.1),
-    ));
-    app
+    common::app(ArborPlugin::new(registry).fixed_dt(0.1))
 }
 
 #[test]

@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use arbor_bevy::{ArborAgent, ArborTree, CompiledTrees, TreeProblems};
-use bevy_app::{App, ScheduleRunnerPlugin, TaskPoolPlugin};
-use bevy_asset::{AssetServer, Handle};
+use bevy_app::{App, Plugins, ScheduleRunnerPlugin, TaskPoolPlugin};
+use bevy_asset::{AssetPlugin, AssetServer, Handle};
 use bevy_ecs::component::Component;
 use bevy_ecs::entity::Entity;
 use bevy_time::TimePlugin;
@@ -56,4 +56,19 @@ pub fn minimal_plugins() -> (TaskPoolPlugin, TimePlugin, ScheduleRunnerPlugin) {
         TimePlugin,
         ScheduleRunnerPlugin::run_once(),
     )
+}
+
+/// An app with the minimal plugins and the asset server reading `tests/assets`, plus
+/// `arbor` (the plugin as the test configures it).
+pub fn app<M>(arbor: impl Plugins<M>) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        minimal_plugins(),
+        AssetPlugin {
+            file_path: concat!(env!("CARGO_MANIFEST_DIR"), "/tests/assets").to_owned(),
+            ..AssetPlugin::default()
+        },
+    ));
+    app.add_plugins(arbor);
+    app
 }
