@@ -514,16 +514,18 @@ fn compare_badges(ui: &mut egui::Ui, mark: &NodeMark) {
         MarkKind::Moved => t("moved"),
     };
     let details = mark.details.join("\n");
-    ui.label(
-        RichText::new(word)
+    // On a dark backing: the header's own colour (a category, a live status) varies.
+    let badge = |word: &str, color| {
+        RichText::new(format!(" {word} "))
             .small()
             .strong()
-            .color(mark_color(mark.kind)),
-    )
-    .on_hover_text(&details);
+            .color(color)
+            .background_color(Color32::from_black_alpha(190))
+    };
+    ui.label(badge(word, mark_color(mark.kind)))
+        .on_hover_text(&details);
     if mark.moved && mark.kind != MarkKind::Moved {
-        ui.label(RichText::new(t("moved")).small().strong().color(MOVED))
-            .on_hover_text(details);
+        ui.label(badge(t("moved"), MOVED)).on_hover_text(details);
     }
 }
 

@@ -7,7 +7,7 @@ use crate::i18n::{self, t};
 
 use egui::{RichText, Ui};
 
-use crate::compare::{Comparison, EntryKind, Target};
+use crate::compare::{Comparison, Entry, EntryKind, Target};
 use crate::view::diff_colors::entry_color;
 
 /// Rows drawn at most: a comparison of two unrelated trees lists the first ones rather
@@ -66,7 +66,8 @@ impl ComparePanel {
         if let Some(e) = compare.current() {
             egui::Frame::group(ui.style()).show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.label(RichText::new(&e.label).strong().color(entry_color(e.kind)));
+                ui.label(RichText::new(&e.label).strong().color(entry_color(e.kind)))
+                    .on_hover_text(&e.id);
                 for d in &e.details {
                     ui.add(egui::Label::new(RichText::new(d).small().monospace()).wrap());
                 }
@@ -79,7 +80,7 @@ impl ComparePanel {
                 "{} {} {}",
                 kind_word(e.kind),
                 e.scope.as_str(),
-                e.label
+                short_label(e)
             ))
             .small()
             .color(entry_color(e.kind));
@@ -101,6 +102,14 @@ impl ComparePanel {
         ui.separator();
         action
     }
+}
+
+/// An entry's label without the GUID the runtime's diff ends a node's or decorator's
+/// with (the row's tooltip and the entry stepped to keep it).
+fn short_label(e: &Entry) -> &str {
+    e.label
+        .strip_suffix(e.id.as_str())
+        .map_or(e.label.as_str(), str::trim_end)
 }
 
 /// The list's word for a kind of entry.
