@@ -25,6 +25,7 @@ mod scripts;
 mod try_catch;
 mod unset_keys;
 mod v3_checks;
+mod vector_loops;
 
 use hosts::typed_port;
 pub(crate) use hosts::{host_type_name, CUSTOM_NOTE, HOST_PREFIX, OPAQUE_NOTE};
@@ -740,6 +741,7 @@ impl<'o> Cx<'o> {
         for draft in &mut drafts {
             scripts::derive_skips(draft, Parent::Root);
         }
+        self.mark_vector_loops(&mut drafts);
         let types = self.host_types(&mut drafts);
         if !self.errors.is_empty() {
             return Err(ImportError {
