@@ -10,9 +10,9 @@ use std::collections::HashSet;
 
 use serde_json::json;
 
-use super::{blackboard_ref, Cx, Draft, PVal};
+use super::{blackboard_ref, Draft, Importer, ParamValue};
 
-impl Cx<'_> {
+impl Importer<'_> {
     /// Gives `consume: false` to every Loop over a vector key (see the module documentation).
     pub(super) fn mark_vector_loops(&self, drafts: &mut [Draft]) {
         for draft in drafts {
@@ -22,7 +22,7 @@ impl Cx<'_> {
                     return;
                 };
                 for (name, value) in &d.params {
-                    let PVal::Port(raw) = value else {
+                    let ParamValue::Port(raw) = value else {
                         continue;
                     };
                     let typed = model.port(name).and_then(|p| p.ty.as_deref());
@@ -39,11 +39,12 @@ impl Cx<'_> {
             draft.walk_mut(&mut |d| {
                 let over_vector = d.kind == "Loop"
                     && d.params.iter().any(|(name, value)| {
-                        name == "queue" && matches!(value, PVal::Bind(k) if vectors.contains(k))
+                        name == "queue"
+                            && matches!(value, ParamValue::Bind(k) if vectors.contains(k))
                     });
                 if over_vector {
                     d.params
-                        .push(("consume".to_owned(), PVal::Json(json!(false))));
+                        .push(("consume".to_owned(), ParamValue::Json(json!(false))));
                 }
             });
         }
