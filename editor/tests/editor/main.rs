@@ -15,6 +15,7 @@ mod context_menus;
 mod disk_changes;
 mod freshness;
 mod groot2;
+mod groot2_fake;
 mod i18n_ui;
 mod large_files;
 mod layers;
