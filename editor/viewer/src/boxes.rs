@@ -202,20 +202,42 @@ pub fn paint_boxes(
     drawn
 }
 
-/// Writes a node's name in its box, legibly or not at all.
+/// Writes a node's name in its box, legibly or not at all: whole on one line when it fits
+/// (running past the box by at most [`LABEL_OVERFLOW`]), else whole on as many lines as
+/// the box holds, else on one line cut after a word with an ellipsis.
 fn label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
-    let size = legible::screen_size(16.0, zoom);
+    let size = legible::name_size(16.0, zoom);
     if r.height() < size * 1.1 {
         return;
     }
     let pad = (size * 0.4).min(r.width() * 0.1);
     let font = egui::FontId::proportional(size);
+    let width_of = |t: &str| {
+        painter
+            .layout_no_wrap(t.to_owned(), font.clone(), Color32::WHITE)
+            .size()
+            .x
+    };
     let max = r.width() - 2.0 * pad + LABEL_OVERFLOW * zoom;
-    let Some(text) = legible::fit_label(painter, label, &font, max) else {
+    let row = painter.fonts_mut(|f| f.row_height(&font));
+    let rows = ((r.height() - 2.0) / row).floor().max(1.0) as usize;
+    let text = if width_of(label) <= max {
+        Some(label.to_owned())
+    } else {
+        legible::fit_lines(label, r.width() - 2.0 * pad, rows, width_of)
+            .or_else(|| legible::fit_words(label, max, width_of))
+    };
+    let Some(text) = text else {
         return;
     };
     let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
-    let top = (r.height() * 0.3 - galley.size().y / 2.0).max(1.0);
+    // One line sits in the upper part of the box, several are centred in it.
+    let top = if galley.rows.len() > 1 {
+        (r.height() - galley.size().y) / 2.0
+    } else {
+        r.height() * 0.3 - galley.size().y / 2.0
+    }
+    .max(1.0);
     let at = r.left_top() + egui::vec2(pad, top);
     // On a dark backing, whatever the box's colour (a bright status or category fill
     // would leave small white text hard to read), and over a name running past the box.
@@ -223,7 +245,7 @@ fn label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
     painter.rect_filled(
         text_rect.expand2(egui::vec2(3.0, 1.0)),
         3.0,
-        Color32::from_black_alpha(200),
+        Color32::from_black_alpha(220),
     );
     painter.galley(at, galley, Color32::WHITE);
 }
