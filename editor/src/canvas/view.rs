@@ -20,7 +20,7 @@ use eng::NodeId;
 use crate::document::Color;
 use crate::live::{status_color, NodeLive};
 use arbor_viewer::category_color;
-use arbor_viewer::palette::live_fill;
+use arbor_viewer::palette::{live_fill, status_ring};
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
 pub type Graph = eng::Graph<NodeView, Port, NoValue>;
@@ -441,6 +441,16 @@ impl eng::NodeDataTrait for NodeView {
                 egui::StrokeKind::Middle,
             );
         }
+        if let Some(ring) = status_ring(live) {
+            // Just outside the card (its margins are those of `DrawnNode::rect`).
+            let card = content.expand2(egui::vec2(margin, margin / 3.0));
+            ui.painter().rect_stroke(
+                card.expand(2.0),
+                6.0,
+                egui::Stroke::new(3.0, ring),
+                egui::StrokeKind::Outside,
+            );
+        }
         if state.found.contains(&self.guid) {
             ui.painter().rect_stroke(
                 content.expand(margin * 1.1),
@@ -477,11 +487,13 @@ impl eng::NodeDataTrait for NodeView {
         _: &Graph,
         state: &mut CanvasState,
     ) -> Option<Color32> {
-        // The header is coloured as the zoomed-out box is (arbor_viewer's palette).
+        // The header is coloured as the zoomed-out box is (arbor_viewer's palette): by
+        // category, dimmed while a tree runs if the node was not visited (the status is
+        // the ring around the card, drawn in `bottom_ui`).
         Some(if self.disabled {
             DISABLED_HEADER
         } else if state.preview_active {
-            live_fill(state.live.get(&self.guid))
+            live_fill(self.category, state.live.get(&self.guid))
         } else {
             category_color(self.category)
         })

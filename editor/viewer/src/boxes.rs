@@ -1,6 +1,6 @@
 //! The box painter: a tree's nodes as boxes with straight edges between them, their names
-//! written where they are legible, coloured by category, or by live status while a tree
-//! runs. The editor's canvas draws its zoomed-out level of detail with it, and the
+//! written where they are legible, coloured by category, ringed in their live status
+//! while a tree runs. The editor's canvas draws its zoomed-out level of detail with it, and the
 //! [`crate::TreeViewer`] draws whole trees with it.
 //!
 //! The painter reads nodes through [`Boxes`] (the editor's scene, the viewer's
@@ -9,11 +9,13 @@
 
 use std::collections::HashMap;
 
-use arbor_runtime::{Category, Status};
+use arbor_runtime::Category;
 use egui::{Color32, Pos2, Rect, Stroke};
 
 use crate::legible;
-use crate::palette::{category_color, freshness, live_fill, status_color, EDGE_COLOR, PORT_COLOR};
+use crate::palette::{
+    category_color, freshness, live_fill, status_color, status_ring, EDGE_COLOR, PORT_COLOR,
+};
 use crate::LiveSource;
 
 /// A node's size in canvas units until it has been drawn at another.
@@ -107,8 +109,9 @@ pub fn port(rect: Rect) -> (Pos2, f32) {
 }
 
 /// Paints the `visible` nodes of `boxes` through `cam`, with the edges that touch them,
-/// and returns their boxes. Statuses come from `live`: while any visible node has one,
-/// boxes are filled by status ([`crate::palette::live_fill`]), else by category.
+/// and returns their boxes. Boxes are filled by category; statuses come from `live`: while
+/// any visible node has one, each visited box is ringed in its status colour
+/// ([`crate::palette::status_ring`]) and the boxes not visited are dimmed.
 /// `outline` gives a node's outline, `None` for the plain one.
 pub fn paint_boxes(
     painter: &egui::Painter,
@@ -168,7 +171,7 @@ pub fn paint_boxes(
         let node = boxes.node(i);
         let r = screen(node.rect);
         let fill = if live_active {
-            live_fill(live_node.as_ref())
+            live_fill(node.category, live_node.as_ref())
         } else {
             category_color(node.category)
         };
@@ -183,12 +186,12 @@ pub fn paint_boxes(
                 Color32::from_rgb(230, 60, 60),
             );
         }
-        if live_node.as_ref().and_then(|l| l.status) == Some(Status::Running) {
+        if let Some(ring) = status_ring(live_node.as_ref()) {
             painter.rect_stroke(
                 r.expand(2.0),
-                rounding,
-                Stroke::new(2.0, status_color(Status::Running)),
-                egui::StrokeKind::Middle,
+                rounding + 2.0,
+                Stroke::new(3.0, ring),
+                egui::StrokeKind::Outside,
             );
         }
         // The port under the name: a name running past the box covers it.
