@@ -20,6 +20,7 @@ use super::camera::{collapsed_rect, follow_zoom, Cam, STRIP};
 use super::scene::Scene;
 use super::view::{fill, NoTemplates, Response, FOUND_COLOR};
 use super::Canvas;
+use crate::i18n::t;
 use crate::live::LiveSource;
 use crate::view::UiCx;
 
@@ -202,7 +203,11 @@ impl Canvas {
                 if r.height() > 3.0 * size {
                     legible::line(
                         painter,
-                        &format!("{count} nodes (double-click to expand)"),
+                        &format!(
+                            "{} {}",
+                            crate::i18n::count(count, t("node")),
+                            t("(double-click to expand)")
+                        ),
                         r.left_bottom() + egui::vec2(pad, -pad - size / 2.0),
                         size,
                         (r.width() - 2.0 * pad, r.height()),

@@ -192,17 +192,17 @@ impl eng::WidgetValueTrait for NoValue {
 fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState, view: &NodeView) {
     let before = ui.min_rect().bottom();
     let kind_text = match view.category {
-        Some(c) => format!("{} · {}", view.kind, c.as_str()),
-        None => format!("{} · unknown type", view.kind),
+        Some(c) => format!("{} · {}", view.kind, crate::i18n::category(c)),
+        None => format!("{} · {}", view.kind, t("unknown type")),
     };
-    let r = ui.add(
-        egui::Label::new(
-            RichText::new(kind_text)
-                .small()
-                .color(category_color(view.category).gamma_multiply(1.8)),
-        )
-        .truncate(),
-    );
+    // The category's hue, lightened on the dark theme's card and as is on the light one.
+    let hue = category_color(view.category);
+    let kind_color = if ui.visuals().dark_mode {
+        hue.gamma_multiply(1.8)
+    } else {
+        hue
+    };
+    let r = ui.add(egui::Label::new(RichText::new(kind_text).small().color(kind_color)).truncate());
     // A row of at least 15 points (room for the port beside small text); the library
     // puts the port in the middle of the row, and so does the canvas, which draws it.
     let short = before + 15.0 - r.rect.bottom();
@@ -331,9 +331,9 @@ impl eng::NodeDataTrait for NodeView {
                     .strong()
                     .color(DISABLED_TEXT),
             )
-            .on_hover_text(
+            .on_hover_text(t(
                 "Disabled: this branch runs as if it were absent (Enable in the context menu)",
-            );
+            ));
         }
         if state.breakpoints.contains(&self.guid) {
             dot(ui, Color32::from_rgb(230, 60, 60)).on_hover_text(t(
@@ -384,9 +384,13 @@ impl eng::NodeDataTrait for NodeView {
         }
         if let Some(status) = live.and_then(|l| l.status) {
             let text = if live.is_some_and(|l| l.aborted) {
-                "aborted".to_owned()
+                t("aborted")
             } else {
-                status.to_string()
+                match status {
+                    Status::Running => t("Running"),
+                    Status::Success => t("Success"),
+                    Status::Failure => t("Failure"),
+                }
             };
             ui.horizontal(|ui| {
                 dot(ui, status_color(status));
