@@ -146,6 +146,12 @@ pub(super) fn corner_rect(r: Rect, zoom: f32) -> Rect {
 impl Canvas {
     /// Stage 1: applies a pending "frame these nodes" or zoom (keeping the view's centre).
     pub(super) fn place_camera(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
+        // egui_node_editor draws its widgets with a copy of the style made when the zoom
+        // last changed: after a theme switch, zooming by 1 makes it again, so the cards
+        // take the new theme at once.
+        if self.cache.state.pan_zoom.zoomed_style.visuals.dark_mode != ui.visuals().dark_mode {
+            self.cache.state.zoom(ui, 1.0);
+        }
         if std::mem::take(&mut self.pending_first_view) {
             self.apply_first_view(ui, cx);
         } else if let Some(guids) = self.pending_frame.take() {

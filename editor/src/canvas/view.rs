@@ -306,23 +306,24 @@ impl eng::NodeDataTrait for NodeView {
         _: &Graph,
         state: &mut CanvasState,
     ) -> Vec<Response> {
+        // On the header: dark on the light theme's lightened header, light on the dark one.
+        let dark = ui.visuals().dark_mode;
         if let Some(index) = self.index {
             ui.label(
                 RichText::new(format!("#{index}"))
                     .small()
-                    .color(Color32::from_gray(200)),
+                    .color(Color32::from_gray(if dark { 200 } else { 70 })),
             )
             .on_hover_text(t(
                 "Execution order: the n-th node a depth-first tick visits",
             ));
         }
         if self.is_root {
-            ui.label(
-                RichText::new(t("root"))
-                    .small()
-                    .strong()
-                    .color(Color32::from_rgb(250, 220, 120)),
-            );
+            ui.label(RichText::new(t("root")).small().strong().color(if dark {
+                Color32::from_rgb(250, 220, 120)
+            } else {
+                Color32::from_rgb(140, 90, 0)
+            }));
         }
         if self.disabled {
             ui.label(
@@ -486,7 +487,7 @@ impl eng::NodeDataTrait for NodeView {
 
     fn titlebar_color(
         &self,
-        _: &egui::Ui,
+        ui: &egui::Ui,
         _: NodeId,
         _: &Graph,
         state: &mut CanvasState,
@@ -494,12 +495,19 @@ impl eng::NodeDataTrait for NodeView {
         // The header is coloured as the zoomed-out box is (arbor_viewer's palette): by
         // category, dimmed while a tree runs if the node was not visited (the status is
         // the ring around the card, drawn in `bottom_ui`).
-        Some(if self.disabled {
+        let header = if self.disabled {
             DISABLED_HEADER
         } else if state.preview_active {
             live_fill(self.category, state.live.get(&self.guid))
         } else {
             category_color(self.category)
+        };
+        // The light theme writes the title in dark grey: a lighter header of the same hue
+        // keeps it readable.
+        Some(if ui.visuals().dark_mode {
+            header
+        } else {
+            arbor_viewer::palette::lerp(header, Color32::WHITE, 0.55)
         })
     }
 }
