@@ -19,8 +19,9 @@ use std::sync::OnceLock;
 
 use arbor_runtime::files::{read_bytes, ReadError};
 
-/// The smallest text the panels draw, in points: egui's `Small` style is 9, which is
-/// hard to read; hints, counts and tags use this instead.
+/// The smallest text the editor draws at 100 %, in points: egui's `Small` style is 9,
+/// which is hard to read, so the app sets `Small` to this (and hints, counts and tags
+/// ask for it by size).
 pub const SMALL_TEXT: f32 = 11.0;
 
 /// The name the font is registered under in egui's [`egui::FontDefinitions`].

@@ -55,6 +55,7 @@ use arbor_runtime::Report;
 
 use crate::canvas::Canvas;
 use crate::document::Selection;
+use crate::fonts;
 use crate::i18n::{self, t, Lang};
 use crate::live::LiveSource;
 use crate::panels::{
@@ -349,8 +350,16 @@ impl ArborApp {
         let ctx = &ui.ctx().clone();
         i18n::set(self.lang);
         self.prefs.apply_theme(ctx);
-        if ctx.global_style().animation_time != ANIMATION_SECONDS {
-            ctx.all_styles_mut(|style| style.animation_time = ANIMATION_SECONDS);
+        let small = egui::TextStyle::Small.resolve(&ctx.global_style()).size;
+        if ctx.global_style().animation_time != ANIMATION_SECONDS || small < fonts::SMALL_TEXT {
+            ctx.all_styles_mut(|style| {
+                style.animation_time = ANIMATION_SECONDS;
+                // egui's small text is 9 points: everything written small (a node's
+                // type, its status, the parameters on a card) is 11 at 100 %.
+                if let Some(font) = style.text_styles.get_mut(&egui::TextStyle::Small) {
+                    font.size = fonts::SMALL_TEXT;
+                }
+            });
         }
         self.autosave(ctx);
         self.watch_disk(ctx);

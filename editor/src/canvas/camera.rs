@@ -7,8 +7,10 @@
 //! zoom is applied before anything is placed. Also the geometry the later stages share:
 //! [`Cam`], and the sizes of the handles on notes and groups.
 
+use arbor_viewer::legible;
 use egui::{Pos2, Rect};
 
+use super::paint::LOD_ZOOM;
 use super::sync::ViewCache;
 use super::Canvas;
 use crate::document::Group;
@@ -68,10 +70,31 @@ fn look_at_in(
 }
 
 /// Zooms and pans so that the document rect `bounds` fills `area`, a part of `view`
-/// (zoom between [`FRAME_FLOOR`] and 1).
+/// (zoom between [`FRAME_FLOOR`] and 1, never one where names are too small to read:
+/// see [`legible_zoom`]).
 pub fn frame(cache: &mut ViewCache, ui: &egui::Ui, view: Rect, area: Rect, bounds: Rect) {
     let target = fit_zoom(area, bounds).clamp(FRAME_FLOOR, 1.0);
+    let target = legible_zoom(target, widget_names_zoom(ui.style()));
     look_at_in(cache, ui, view, area, bounds.center(), target);
+}
+
+/// The lowest zoom at which a node widget writes its name at a legible size: its title
+/// is egui's button text, scaled with the zoom.
+pub fn widget_names_zoom(style: &egui::Style) -> f32 {
+    let title = egui::TextStyle::Button.resolve(style).size;
+    legible::MIN_SIZE / title.max(1.0)
+}
+
+/// `zoom`, or, when node widgets would write their names too small to read there (at or
+/// above [`LOD_ZOOM`] but below `names_zoom`), a zoom just below [`LOD_ZOOM`], where the
+/// level of detail writes names at a legible size: the framed nodes stay in view, with
+/// names a reader can read.
+pub fn legible_zoom(zoom: f32, names_zoom: f32) -> f32 {
+    if (LOD_ZOOM..names_zoom).contains(&zoom) {
+        LOD_ZOOM * 0.98
+    } else {
+        zoom
+    }
 }
 
 /// The part of `view` that framing fills. The whole view when, framed there, `boxes`
@@ -123,6 +146,12 @@ pub(super) fn corner_rect(r: Rect, zoom: f32) -> Rect {
 impl Canvas {
     /// Stage 1: applies a pending "frame these nodes" or zoom (keeping the view's centre).
     pub(super) fn place_camera(&mut self, ui: &egui::Ui, cx: &mut UiCx<'_>) {
+        // egui_node_editor draws its widgets with a copy of the style made when the zoom
+        // last changed: after a theme switch, zooming by 1 makes it again, so the cards
+        // take the new theme at once.
+        if self.cache.state.pan_zoom.zoomed_style.visuals.dark_mode != ui.visuals().dark_mode {
+            self.cache.state.zoom(ui, 1.0);
+        }
         if std::mem::take(&mut self.pending_first_view) {
             self.apply_first_view(ui, cx);
         } else if let Some(guids) = self.pending_frame.take() {
@@ -278,5 +307,17 @@ mod tests {
         // A free corner: the whole view, and the minimap goes to that corner.
         let one = [Rect::from_min_size(Pos2::ZERO, egui::vec2(10.0, 10.0))];
         assert_eq!(frame_area(view, Some(mini), tall, &one), view);
+    }
+
+    #[test]
+    fn framing_skips_the_zooms_where_widget_names_are_too_small() {
+        let names = widget_names_zoom(&egui::Style::default());
+        // egui's button text is 13 points: names are 11 or more from about 85 %.
+        assert!((names - 11.0 / 13.0).abs() < 1e-4, "{names}");
+        assert!(legible_zoom((LOD_ZOOM + names) / 2.0, names) < LOD_ZOOM);
+        assert!(legible_zoom(LOD_ZOOM, names) < LOD_ZOOM);
+        for zoom in [0.3, LOD_ZOOM * 0.9, names, 1.0] {
+            assert_eq!(legible_zoom(zoom, names), zoom);
+        }
     }
 }

@@ -283,8 +283,10 @@ impl Canvas {
             MenuTarget::Group(guid) => self.group_items(ui, cx, guid, items),
             MenuTarget::Wire { parent, child } => {
                 let doc = cx.session.document();
+                // "➡", not "→": egui's proportional font has no arrows (a missing-glyph
+                // box where no CJK font fills in); its emoji font has this one.
                 ui.label(
-                    egui::RichText::new(format!("{} → {}", doc.label(parent), doc.label(child)))
+                    egui::RichText::new(format!("{} ➡ {}", doc.label(parent), doc.label(child)))
                         .strong(),
                 );
                 if items.button(ui, t("Delete Connection"), true).clicked() {
@@ -325,9 +327,9 @@ impl Canvas {
             return Chosen::Close;
         }
         let fold = if group.collapsed {
-            "Expand"
+            t("Expand")
         } else {
-            "Collapse"
+            t("Collapse")
         };
         if items.button(ui, fold, true).clicked() {
             let collapsed = !group.collapsed;
@@ -403,10 +405,10 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
     });
     ui.separator();
     for (text, action) in [
-        ("Cut", Action::Cut),
-        ("Copy", Action::Copy),
-        ("Duplicate", Action::Duplicate),
-        ("Delete", Action::Delete),
+        (t("Cut"), Action::Cut),
+        (t("Copy"), Action::Copy),
+        (t("Duplicate"), Action::Duplicate),
+        (t("Delete"), Action::Delete),
     ] {
         if items.button(ui, text, true).clicked() {
             return act(cx, action);
@@ -465,10 +467,10 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         return single(cx, Action::InlineSubtree);
     }
     let enabled = cx.session.document().node(guid).is_none_or(|n| n.enabled);
-    let switch = if enabled { "Disable" } else { "Enable" };
-    let switch = items.button(ui, switch, true).on_hover_text(
+    let switch = if enabled { t("Disable") } else { t("Enable") };
+    let switch = items.button(ui, switch, true).on_hover_text(t(
         "A disabled node's branch runs as if it were absent; it keeps its place and settings",
-    );
+    ));
     if switch.clicked() {
         match SetEnabled::toggle(cx.session.document(), guid) {
             Ok(c) => {
@@ -489,12 +491,12 @@ fn node_items(ui: &mut egui::Ui, cx: &mut UiCx<'_>, guid: &str, items: &mut Item
         cx.requests.push(Request::OpenSubtree(guid.to_owned()));
         return Chosen::Close;
     }
-    let text = format!("Open Source of {kind}");
+    let text = format!("{} {kind}", t("Open Source of"));
     let open = items.button(ui, &text, source.is_some());
     let open = match &source {
         Some(s) => open.on_hover_text(format!("{}:{}", s.file, s.line)),
-        None => open.on_disabled_hover_text(format!(
-            "The node types do not say where `{kind}` is registered (the program can record it with NodeType::here())"
+        None => open.on_disabled_hover_text(t(
+            "The node types do not say where this type is registered (the program can record it with NodeType::here())",
         )),
     };
     if open.clicked() {

@@ -1,5 +1,7 @@
 //! Stage 4 of a canvas frame: everything drawn, back to front.
 //!
+//! 0. The background, in the theme's colours, with a grid that moves and scales with the
+//!    view (spaced at least [`GRID_MIN_SPACING`] points apart, so it never turns to noise).
 //! 1. Notes and groups, behind the nodes; the ghosts of a comparison's removed nodes.
 //! 2. The nodes: egui_node_editor's widgets (it calls view.rs for each node and reports what
 //!    the pointer did to them), or, below [`LOD_ZOOM`], the level of detail: each visible
@@ -21,6 +23,7 @@ use super::scene::Scene;
 use super::view::{fill, NoTemplates, Response, FOUND_COLOR};
 use super::Canvas;
 use crate::compare::NodeMark;
+use crate::i18n::t;
 use crate::live::LiveSource;
 use crate::view::diff_colors::mark_color;
 use crate::view::UiCx;
@@ -29,6 +32,43 @@ use crate::view::UiCx;
 /// (9 points at 100 %) would be under 5 points, while a box writes its name at 11 or more
 /// (legible.rs).
 pub const LOD_ZOOM: f32 = 0.55;
+
+/// The grid's cell, in canvas units, at 100 %.
+const GRID_CELL: f32 = 40.0;
+/// The least screen distance between grid lines: zoomed out, every other line is left
+/// out (the cell doubles) until the lines are this far apart.
+pub const GRID_MIN_SPACING: f32 = 24.0;
+
+/// The canvas background, in the theme's colours (the light theme's canvas is light),
+/// with a grid tied to canvas coordinates: the same lines stay under the same nodes as
+/// the view pans and zooms.
+fn paint_background(painter: &egui::Painter, visuals: &egui::Visuals, view: Rect, cam: Cam) {
+    painter.rect_filled(view, 0.0, visuals.extreme_bg_color);
+    let zoom = cam.zoom.max(0.01);
+    let mut step = GRID_CELL * zoom;
+    while step < GRID_MIN_SPACING {
+        step *= 2.0;
+    }
+    let line = visuals
+        .widgets
+        .noninteractive
+        .bg_stroke
+        .color
+        .gamma_multiply(0.45);
+    let stroke = Stroke::new(1.0, line);
+    // The first line at or after the view's edge, on the canvas's grid.
+    let first = |edge: f32, origin: f32| origin + ((edge - origin) / step).ceil() * step;
+    let mut x = first(view.left(), cam.origin.x);
+    while x < view.right() {
+        painter.vline(x, view.y_range(), stroke);
+        x += step;
+    }
+    let mut y = first(view.top(), cam.origin.y);
+    while y < view.bottom() {
+        painter.hline(view.x_range(), y, stroke);
+        y += step;
+    }
+}
 
 /// The scene as the painter reads it: rects from the sizes nodes were last drawn at.
 struct SceneBoxes<'a> {
@@ -109,6 +149,7 @@ impl Canvas {
         live: &dyn LiveSource,
         lod: bool,
     ) -> Vec<Response> {
+        paint_background(ui.painter(), ui.visuals(), self.view, self.cam());
         self.paint_annotations(ui, cx);
         self.paint_ghosts(ui);
         self.lod_boxes = if lod {
@@ -219,7 +260,11 @@ impl Canvas {
                 if r.height() > 3.0 * size {
                     legible::line(
                         painter,
-                        &format!("{count} nodes (double-click to expand)"),
+                        &format!(
+                            "{} {}",
+                            crate::i18n::count(count, t("node")),
+                            t("(double-click to expand)")
+                        ),
                         r.left_bottom() + egui::vec2(pad, -pad - size / 2.0),
                         size,
                         (r.width() - 2.0 * pad, r.height()),

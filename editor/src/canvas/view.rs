@@ -23,7 +23,7 @@ use crate::document::Color;
 use crate::live::{status_color, NodeLive};
 use crate::view::diff_colors::{mark_color, MOVED};
 use arbor_viewer::category_color;
-use arbor_viewer::palette::live_fill;
+use arbor_viewer::palette::{live_fill, status_ring};
 
 pub type GraphState = eng::GraphEditorState<NodeView, Port, NoValue, NoTemplate, CanvasState>;
 pub type Graph = eng::Graph<NodeView, Port, NoValue>;
@@ -198,17 +198,17 @@ impl eng::WidgetValueTrait for NoValue {
 fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState, view: &NodeView) {
     let before = ui.min_rect().bottom();
     let kind_text = match view.category {
-        Some(c) => format!("{} · {}", view.kind, c.as_str()),
-        None => format!("{} · unknown type", view.kind),
+        Some(c) => format!("{} · {}", view.kind, crate::i18n::category(c)),
+        None => format!("{} · {}", view.kind, t("unknown type")),
     };
-    let r = ui.add(
-        egui::Label::new(
-            RichText::new(kind_text)
-                .small()
-                .color(category_color(view.category).gamma_multiply(1.8)),
-        )
-        .truncate(),
-    );
+    // The category's hue, lightened on the dark theme's card and as is on the light one.
+    let hue = category_color(view.category);
+    let kind_color = if ui.visuals().dark_mode {
+        hue.gamma_multiply(1.8)
+    } else {
+        hue
+    };
+    let r = ui.add(egui::Label::new(RichText::new(kind_text).small().color(kind_color)).truncate());
     // A row of at least 15 points (room for the port beside small text); the library
     // puts the port in the middle of the row, and so does the canvas, which draws it.
     let short = before + 15.0 - r.rect.bottom();
@@ -312,23 +312,24 @@ impl eng::NodeDataTrait for NodeView {
         _: &Graph,
         state: &mut CanvasState,
     ) -> Vec<Response> {
+        // On the header: dark on the light theme's lightened header, light on the dark one.
+        let dark = ui.visuals().dark_mode;
         if let Some(index) = self.index {
             ui.label(
                 RichText::new(format!("#{index}"))
                     .small()
-                    .color(Color32::from_gray(200)),
+                    .color(Color32::from_gray(if dark { 200 } else { 70 })),
             )
             .on_hover_text(t(
                 "Execution order: the n-th node a depth-first tick visits",
             ));
         }
         if self.is_root {
-            ui.label(
-                RichText::new(t("root"))
-                    .small()
-                    .strong()
-                    .color(Color32::from_rgb(250, 220, 120)),
-            );
+            ui.label(RichText::new(t("root")).small().strong().color(if dark {
+                Color32::from_rgb(250, 220, 120)
+            } else {
+                Color32::from_rgb(140, 90, 0)
+            }));
         }
         if self.disabled {
             ui.label(
@@ -337,9 +338,9 @@ impl eng::NodeDataTrait for NodeView {
                     .strong()
                     .color(DISABLED_TEXT),
             )
-            .on_hover_text(
+            .on_hover_text(t(
                 "Disabled: this branch runs as if it were absent (Enable in the context menu)",
-            );
+            ));
         }
         if state.breakpoints.contains(&self.guid) {
             dot(ui, Color32::from_rgb(230, 60, 60)).on_hover_text(t(
@@ -393,9 +394,13 @@ impl eng::NodeDataTrait for NodeView {
         }
         if let Some(status) = live.and_then(|l| l.status) {
             let text = if live.is_some_and(|l| l.aborted) {
-                "aborted".to_owned()
+                t("aborted")
             } else {
-                status.to_string()
+                match status {
+                    Status::Running => t("Running"),
+                    Status::Success => t("Success"),
+                    Status::Failure => t("Failure"),
+                }
             };
             ui.horizontal(|ui| {
                 dot(ui, status_color(status));
@@ -458,6 +463,16 @@ impl eng::NodeDataTrait for NodeView {
                 egui::StrokeKind::Middle,
             );
         }
+        if let Some(ring) = status_ring(live) {
+            // Just outside the card (its margins are those of `DrawnNode::rect`).
+            let card = content.expand2(egui::vec2(margin, margin / 3.0));
+            ui.painter().rect_stroke(
+                card.expand(2.0),
+                6.0,
+                egui::Stroke::new(3.0, ring),
+                egui::StrokeKind::Outside,
+            );
+        }
         if state.found.contains(&self.guid) {
             ui.painter().rect_stroke(
                 content.expand(margin * 1.1),
@@ -489,18 +504,27 @@ impl eng::NodeDataTrait for NodeView {
 
     fn titlebar_color(
         &self,
-        _: &egui::Ui,
+        ui: &egui::Ui,
         _: NodeId,
         _: &Graph,
         state: &mut CanvasState,
     ) -> Option<Color32> {
-        // The header is coloured as the zoomed-out box is (arbor_viewer's palette).
-        Some(if self.disabled {
+        // The header is coloured as the zoomed-out box is (arbor_viewer's palette): by
+        // category, dimmed while a tree runs if the node was not visited (the status is
+        // the ring around the card, drawn in `bottom_ui`).
+        let header = if self.disabled {
             DISABLED_HEADER
         } else if state.preview_active {
-            live_fill(state.live.get(&self.guid))
+            live_fill(self.category, state.live.get(&self.guid))
         } else {
             category_color(self.category)
+        };
+        // The light theme writes the title in dark grey: a lighter header of the same hue
+        // keeps it readable.
+        Some(if ui.visuals().dark_mode {
+            header
+        } else {
+            arbor_viewer::palette::lerp(header, Color32::WHITE, 0.55)
         })
     }
 }

@@ -131,8 +131,11 @@ impl LiveBlackboard {
                 .entry(entry.key.clone())
                 .or_insert_with(|| value.clone());
             let response = ui.add(
+                // A minimum width, not only a desired one: in a grid the field gets the
+                // column's last width, and a narrow first frame would cut the value.
                 egui::TextEdit::singleline(draft)
                     .desired_width(120.0)
+                    .min_size(egui::vec2(120.0, 0.0))
                     .code_editor(),
             );
             if response.lost_focus() && *draft != value {

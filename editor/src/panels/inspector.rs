@@ -572,7 +572,7 @@ fn decorators_ui(
 
     let mut add = None;
     ComboBox::from_id_salt(("add decorator", guid))
-        .selected_text("Add decorator…")
+        .selected_text(t("Add decorator…"))
         .show_ui(ui, |ui| {
             for t in cx.session.types().decorators() {
                 let r = ui.selectable_label(false, &t.name);

@@ -10,6 +10,8 @@ use arbor_editor_model::document::io::ManifestError;
 use arbor_editor_model::project::Project;
 use egui::RichText;
 
+use crate::i18n::{self, t, Lang};
+
 /// What the panel asks the app to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProjectAction {
@@ -40,44 +42,51 @@ impl ProjectPanel {
             problems_ui(ui, own);
             return;
         };
-        egui::CollapsingHeader::new(RichText::new(format!("Project: {}", project.name())).strong())
+        egui::CollapsingHeader::new(RichText::new(format!("{}: {}", t("Project"), project.name())).strong())
             .id_salt("project panel")
             .default_open(true)
             .show(ui, |ui| {
                 let host = project.types().nodes().filter(|t| t.host).count();
                 let placeholders = project.types().nodes().filter(|t| t.placeholder).count();
-                let mut summary = format!(
-                    "{} from {}",
-                    crate::words::count(host, "game node type"),
-                    crate::words::count(project.manifests().len(), "manifest")
-                );
+                let manifests = project.manifests().len();
+                let mut summary = match i18n::current() {
+                    Lang::English => format!(
+                        "{} from {}",
+                        crate::words::count(host, "game node type"),
+                        crate::words::count(manifests, "manifest")
+                    ),
+                    Lang::Chinese => format!("{host} 个游戏节点类型，来自 {manifests} 个清单"),
+                };
                 if placeholders > 0 {
-                    summary.push_str(", ");
-                    summary.push_str(&crate::words::count(placeholders, "placeholder"));
+                    summary.push_str(&match i18n::current() {
+                        Lang::English => {
+                            format!(", {}", crate::words::count(placeholders, "placeholder"))
+                        }
+                        Lang::Chinese => format!("，{placeholders} 个占位类型"),
+                    });
                 }
                 ui.label(summary)
                     .on_hover_text(project.root().display().to_string());
                 ui.horizontal_wrapped(|ui| {
                     if ui
-                        .button("New Tree")
-                        .on_hover_text("A tree of this project, in a new tab")
+                        .button(t("New Tree"))
+                        .on_hover_text(t("A tree of this project, in a new tab"))
                         .clicked()
                     {
                         self.action = Some(ProjectAction::NewTree);
                     }
                     if ui
-                        .button("Declare Action…")
-                        .on_hover_text(
-                            "Declare an action or condition the game does not have yet: it is \
-                             saved in the project's manifest as a placeholder",
-                        )
+                        .button(t("Declare Action…"))
+                        .on_hover_text(t(
+                            "Declare an action or condition the game does not have yet: it is saved in the project's manifest as a placeholder",
+                        ))
                         .clicked()
                     {
                         self.action = Some(ProjectAction::Declare);
                     }
                     if ui
                         .small_button("⟳")
-                        .on_hover_text("Read the project's manifests again")
+                        .on_hover_text(t("Read the project's manifests again"))
                         .clicked()
                     {
                         self.action = Some(ProjectAction::Reload);
@@ -85,7 +94,7 @@ impl ProjectPanel {
                 });
                 let trees = project.trees();
                 if !trees.is_empty() {
-                    ui.label(RichText::new("Trees").small().weak());
+                    ui.label(RichText::new(t("Trees")).small().weak());
                     for tree in trees {
                         let name = tree
                             .file_name()

@@ -1,6 +1,6 @@
 //! The box painter: a tree's nodes as boxes with straight edges between them, their names
-//! written where they are legible, coloured by category, or by live status while a tree
-//! runs. The editor's canvas draws its zoomed-out level of detail with it, and the
+//! written where they are legible, coloured by category, ringed in their live status
+//! while a tree runs. The editor's canvas draws its zoomed-out level of detail with it, and the
 //! [`crate::TreeViewer`] draws whole trees with it.
 //!
 //! The painter reads nodes through [`Boxes`] (the editor's scene, the viewer's
@@ -9,11 +9,13 @@
 
 use std::collections::HashMap;
 
-use arbor_runtime::{Category, Status};
+use arbor_runtime::Category;
 use egui::{Color32, Pos2, Rect, Stroke};
 
 use crate::legible;
-use crate::palette::{category_color, freshness, live_fill, status_color, EDGE_COLOR, PORT_COLOR};
+use crate::palette::{
+    category_color, freshness, live_fill, status_color, status_ring, EDGE_COLOR, PORT_COLOR,
+};
 use crate::LiveSource;
 
 /// A node's size in canvas units until it has been drawn at another.
@@ -107,8 +109,9 @@ pub fn port(rect: Rect) -> (Pos2, f32) {
 }
 
 /// Paints the `visible` nodes of `boxes` through `cam`, with the edges that touch them,
-/// and returns their boxes. Statuses come from `live`: while any visible node has one,
-/// boxes are filled by status ([`crate::palette::live_fill`]), else by category.
+/// and returns their boxes. Boxes are filled by category; statuses come from `live`: while
+/// any visible node has one, each visited box is ringed in its status colour
+/// ([`crate::palette::status_ring`]) and the boxes not visited are dimmed.
 /// `outline` gives a node's outline, `None` for the plain one.
 pub fn paint_boxes(
     painter: &egui::Painter,
@@ -168,7 +171,7 @@ pub fn paint_boxes(
         let node = boxes.node(i);
         let r = screen(node.rect);
         let fill = if live_active {
-            live_fill(live_node.as_ref())
+            live_fill(node.category, live_node.as_ref())
         } else {
             category_color(node.category)
         };
@@ -183,12 +186,12 @@ pub fn paint_boxes(
                 Color32::from_rgb(230, 60, 60),
             );
         }
-        if live_node.as_ref().and_then(|l| l.status) == Some(Status::Running) {
+        if let Some(ring) = status_ring(live_node.as_ref()) {
             painter.rect_stroke(
                 r.expand(2.0),
-                rounding,
-                Stroke::new(2.0, status_color(Status::Running)),
-                egui::StrokeKind::Middle,
+                rounding + 2.0,
+                Stroke::new(3.0, ring),
+                egui::StrokeKind::Outside,
             );
         }
         // The port under the name: a name running past the box covers it.
@@ -202,20 +205,42 @@ pub fn paint_boxes(
     drawn
 }
 
-/// Writes a node's name in its box, legibly or not at all.
+/// Writes a node's name in its box, legibly or not at all: whole on one line when it fits
+/// (running past the box by at most [`LABEL_OVERFLOW`]), else whole on as many lines as
+/// the box holds, else on one line cut after a word with an ellipsis.
 fn label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
-    let size = legible::screen_size(16.0, zoom);
+    let size = legible::name_size(16.0, zoom);
     if r.height() < size * 1.1 {
         return;
     }
     let pad = (size * 0.4).min(r.width() * 0.1);
     let font = egui::FontId::proportional(size);
+    let width_of = |t: &str| {
+        painter
+            .layout_no_wrap(t.to_owned(), font.clone(), Color32::WHITE)
+            .size()
+            .x
+    };
     let max = r.width() - 2.0 * pad + LABEL_OVERFLOW * zoom;
-    let Some(text) = legible::fit_label(painter, label, &font, max) else {
+    let row = painter.fonts_mut(|f| f.row_height(&font));
+    let rows = ((r.height() - 2.0) / row).floor().max(1.0) as usize;
+    let text = if width_of(label) <= max {
+        Some(label.to_owned())
+    } else {
+        legible::fit_lines(label, r.width() - 2.0 * pad, rows, width_of)
+            .or_else(|| legible::fit_words(label, max, width_of))
+    };
+    let Some(text) = text else {
         return;
     };
     let galley = painter.layout_no_wrap(text, font, Color32::WHITE);
-    let top = (r.height() * 0.3 - galley.size().y / 2.0).max(1.0);
+    // One line sits in the upper part of the box, several are centred in it.
+    let top = if galley.rows.len() > 1 {
+        (r.height() - galley.size().y) / 2.0
+    } else {
+        r.height() * 0.3 - galley.size().y / 2.0
+    }
+    .max(1.0);
     let at = r.left_top() + egui::vec2(pad, top);
     // On a dark backing, whatever the box's colour (a bright status or category fill
     // would leave small white text hard to read), and over a name running past the box.
@@ -223,7 +248,7 @@ fn label(painter: &egui::Painter, label: &str, r: Rect, zoom: f32) {
     painter.rect_filled(
         text_rect.expand2(egui::vec2(3.0, 1.0)),
         3.0,
-        Color32::from_black_alpha(200),
+        Color32::from_black_alpha(220),
     );
     painter.galley(at, galley, Color32::WHITE);
 }

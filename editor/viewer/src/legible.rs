@@ -1,13 +1,16 @@
 //! Text that stays legible when a tree is drawn zoomed out (the editor's canvas, the
-//! viewer): a screen font size clamped to a readable range, and labels shortened at word
-//! boundaries (a space, or a capital letter starting a word in `CamelCase`) with an
-//! ellipsis, or not written at all. Never a label cut mid-word, never text too small to
-//! read.
+//! viewer): a screen font size clamped to a readable range, and labels wrapped or
+//! shortened at word boundaries (a space, a capital letter starting a word in
+//! `CamelCase`, either side of a Chinese or Japanese character) with an ellipsis, or not
+//! written at all. Never a label cut mid-word, never text too small to read.
 
 /// The smallest text the zoomed-out canvas writes, in screen points.
 pub const MIN_SIZE: f32 = 11.0;
 /// The largest: names in large boxes do not grow past the size of normal text.
 pub const MAX_SIZE: f32 = 15.0;
+/// The smallest size of a node's name: the one text a reader scans a zoomed-out tree
+/// for, so a step above the smallest text.
+pub const NAME_MIN_SIZE: f32 = 13.0;
 
 /// The screen size of text meant to be `canvas_size` canvas units at `zoom`, clamped to
 /// [`MIN_SIZE`]..=[`MAX_SIZE`].
@@ -15,8 +18,25 @@ pub fn screen_size(canvas_size: f32, zoom: f32) -> f32 {
     (canvas_size * zoom).clamp(MIN_SIZE, MAX_SIZE)
 }
 
+/// The screen size of a node's name meant to be `canvas_size` canvas units at `zoom`,
+/// clamped to [`NAME_MIN_SIZE`]..=[`MAX_SIZE`].
+pub fn name_size(canvas_size: f32, zoom: f32) -> f32 {
+    (canvas_size * zoom).clamp(NAME_MIN_SIZE, MAX_SIZE)
+}
+
+/// Whether `c` is written without spaces between words (Chinese, Japanese), so a line
+/// may break on either side of it.
+fn unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30ff}' // kana
+        | '\u{3400}'..='\u{4dbf}' // CJK extension A
+        | '\u{4e00}'..='\u{9fff}' // CJK unified ideographs
+        | '\u{f900}'..='\u{faff}') // CJK compatibility ideographs
+}
+
 /// Byte offsets where `text` may be cut: before each word after the first (after a run
-/// of spaces, or at an upper-case letter following a lower-case one or a digit).
+/// of spaces, at an upper-case letter following a lower-case one or a digit, or either
+/// side of a Chinese or Japanese character, except before closing punctuation).
 pub fn word_breaks(text: &str) -> Vec<usize> {
     let mut breaks = Vec::new();
     let mut prev: Option<char> = None;
@@ -24,7 +44,14 @@ pub fn word_breaks(text: &str) -> Vec<usize> {
         if let Some(p) = prev {
             let after_space = p.is_whitespace() && !c.is_whitespace();
             let camel = c.is_uppercase() && (p.is_lowercase() || p.is_ascii_digit());
-            if after_space || camel {
+            let ideograph = (unspaced(p) || unspaced(c))
+                && !c.is_whitespace()
+                && !p.is_whitespace()
+                && !matches!(
+                    c,
+                    '，' | '。' | '、' | '？' | '！' | '：' | '；' | '）' | '?' | '!'
+                );
+            if after_space || camel || ideograph {
                 breaks.push(at);
             }
         }
@@ -44,6 +71,40 @@ pub fn fit_words(text: &str, max: f32, width_of: impl Fn(&str) -> f32) -> Option
         .rev()
         .map(|at| format!("{}…", text[..at].trim_end()))
         .find(|candidate| width_of(candidate) <= max)
+}
+
+/// `text` on at most `rows` lines, broken at word boundaries (the lines joined by `\n`,
+/// spaces at a break dropped), each line fitting in `max`; `None` when the whole text
+/// does not fit so (a word wider than `max`, or more lines than `rows`). Greedy: each
+/// line takes as many words as fit, which needs the fewest lines.
+pub fn fit_lines(
+    text: &str,
+    max: f32,
+    rows: usize,
+    width_of: impl Fn(&str) -> f32,
+) -> Option<String> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    for at in word_breaks(text).into_iter().chain([text.len()]) {
+        words.push(&text[start..at]);
+        start = at;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in words {
+        let longer = format!("{line}{word}");
+        if line.is_empty() || width_of(longer.trim_end()) <= max {
+            line = longer;
+        } else {
+            lines.push(line.trim_end().to_owned());
+            line = word.to_owned();
+        }
+        if width_of(line.trim_end()) > max {
+            return None;
+        }
+    }
+    lines.push(line.trim_end().to_owned());
+    (lines.len() <= rows).then(|| lines.join("\n"))
 }
 
 /// [`fit_words`] measured with egui's fonts.
@@ -149,6 +210,49 @@ mod tests {
                 "{text} in {max}"
             );
         }
+    }
+
+    #[test]
+    fn wraps_whole_words_onto_the_rows_given_or_nothing() {
+        let cases = [
+            (
+                "Walk to the green zone",
+                12.0,
+                2,
+                Some("Walk to the\ngreen zone"),
+            ),
+            (
+                "Walk to the green zone",
+                30.0,
+                1,
+                Some("Walk to the green zone"),
+            ),
+            ("Walk to the green zone", 9.0, 2, None),
+            (
+                "KeepRunningUntilFailure",
+                12.0,
+                2,
+                Some("KeepRunning\nUntilFailure"),
+            ),
+            // A word wider than a line: nothing, never a word cut.
+            ("Errands", 5.0, 3, None),
+            ("走到绿色区域", 4.0, 2, Some("走到绿色\n区域")),
+            ("饿了？", 2.0, 2, Some("饿\n了？")),
+        ];
+        for (text, max, rows, expected) in cases {
+            assert_eq!(
+                fit_lines(text, max, rows, chars).as_deref(),
+                expected,
+                "{text} in {max} x {rows}"
+            );
+        }
+    }
+
+    #[test]
+    fn chinese_breaks_between_characters_but_not_before_closing_punctuation() {
+        assert_eq!(word_breaks("走到绿色"), [3, 6, 9]);
+        assert_eq!(word_breaks("饿了？"), [3]);
+        assert_eq!(word_breaks("Walk 到"), [5]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! arbor-viewer: Arbor's tree painter. It draws a tree's nodes as boxes joined by edges,
-//! named where the names are legible, coloured by node category, or by each node's last
-//! status while the tree runs (fading as the visit ages). It depends on egui and the
+//! named where the names are legible, coloured by node category, and, while the tree runs,
+//! ringed in each node's last status colour (fading as the visit ages). It depends on egui and the
 //! runtime only, so a game shows its trees without linking the editor.
 //!
 //! # Brief overview

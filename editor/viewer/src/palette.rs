@@ -1,7 +1,8 @@
-//! The one palette of tree drawings: status colours (nodes, edges, wires, the preview's
-//! controls and log, the remote panel), node category colours (a box's fill, a node
-//! widget's title), and the fade of a status as its visit ages. Category colours are muted
-//! so that status colours stand out.
+//! The one palette of tree drawings: status colours (the ring around a node while a tree
+//! runs, edges, wires, the preview's controls and log, the remote panel), node category
+//! colours (a box's fill, a node widget's title, kept while a tree runs), and the fade of
+//! a status as its visit ages. Category colours are muted so that status colours stand
+//! out.
 
 use arbor_runtime::{Category, Status};
 use egui::Color32;
@@ -35,11 +36,8 @@ pub const EDGE_COLOR: Color32 = Color32::from_rgb(140, 150, 165);
 /// The colour of a box's children port.
 pub const PORT_COLOR: Color32 = Color32::from_rgb(170, 180, 195);
 
-/// A box's fill while statuses are shown: visited, but its status not known yet.
-pub const VISITED_FILL: Color32 = Color32::from_gray(60);
-
-/// A box's fill while statuses are shown: not visited.
-pub const UNVISITED_FILL: Color32 = Color32::from_gray(55);
+/// What a box's fill is blended towards while statuses are shown and it was not visited.
+pub const UNVISITED_FILL: Color32 = Color32::from_gray(40);
 
 /// How long a visited node keeps its status colour before fading to dim, in seconds.
 pub const FADE_SECONDS: f32 = 0.6;
@@ -54,20 +52,23 @@ pub fn freshness(live: &NodeLive) -> f32 {
     }
 }
 
-/// The fill of a box while statuses are shown: its status colour when just visited, fading
-/// towards [`VISITED_FILL`] as the visit ages.
-pub fn live_fill(live: Option<&NodeLive>) -> Color32 {
+/// The fill of a box while statuses are shown: its category colour (the status goes in
+/// a ring around it, [`status_ring`]), dimmed when the node was not visited.
+pub fn live_fill(category: Option<Category>, live: Option<&NodeLive>) -> Color32 {
+    let base = category_color(category);
     match live {
-        Some(l) => match l.status {
-            Some(status) => lerp(
-                VISITED_FILL,
-                status_color(status),
-                0.35 + 0.65 * freshness(l),
-            ),
-            None => VISITED_FILL,
-        },
-        None => UNVISITED_FILL,
+        Some(_) => base,
+        None => lerp(UNVISITED_FILL, base, 0.5),
     }
+}
+
+/// The colour of the ring around a node while statuses are shown: its status colour when
+/// just visited (and always while running), fading as the visit ages; `None` for a node
+/// without a status.
+pub fn status_ring(live: Option<&NodeLive>) -> Option<Color32> {
+    let live = live?;
+    let status = live.status?;
+    Some(status_color(status).gamma_multiply(0.35 + 0.65 * freshness(live)))
 }
 
 /// Linear blend between two colours (opaque).
@@ -89,16 +90,28 @@ mod tests {
     }
 
     #[test]
-    fn a_fresh_visit_is_its_status_colour_and_fades_but_running_does_not() {
+    fn a_visit_keeps_the_category_colour_and_rings_in_a_fading_status_colour() {
+        let action = Some(Category::Action);
         let done = visit(Status::Success, 0.0);
-        assert_eq!(live_fill(Some(&done)), status_color(Status::Success));
+        assert_eq!(live_fill(action, Some(&done)), category_color(action));
+        assert_eq!(
+            status_ring(Some(&done)),
+            Some(status_color(Status::Success))
+        );
         let old = visit(Status::Success, 10.0);
         assert_eq!(
-            live_fill(Some(&old)),
-            lerp(VISITED_FILL, status_color(Status::Success), 0.35)
+            status_ring(Some(&old)),
+            Some(status_color(Status::Success).gamma_multiply(0.35))
         );
         let running = visit(Status::Running, 10.0);
-        assert_eq!(live_fill(Some(&running)), status_color(Status::Running));
-        assert_eq!(live_fill(None), UNVISITED_FILL);
+        assert_eq!(
+            status_ring(Some(&running)),
+            Some(status_color(Status::Running))
+        );
+        assert_eq!(status_ring(None), None);
+        // Not visited: dimmer, but still its category's hue.
+        let dim = live_fill(action, None);
+        assert_ne!(dim, category_color(action));
+        assert_eq!(dim, lerp(UNVISITED_FILL, category_color(action), 0.5));
     }
 }

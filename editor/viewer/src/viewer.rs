@@ -162,14 +162,15 @@ mod tests {
     use egui::{Color32, Pos2, Rect};
 
     use super::TreeViewer;
-    use crate::palette::{category_color, live_fill};
+    use crate::palette::{category_color, status_ring};
     use crate::status_color;
 
-    /// What one frame of the viewer paints: each text with where it starts, and each
-    /// opaque rect with its fill.
+    /// What one frame of the viewer paints: each text with where it starts, each opaque
+    /// rect with its fill, and each unfilled outline with its colour.
     struct Frame {
         texts: Vec<(String, Pos2)>,
         rects: Vec<(Rect, Color32)>,
+        rings: Vec<(Rect, Color32)>,
     }
 
     impl Frame {
@@ -182,6 +183,17 @@ mod tests {
                 .filter(|(r, _)| r.contains(inside))
                 .min_by(|(a, _), (b, _)| a.area().total_cmp(&b.area()))
                 .map(|(_, fill)| *fill)
+        }
+
+        /// The colour of the ring around the node box the text `name` is written in.
+        fn ring_of(&self, name: &str) -> Option<Color32> {
+            let (_, at) = self.texts.iter().find(|(t, _)| t == name)?;
+            let inside = *at + egui::vec2(1.0, 1.0);
+            self.rings
+                .iter()
+                .filter(|(r, _)| r.contains(inside))
+                .min_by(|(a, _), (b, _)| a.area().total_cmp(&b.area()))
+                .map(|(_, color)| *color)
         }
     }
 
@@ -201,11 +213,15 @@ mod tests {
         let mut frame = Frame {
             texts: Vec::new(),
             rects: Vec::new(),
+            rings: Vec::new(),
         };
         for clipped in &output.shapes {
             match &clipped.shape {
                 Shape::Text(t) => frame.texts.push((t.galley.text().to_owned(), t.pos)),
                 Shape::Rect(r) if r.fill.a() == 255 => frame.rects.push((r.rect, r.fill)),
+                Shape::Rect(r) if r.fill.a() == 0 && r.stroke.width > 0.0 => {
+                    frame.rings.push((r.rect, r.stroke.color));
+                }
                 _ => {}
             }
         }
@@ -244,27 +260,31 @@ mod tests {
     }
 
     #[test]
-    fn after_ticks_each_node_is_drawn_in_its_last_status() {
-        let (mut viewer, mut agent, _) = viewer();
+    fn after_ticks_each_node_keeps_its_category_colour_ringed_in_its_last_status() {
+        let (mut viewer, mut agent, registry) = viewer();
+        let category = |kind: &str| category_color(registry.types().node(kind).map(|t| t.category));
         let mut work = 0;
         assert_eq!(viewer.tick(&mut agent, &mut work, 0.1), Status::Running);
         let drawn = frame(&viewer);
-        assert_eq!(drawn.box_of("try"), Some(status_color(Status::Failure)));
-        assert_eq!(drawn.box_of("work"), Some(status_color(Status::Running)));
-        assert_eq!(drawn.box_of("choose"), Some(status_color(Status::Running)));
+        assert_eq!(drawn.ring_of("try"), Some(status_color(Status::Failure)));
+        assert_eq!(drawn.ring_of("work"), Some(status_color(Status::Running)));
+        assert_eq!(drawn.ring_of("choose"), Some(status_color(Status::Running)));
+        assert_eq!(drawn.box_of("try"), Some(category("Fail")));
+        assert_eq!(drawn.box_of("choose"), Some(category("Selector")));
 
         assert_eq!(viewer.tick(&mut agent, &mut work, 0.1), Status::Success);
         assert_eq!(viewer.root_status(), Some(Status::Success));
         let drawn = frame(&viewer);
-        assert_eq!(drawn.box_of("work"), Some(status_color(Status::Success)));
-        assert_eq!(drawn.box_of("choose"), Some(status_color(Status::Success)));
+        assert_eq!(drawn.ring_of("work"), Some(status_color(Status::Success)));
+        assert_eq!(drawn.ring_of("choose"), Some(status_color(Status::Success)));
+        assert_eq!(drawn.box_of("work"), Some(category("Work")));
         // The selector resumed at `work`: `try`'s failure is a tick old, fading by the
         // tenth of a second the agent's clock moved on.
         let live = viewer.node_live(&guid_of(&viewer, "try")).expect("visited");
         assert_eq!((live.ticks_ago, live.status), (1, Some(Status::Failure)));
         assert!((live.age - 0.1).abs() < 1e-6, "{}", live.age);
-        assert_eq!(drawn.box_of("try"), Some(live_fill(Some(&live))));
-        assert_ne!(drawn.box_of("try"), Some(status_color(Status::Failure)));
+        assert_eq!(drawn.ring_of("try"), status_ring(Some(&live)));
+        assert_ne!(drawn.ring_of("try"), Some(status_color(Status::Failure)));
     }
 
     fn guid_of(viewer: &TreeViewer, name: &str) -> String {

@@ -116,10 +116,23 @@ pub(crate) fn bar(painter: &egui::Painter, rect: Rect, fraction: f32, fill: Colo
 /// rect it took.
 pub(crate) fn text_within(
     painter: &egui::Painter,
-    (pos, align): (Pos2, egui::Align2),
+    place: (Pos2, egui::Align2),
     text: impl ToString,
     color: Color32,
     bounds: Rect,
+) -> Rect {
+    text_clear_of(painter, &[place], text, color, bounds, &[])
+}
+
+/// [`text_within`] at the first of `places` where the text stays clear of `taken` (the
+/// rects of labels already written), or at the first place if none is clear.
+pub(crate) fn text_clear_of(
+    painter: &egui::Painter,
+    places: &[(Pos2, egui::Align2)],
+    text: impl ToString,
+    color: Color32,
+    bounds: Rect,
+    taken: &[Rect],
 ) -> Rect {
     let galley = painter.layout(
         text.to_string(),
@@ -127,16 +140,25 @@ pub(crate) fn text_within(
         color,
         bounds.width().max(20.0),
     );
-    let mut rect = align.anchor_size(pos, galley.size());
-    // Inside the bounds when it fits; its top-left corner wins when it does not.
-    rect = rect.translate(egui::vec2(
-        (bounds.right() - rect.right()).min(0.0),
-        (bounds.bottom() - rect.bottom()).min(0.0),
-    ));
-    rect = rect.translate(egui::vec2(
-        (bounds.left() - rect.left()).max(0.0),
-        (bounds.top() - rect.top()).max(0.0),
-    ));
+    let inside = |(pos, align): (Pos2, egui::Align2)| {
+        let rect = align.anchor_size(pos, galley.size());
+        // Inside the bounds when it fits; its top-left corner wins when it does not.
+        let rect = rect.translate(egui::vec2(
+            (bounds.right() - rect.right()).min(0.0),
+            (bounds.bottom() - rect.bottom()).min(0.0),
+        ));
+        rect.translate(egui::vec2(
+            (bounds.left() - rect.left()).max(0.0),
+            (bounds.top() - rect.top()).max(0.0),
+        ))
+    };
+    let candidates: Vec<Rect> = places.iter().map(|&p| inside(p)).collect();
+    let rect = candidates
+        .iter()
+        .find(|r| !taken.iter().any(|t| t.intersects(**r)))
+        .or(candidates.first())
+        .copied()
+        .unwrap_or(Rect::NOTHING);
     painter.galley(rect.min, galley, color);
     rect
 }

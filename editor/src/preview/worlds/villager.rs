@@ -6,7 +6,7 @@ use crate::words;
 use arbor_samples::villager::{Activity, Need, Villager};
 use egui::{pos2, vec2, Align2, Color32, Rect, Sense, Stroke};
 
-use super::{bar, rgb, text, text_within, Fit};
+use super::{bar, rgb, text, text_clear_of, text_within, Fit};
 
 const BARS_WIDTH: f32 = 180.0;
 const ROW: f32 = 18.0;
@@ -23,6 +23,7 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
     let fit = Fit::new(map_rect.shrink(4.0), w.size);
 
     painter.rect_filled(fit.rect(w.size), 4.0, Color32::from_rgb(38, 50, 38));
+    let mut zone_labels = Vec::with_capacity(w.zones.len());
     for zone in &w.zones {
         let color = rgb(zone.color.rgb());
         let centre = fit.pos(zone.center);
@@ -31,13 +32,13 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
         painter.circle_stroke(centre, radius, Stroke::new(1.5, color));
         // Above the circle, not at its centre: the villager stands at a zone's centre,
         // and its own label would be drawn over the zone's name.
-        text_within(
+        zone_labels.push(text_within(
             &painter,
             (centre - vec2(0.0, radius + 2.0), Align2::CENTER_BOTTOM),
             zone.color.name(),
             Color32::from_gray(230),
             map_rect,
-        );
+        ));
     }
     let me = fit.pos(w.pos);
     if let Activity::Walking(color) = w.activity {
@@ -53,12 +54,20 @@ pub fn ui(ui: &mut egui::Ui, sim: &Villager) {
     };
     painter.circle_filled(me, 6.0, body);
     painter.circle_stroke(me, 6.0, Stroke::new(1.5, Color32::BLACK));
-    text_within(
-        &painter,
+    // Under the villager, or above or beside it when that would cover a zone's name.
+    let places = [
         (me + vec2(0.0, 9.0), Align2::CENTER_TOP),
+        (me - vec2(0.0, 9.0), Align2::CENTER_BOTTOM),
+        (me + vec2(9.0, 0.0), Align2::LEFT_CENTER),
+        (me - vec2(9.0, 0.0), Align2::RIGHT_CENTER),
+    ];
+    text_clear_of(
+        &painter,
+        &places,
         w.activity,
         Color32::WHITE,
         map_rect,
+        &zone_labels,
     );
 
     let weak = ui.visuals().weak_text_color();

@@ -127,7 +127,7 @@ impl Groot2Panel {
             ui.horizontal_wrapped(|ui| {
                 ui.label(t("Forced:"));
                 for (uid, status) in forced {
-                    ui.colored_label(status_color(status), format!("node {uid} → {status:?}"));
+                    ui.colored_label(status_color(status), format!("node {uid} ➡ {status:?}"));
                 }
             });
         }
