@@ -189,6 +189,11 @@ impl Args {
         }
     }
 
+    /// Every parameter, in declaration order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Arg> {
+        self.items.iter().map(|(_, arg)| arg)
+    }
+
     /// Rewrites every key through `map`: file-local keys become the instance's keys.
     pub(crate) fn map_keys(&mut self, map: impl Fn(Key) -> Key) {
         for (_, arg) in &mut self.items {

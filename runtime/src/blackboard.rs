@@ -322,6 +322,11 @@ impl Blackboard {
         Ok(())
     }
 
+    /// Number of keys.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
     /// How many times `key` has been written (wrapping at `u32::MAX`): a number that
     /// changes with every write, the host's and the tree's, unsets included, and never
     /// otherwise (expiry is not a write). 0 for a key never written. Nodes compare it with

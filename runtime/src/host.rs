@@ -85,9 +85,33 @@ macro_rules! run_accessors {
         pub fn sleep_until(&mut self, time: f64) {
             let node = self.site.node.0;
             match self.host.sleeps.last_mut() {
-                Some(last) if last.0 == node => last.1 = time,
-                _ => self.host.sleeps.push((node, time)),
+                Some($crate::exec::Promise::Until { node: n, until }) if *n == node => {
+                    *until = time
+                }
+                _ => self
+                    .host
+                    .sleeps
+                    .push($crate::exec::Promise::Until { node, until: time }),
             }
+        }
+
+        /// Says that, running, this node needs no tick until `key` is written (rule 99):
+        /// until then each tick of it would return `running` and change nothing, whatever
+        /// else changes (other keys, the clock, the host world). A [`crate::Population`]
+        /// then leaves the agent unticked until the key is written, through
+        /// [`crate::Population::set`] or [`crate::Population::set_json`] (which wake it
+        /// only for a key its running path reads) or by its own tree. Valid for the tick
+        /// it is said in, as `sleep_until`; said with it, the earlier of the two wakes it.
+        /// The key of an input port is [`crate::InPort::key`].
+        pub fn sleep_until_written(&mut self, key: $crate::Key) {
+            let node = self.site.node.0;
+            if key.index() >= self.blackboard.len() {
+                return;
+            }
+            let updates = self.blackboard.updates(key);
+            self.host
+                .sleeps
+                .push($crate::exec::Promise::Written { node, key, updates });
         }
     };
 }
@@ -370,4 +394,6 @@ pub(crate) struct Factory<C> {
     pub hooks: bool,
     /// For stateful actions: how to make each node's state.
     pub state: Option<StateMaker>,
+    /// What its conditions read (rule 98); `None`: the host world, every tick.
+    pub observes: Option<std::sync::Arc<crate::observes::Observes>>,
 }

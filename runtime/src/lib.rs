@@ -95,6 +95,7 @@ mod host;
 mod last_visits;
 pub mod merge;
 mod nodes;
+mod observes;
 mod pacing;
 #[cfg(feature = "parallel")]
 pub mod parallel;
@@ -137,6 +138,7 @@ pub use exec::{LOOP_BUDGET_PER_TICK, MAX_LOOPS_PER_TICK};
 pub use host::{Action, ActionCtx, ActionFn, ConditionFn, StatefulAction};
 pub use last_visits::{LastVisits, Visit};
 pub use nodes::{Scorer, UtilitySelector};
+pub use observes::Observes;
 pub use pacing::Pacing;
 pub use population::{MemberId, Population};
 pub use port::{binding, binding_json, InPort, OutPort, PortType, ScalarPort, BINDING_FIELD};

@@ -9,15 +9,18 @@
 //! frame; the others (asleep, or with a tick interval) wait in a binary heap ordered by the
 //! time of their next due frame ([`Pacing::next_check`]): a frame pops what is due, so a
 //! sleeping agent costs nothing until then, and a wake-up costs `O(log n)`. An input given
-//! through the population (blackboard, events, triggers, the agent's data) wakes the agent.
+//! through the population (blackboard, events, triggers, the agent's data) wakes the agent;
+//! a blackboard write through [`Population::set`] only if the agent's next tick may then
+//! do something (rules 98 and 99).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
 
 use crate::agent::Agent;
-use crate::blackboard::Blackboard;
+use crate::blackboard::{Blackboard, BlackboardError, Key};
 use crate::pacing::Pacing;
 use crate::status::Status;
+use crate::value::Value;
 
 /// An agent's place in a [`Population`]: its index, in insertion order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,6 +35,10 @@ pub struct Population<C> {
     ready: Vec<u32>,
     /// Agents waiting for a later frame, by the time from which they are due.
     timers: BinaryHeap<Reverse<Timer>>,
+    /// Per agent, whether it is considered at the frame being made
+    /// (`Population::frame_parallel`); all false between frames, empty until first used.
+    #[cfg(feature = "parallel")]
+    due: Vec<bool>,
     now: f64,
     ticked: u64,
 }
@@ -92,6 +99,8 @@ impl<C> Population<C> {
             next: Vec::new(),
             ready: Vec::new(),
             timers: BinaryHeap::new(),
+            #[cfg(feature = "parallel")]
+            due: Vec::new(),
             now: 0.0,
             ticked: 0,
         }
@@ -234,6 +243,56 @@ impl<C> Population<C> {
         self.agent_mut(id).blackboard_mut()
     }
 
+    /// Writes `value` to the agent's key `key` (as [`Blackboard::set`], at the population's
+    /// time), waking the agent only if its next tick may now do something (rules 98, 99):
+    /// an agent asleep in a Wait, or in a host action waiting for another key, or
+    /// re-checking conditions that do not read `key`, sleeps on. An agent asleep in a host
+    /// action that slept by time ([`crate::ActionCtx::sleep_until`]) wakes, as that action
+    /// may read any key.
+    pub fn set(
+        &mut self,
+        id: MemberId,
+        key: Key,
+        value: impl Into<Value>,
+    ) -> Result<(), BlackboardError> {
+        let now = self.now;
+        let agent = &mut self.members[id.0 as usize].agent;
+        agent.set_clock(now);
+        let written = agent.blackboard_mut().set(key, value);
+        self.written(id);
+        written
+    }
+
+    /// As [`Population::set`], by key name and from JSON, with an optional ttl in seconds
+    /// (as [`Blackboard::set_json`]).
+    pub fn set_json(
+        &mut self,
+        id: MemberId,
+        name: &str,
+        value: &serde_json::Value,
+        ttl: Option<f64>,
+    ) -> Result<(), BlackboardError> {
+        let now = self.now;
+        let agent = &mut self.members[id.0 as usize].agent;
+        agent.set_clock(now);
+        let written = agent.blackboard_mut().set_json(name, value, ttl);
+        self.written(id);
+        written
+    }
+
+    /// After a write to a sleeping agent's blackboard: wakes it unless its next tick is
+    /// still idle, no later than it was due to wake.
+    fn written(&mut self, id: MemberId) {
+        let m = &self.members[id.0 as usize];
+        if !m.pacing.is_asleep() {
+            return;
+        }
+        match m.agent.next_wake() {
+            Some(wake) if !wake.any_input && wake.at >= m.pacing.wake_at() => {}
+            _ => self.wake(id),
+        }
+    }
+
     /// Raises an event for the agent's next tick (rule 31), waking it; as
     /// [`Agent::raise_event`].
     pub fn raise_event(&mut self, id: MemberId, name: &str) -> bool {
@@ -258,6 +317,17 @@ impl<C> Population<C> {
         dt: f64,
         mut tick: impl FnMut(MemberId, &mut Agent<C>, &mut C) -> Status,
     ) {
+        let (now, previous, ready) = self.begin_frame(dt);
+        for &id in &ready {
+            let m = &mut self.members[id as usize];
+            self.ticked += u64::from(m.run(id, now, previous, &mut tick));
+        }
+        self.end_frame(ready);
+    }
+
+    /// Starts a frame of `dt` seconds: advances the clock and returns it, the previous
+    /// frame's time and the agents to consider (`next` and the timers that are due).
+    fn begin_frame(&mut self, dt: f64) -> (f64, f64, Vec<u32>) {
         let previous = self.now;
         self.now = previous + dt;
         let now = self.now;
@@ -275,16 +345,15 @@ impl<C> Population<C> {
                 ready.push(timer.id);
             }
         }
+        (now, previous, ready)
+    }
+
+    /// Ends a frame: each agent considered waits for the next frame or for its timer.
+    fn end_frame(&mut self, ready: Vec<u32>) {
+        let now = self.now;
         for &id in &ready {
             let m = &mut self.members[id as usize];
             m.queued = false;
-            if let Some(before) = m.pacing.due(now, previous) {
-                m.agent.catch_up(now, before);
-                let status = tick(MemberId(id), &mut m.agent, &mut m.data);
-                self.ticked += 1;
-                m.status = Some(status);
-                m.pacing.ticked(&m.agent, status);
-            }
             let at = m.pacing.next_check();
             if at <= now {
                 m.queued = true;
@@ -299,5 +368,81 @@ impl<C> Population<C> {
             }
         }
         self.ready = ready;
+    }
+}
+
+impl<C> Member<C> {
+    /// At the frame whose time is `now`: ticks the agent (member `id`) with `tick` if it
+    /// is due and awake, and keeps its status and schedule. Whether it was ticked.
+    #[inline]
+    fn run(
+        &mut self,
+        id: u32,
+        now: f64,
+        previous: f64,
+        tick: &mut impl FnMut(MemberId, &mut Agent<C>, &mut C) -> Status,
+    ) -> bool {
+        let Some(before) = self.pacing.due(now, previous) else {
+            return false;
+        };
+        self.agent.catch_up(now, before);
+        let status = tick(MemberId(id), &mut self.agent, &mut self.data);
+        self.status = Some(status);
+        self.pacing.ticked(&self.agent, status);
+        true
+    }
+}
+
+/// Frames on every core (feature `parallel`).
+#[cfg(feature = "parallel")]
+impl<C: Send> Population<C> {
+    /// As [`Population::frame`], ticking the due agents on every core (rayon's pool): the
+    /// same agents, ticked once each, with the same results as [`Population::frame`]
+    /// (agents are independent, `crate::parallel`); only the order in which they are
+    /// ticked differs.
+    pub fn frame_parallel(&mut self, dt: f64) {
+        self.frame_parallel_with(dt, |_, agent, data| agent.run(data));
+    }
+
+    /// As [`Population::frame_with`], on every core: `tick` is called from several
+    /// threads at once, each time for another agent.
+    pub fn frame_parallel_with(
+        &mut self,
+        dt: f64,
+        tick: impl Fn(MemberId, &mut Agent<C>, &mut C) -> Status + Sync,
+    ) {
+        use rayon::prelude::*;
+        let (now, previous, ready) = self.begin_frame(dt);
+        // The due agents marked in a flag per agent, scanned in chunks beside the agents:
+        // disjoint borrows without sorting, at one byte per agent read per frame.
+        let mut due = std::mem::take(&mut self.due);
+        due.resize(self.members.len(), false);
+        for &id in &ready {
+            due[id as usize] = true;
+        }
+        let chunk = crate::parallel::MIN_CHUNK;
+        let ticked: u64 = self
+            .members
+            .par_chunks_mut(chunk)
+            .zip(due.par_chunks(chunk))
+            .enumerate()
+            .map(|(c, (members, due))| {
+                let mut ticked = 0;
+                let mut tick = |id, agent: &mut Agent<C>, data: &mut C| tick(id, agent, data);
+                for (k, (m, &due)) in members.iter_mut().zip(due).enumerate() {
+                    if due {
+                        let id = (c * chunk + k) as u32;
+                        ticked += u64::from(m.run(id, now, previous, &mut tick));
+                    }
+                }
+                ticked
+            })
+            .sum();
+        self.ticked += ticked;
+        for &id in &ready {
+            due[id as usize] = false;
+        }
+        self.due = due;
+        self.end_frame(ready);
     }
 }

@@ -9,6 +9,7 @@ use crate::declare::HostNode;
 use crate::host::{
     Action, ActionCtx, ActionFn, ConditionFn, Factory, StateMaker, Stateful, StatefulAction,
 };
+use crate::observes::Observes;
 use crate::spec::{Category, NodeType, NodeTypes};
 use crate::status::Status;
 
@@ -130,8 +131,25 @@ impl<C: 'static> Registry<C> {
                 }),
                 hooks,
                 state,
+                observes: None,
             },
         );
+        self
+    }
+
+    /// Says what host condition `name`'s nodes read (rule 98): attached with an abort,
+    /// they then let their agent sleep while those inputs are unchanged. Without it a host
+    /// condition reads the host world and keeps its agent awake. The condition promises
+    /// that its result depends on these inputs only and that evaluating it has no effect.
+    ///
+    /// # Panics
+    /// If no host action or condition `name` is registered: a programming error.
+    #[track_caller]
+    pub fn observes(&mut self, name: &str, observes: Observes) -> &mut Self {
+        let Some(factory) = self.factories.get_mut(name) else {
+            panic!("`{name}` is not a registered host action or condition");
+        };
+        factory.observes = Some(std::sync::Arc::new(observes));
         self
     }
 
@@ -216,7 +234,12 @@ impl<C: 'static> Registry<C> {
     pub fn add<S: Default + Clone + Send + 'static>(&mut self, node: HostNode<C, S>) -> &mut Self {
         let parts = node.into_parts();
         let state = parts.stateful.then(StateMaker::of::<S>);
-        self.insert(parts.ty, parts.make, parts.hooks, state)
+        let name = parts.ty.name.clone();
+        self.insert(parts.ty, parts.make, parts.hooks, state);
+        if let Some(observes) = parts.observes {
+            self.observes(&name, observes);
+        }
+        self
     }
 
     /// Registers a parameterless action that runs `tick` on every tick.

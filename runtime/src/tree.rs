@@ -76,6 +76,9 @@ pub struct CompiledTree<C> {
     pub(crate) timers: u32,
     /// Makers of the stateful host nodes' per-agent states, by state index.
     pub(crate) states: Vec<StateMaker>,
+    /// What the host conditions that say so observe (rule 98), by
+    /// `DecoratorKind::Host::observes`.
+    pub(crate) observations: Vec<crate::observes::Observation>,
     pub(crate) name: String,
     pub(crate) guid: String,
     pub(crate) source: Option<PathBuf>,

@@ -1,4 +1,4 @@
-//! When a running agent next needs a tick (rules 82 and 83): [`WakeCondition`], read from
+//! When a running agent next needs a tick (rules 82, 83, 98 and 99): [`WakeCondition`], read from
 //! the running nodes after a tick.
 //!
 //! An agent may go unticked while its next tick would be *idle*: the root returns
@@ -9,7 +9,9 @@
 //! - a Wait, or a Delay before its deadline: until the deadline (the comparison is the
 //!   node's own, `now >= deadline - TIME_EPSILON`, so the wake frame is the completing one);
 //! - a Timeout: until its deadline, and its running child until its own wake;
-//! - a host action that said [`crate::ActionCtx::sleep_until`] in the last tick;
+//! - a host action that said [`crate::ActionCtx::sleep_until`] in the last tick (any
+//!   input may matter to it), or [`crate::ActionCtx::sleep_until_written`] for a key not
+//!   written since (rule 99);
 //! - a Sequence or Selector (neither `dynamic` nor `yield`), Repeat, Retry, Inverter,
 //!   Succeeder, ForceFailure, KeepRunningUntilFailure or Subtree whose running child is
 //!   asleep: each of them only resumes that child.
@@ -19,13 +21,14 @@
 //! Sequence's earlier children must hold, a running Selector's earlier children with a
 //! LowerPriority condition must fail their entry check, and each of those conditions must
 //! read inputs only (Condition, CheckEvent, CheckTrigger that does not reset on a passing
-//! check). A host condition there, a `While` script, a Parallel, a reactive composite or
+//! check, a host condition that says what it observes, rule 98, whose inputs are unchanged
+//! since it gave its last result). Any other host condition there, a `While` script, a Parallel, a reactive composite or
 //! any other kind keeps the agent awake. So do events that are visible in the last or the
 //! next run (their visibility changes with the run, rule 31), and blackboard values with a
 //! ttl wake it at their deadline (rule 33).
 
 use crate::blackboard::TIME_EPSILON;
-use crate::exec::State;
+use crate::exec::{Promise, State};
 use crate::nodes::attached::{DecoratorKind, Reset};
 use crate::nodes::Kind;
 use crate::tree::CompiledTree;
@@ -39,6 +42,11 @@ pub struct WakeCondition {
     /// The earliest agent-clock time at which a tick can change something;
     /// `f64::INFINITY` when only an input can.
     pub at: f64,
+    /// Whether any input ends the sleep: a running host action slept by time (rule 83),
+    /// and may read any key. When false, only a write that changes what the running path
+    /// reads does (rules 98 and 99): [`crate::Population::set`] asks again after a write
+    /// and leaves the agent asleep if its next tick is still idle.
+    pub any_input: bool,
 }
 
 /// The agent's next wake after the tick it just made; `None` when its next tick may do
@@ -51,9 +59,13 @@ pub(crate) fn next_wake<C>(tree: &CompiledTree<C>, st: &State) -> Option<WakeCon
         tree,
         st,
         at: st.bb.next_expiry().unwrap_or(f64::INFINITY),
+        any_input: false,
     };
     walk.node(0)?;
-    Some(WakeCondition { at: walk.at })
+    Some(WakeCondition {
+        at: walk.at,
+        any_input: walk.any_input,
+    })
 }
 
 /// Whether an event is visible in the last run or may be in the next (rule 31).
@@ -70,6 +82,8 @@ struct Walk<'a, C> {
     tree: &'a CompiledTree<C>,
     st: &'a State,
     at: f64,
+    /// A host action on the path slept by time: it may read any input.
+    any_input: bool,
 }
 
 impl<C> Walk<'_, C> {
@@ -94,10 +108,23 @@ impl<C> Walk<'_, C> {
             }) {
                 return None;
             }
-            if node.self_abort {
-                self.checks(i, |d| d.abort.includes_self(), true)?;
-            }
         }
+        // The running path first, the conditions on the way after: all must allow sleep,
+        // so the order changes nothing but the cost, and an awake leaf (the commonest
+        // reason to stay awake) is found before any condition is evaluated.
+        self.kind(i)?;
+        if node.self_abort {
+            self.checks(i, |d| d.abort.includes_self(), true)?;
+        }
+        Some(())
+    }
+
+    /// Node `i`'s own part of [`Walk::node`]: its kind, its running child, and the
+    /// conditions its kind re-checks.
+    fn kind(&mut self, i: u32) -> Option<()> {
+        let tree = self.tree;
+        let node = &tree.nodes[i as usize];
+        let slot = &self.st.nodes.slots[i as usize];
         let children = tree.child_indices(i);
         match &node.kind {
             Kind::Sequence {
@@ -106,6 +133,7 @@ impl<C> Walk<'_, C> {
                 ..
             } => {
                 let current = slot.cursor as usize;
+                self.node(*children.get(current)?)?;
                 if node.rescan {
                     for &earlier in children.get(..current)? {
                         if tree.nodes[earlier as usize].lower_priority {
@@ -113,13 +141,14 @@ impl<C> Walk<'_, C> {
                         }
                     }
                 }
-                self.node(*children.get(current)?)
+                Some(())
             }
             Kind::Selector {
                 dynamic: false,
                 yields: false,
             } => {
                 let current = slot.cursor as usize;
+                self.node(*children.get(current)?)?;
                 if node.rescan {
                     for &earlier in children.get(..current)? {
                         if tree.nodes[earlier as usize].lower_priority {
@@ -129,7 +158,7 @@ impl<C> Walk<'_, C> {
                         }
                     }
                 }
-                self.node(*children.get(current)?)
+                Some(())
             }
             Kind::Repeat { .. }
             | Kind::Retry { .. }
@@ -153,9 +182,24 @@ impl<C> Walk<'_, C> {
                 }
             }
             Kind::Host { .. } => {
-                let (_, time) = self.st.host.sleeps.iter().find(|(n, _)| *n == i)?;
-                self.at = self.at.min(*time);
-                Some(())
+                let mut promised = false;
+                for promise in &self.st.host.sleeps {
+                    match *promise {
+                        Promise::Until { node, until } if node == i => {
+                            self.at = self.at.min(until);
+                            self.any_input = true;
+                        }
+                        Promise::Written { node, key, updates } if node == i => {
+                            // Written later in the same tick: the promise is spent.
+                            if self.st.bb.updates(key) != updates {
+                                return None;
+                            }
+                        }
+                        _ => continue,
+                    }
+                    promised = true;
+                }
+                promised.then_some(())
             }
             _ => None,
         }
@@ -177,14 +221,15 @@ impl<C> Walk<'_, C> {
         wanted: impl Fn(&crate::nodes::attached::Decorator) -> bool,
         pass: bool,
     ) -> Option<()> {
-        for d in self.tree.decorators_of(i) {
+        for (k, d) in self.tree.decorators_of(i).iter().enumerate() {
             if !d.is_condition() || !wanted(d) {
                 continue;
             }
-            if d.is_host() {
-                return None;
-            }
-            let passed = self.holds(i, &d.kind) != d.invert;
+            let raw = match d.kind {
+                DecoratorKind::Host { observes, .. } => self.seen(i, k as u32, observes)?,
+                _ => self.holds(i, &d.kind),
+            };
+            let passed = raw != d.invert;
             if !passed {
                 return (!pass).then_some(());
             }
@@ -198,6 +243,23 @@ impl<C> Walk<'_, C> {
             }
         }
         pass.then_some(())
+    }
+
+    /// What host condition `k` of node `i` gives at the next tick (rule 98): the result
+    /// of its last evaluation, in the last tick, if it says what it observes and that is
+    /// unchanged since; `None` when that is not known (it reads the host world).
+    fn seen(&self, i: u32, k: u32, observes: u32) -> Option<bool> {
+        let observation = self.tree.observations.get(observes as usize)?;
+        let now = observation.stamp(&self.st.bb, &self.st.nodes.triggers);
+        self.st.host.sleeps.iter().rev().find_map(|p| match *p {
+            Promise::Seen {
+                node,
+                decorator,
+                passed,
+                stamp,
+            } if node == i && decorator == k => Some((stamp == now).then_some(passed)),
+            _ => None,
+        })?
     }
 
     /// A condition's raw result now; with no event live (`events_live`), the same in the

@@ -53,6 +53,9 @@ pub(crate) struct Emitter<'a, C> {
     pub timers: u32,
     /// How to make each stateful host node's state, by state index.
     pub states: Vec<StateMaker>,
+    /// What the host conditions that say so observe (rule 98), by
+    /// `DecoratorKind::Host::observes`.
+    pub observations: Vec<crate::observes::Observation>,
     /// Subtree files already checked, by canonical path (`None`: it had errors).
     files: HashMap<PathBuf, Option<Rc<Analysed>>>,
     /// The chain of files being emitted, for cycle detection.
@@ -109,6 +112,7 @@ impl<'a, C: 'static> Emitter<'a, C> {
             controls: Vec::new(),
             timers: 0,
             states: Vec::new(),
+            observations: Vec::new(),
             files: HashMap::new(),
             chain: Vec::new(),
             root_dir: None,
@@ -351,10 +355,12 @@ impl<'a, C: 'static> Emitter<'a, C> {
             if let Some(args) = args {
                 let factory = self.registry.and_then(|r| r.factory(&ddef.kind));
                 let host = self.host_action(file, i, &ddef.kind, factory, args, &remap)?;
+                let observes = self.observation(factory, args, &remap);
                 d.kind = DecoratorKind::Host {
                     action: host.action,
                     state: host.state,
                     hooks: host.hooks,
+                    observes,
                 };
             }
             self.decorators.push(d);
@@ -586,6 +592,29 @@ impl<'a, C: 'static> Emitter<'a, C> {
                 }));
                 None
             }
+        }
+    }
+
+    /// The index of a host condition's resolved observation (rule 98) in `observations`,
+    /// or `NO_OBSERVATION` for one that reads the host world.
+    fn observation(
+        &mut self,
+        factory: Option<&Factory<C>>,
+        args: &crate::args::Args,
+        remap: &impl Fn(Key) -> Key,
+    ) -> u32 {
+        let Some(observes) = factory.and_then(|f| f.observes.as_ref()) else {
+            return crate::nodes::attached::NO_OBSERVATION;
+        };
+        let mut args = args.clone();
+        args.map_keys(remap);
+        let names = &mut self.names;
+        match observes.resolve(&args, &self.keys, |t| names.trigger(t)) {
+            Some(observation) => {
+                self.observations.push(observation);
+                (self.observations.len() - 1) as u32
+            }
+            None => crate::nodes::attached::NO_OBSERVATION,
         }
     }
 

@@ -313,6 +313,7 @@ fn build<C: 'static>(
         controls: emitter.controls,
         timers: emitter.timers,
         states: emitter.states,
+        observations: emitter.observations,
         name,
         guid,
         source: path.map(Path::to_path_buf),

@@ -59,6 +59,7 @@ pub struct NodeDecl<C, S = ()> {
     id: u32,
     resolvers: Vec<Resolver>,
     keep: bool,
+    observes: Option<crate::observes::Observes>,
     _state: PhantomData<fn(&mut C) -> S>,
 }
 
@@ -81,6 +82,7 @@ impl<C> NodeDecl<C> {
             id: NEXT_DECL.fetch_add(1, Ordering::Relaxed),
             resolvers: Vec::new(),
             keep: false,
+            observes: None,
             _state: PhantomData,
         }
     }
@@ -154,6 +156,7 @@ impl<C, S: Default + Clone + Send + 'static> NodeDecl<C, S> {
             id: self.id,
             resolvers: self.resolvers,
             keep: self.keep,
+            observes: self.observes,
             _state: PhantomData,
         }
     }
@@ -176,6 +179,14 @@ impl<C, S: Default + Clone + Send + 'static> NodeDecl<C, S> {
     /// answer, `check` then warns where it is used as a condition ([`NodeType::may_run`]).
     pub fn may_run(mut self) -> Self {
         self.ty.may_run = true;
+        self
+    }
+
+    /// Says what the node reads (rule 98): a condition attached with an abort then lets
+    /// its agent sleep while those inputs are unchanged ([`crate::Registry::observes`]).
+    /// Without it a host condition reads the host world, every tick.
+    pub fn observes(mut self, observes: crate::observes::Observes) -> Self {
+        self.observes = Some(observes);
         self
     }
 
@@ -260,6 +271,7 @@ pub(crate) struct Parts<C, S> {
     pub make: MakeNode<C, S>,
     pub hooks: bool,
     pub stateful: bool,
+    pub observes: Option<crate::observes::Observes>,
 }
 
 impl<C: 'static, S: Default + Clone + Send + 'static> HostNode<C, S> {
@@ -273,7 +285,9 @@ impl<C: 'static, S: Default + Clone + Send + 'static> HostNode<C, S> {
         let resolvers = decl.resolvers;
         let id = decl.id;
         let keep = decl.keep;
+        let observes = decl.observes;
         Parts {
+            observes,
             ty: decl.ty,
             make: Box::new(move |args| {
                 let ports = resolvers

@@ -12,7 +12,7 @@ mod unchecked;
 use entry::Step;
 pub(crate) use entry::{assert_in_bounds, entries, entry_of, shape_of, Entry, Shape};
 pub use state::State;
-pub(crate) use state::{EventSlot, Host, Nodes, Slot};
+pub(crate) use state::{EventSlot, Host, Nodes, Promise, Slot};
 pub(crate) use unchecked::{HeldAction, Slots};
 
 use crate::control::{ControlCtx, Engine};
@@ -478,7 +478,7 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
             if !wanted {
                 continue;
             }
-            let passed = self.evaluate(i, &d.kind) != d.invert;
+            let passed = self.evaluate(i, k as u32, &d.kind) != d.invert;
             if passed {
                 if let DecoratorKind::CheckTrigger {
                     trigger,
@@ -501,13 +501,14 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         true
     }
 
-    /// A condition decorator's raw result, before `invert`.
-    fn evaluate(&mut self, i: u32, kind: &DecoratorKind) -> bool {
+    /// Decorator `k` of node `i`'s raw result, before `invert`.
+    fn evaluate(&mut self, i: u32, k: u32, kind: &DecoratorKind) -> bool {
         match kind {
             DecoratorKind::Host {
                 action,
                 state,
                 hooks,
+                observes,
             } => {
                 // One whole execution of the condition, as when it runs as a leaf: enter,
                 // tick, exit. Only success passes (a condition that says running does not).
@@ -520,10 +521,27 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
                 if *hooks {
                     action.exit(cx, status);
                 }
-                status == Status::Success
+                let passed = status == Status::Success;
+                if *observes != attached::NO_OBSERVATION {
+                    self.seen(i, k, *observes, passed);
+                }
+                passed
             }
             _ => kind.evaluate_inputs(self.cx.blackboard, self.st, i),
         }
+    }
+
+    /// Records what an observing host condition gave (rule 98), for the agent's next wake.
+    #[inline(never)]
+    fn seen(&mut self, i: u32, k: u32, observes: u32, passed: bool) {
+        let stamp =
+            self.tree.observations[observes as usize].stamp(self.cx.blackboard, &self.st.triggers);
+        self.cx.host.sleeps.push(Promise::Seen {
+            node: i,
+            decorator: k,
+            passed,
+            stamp,
+        });
     }
 
     /// Runs node `i`'s body; `cursor` is its slot's, read by the caller that already holds

@@ -48,11 +48,35 @@ pub(crate) struct Host {
     /// difference is `ActionCtx::dt`. Both 0 for a new agent.
     pub ticked_at: f64,
     pub ticked_before: f64,
-    /// The host actions that said, in the current (or last) root tick, until when they
-    /// can go unticked (`ActionCtx::sleep_until`, rule 83): node and time, cleared as each
-    /// root tick starts. Empty until an action first sleeps: an agent whose actions never
-    /// do keeps no buffer, and one whose actions do allocates it once, on that tick.
-    pub sleeps: Vec<(u32, f64)>,
+    /// What the running path promised in the current (or last) root tick, for the
+    /// agent's next wake (rules 82, 83, 98, 99): cleared as each root tick starts. Empty
+    /// until a node first promises: an agent whose nodes never do keeps no buffer, and one
+    /// whose nodes do allocates it once, on that tick.
+    pub sleeps: Vec<Promise>,
+}
+
+/// One promise a node made in a root tick about its next ticks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Promise {
+    /// Host action `node` needs no tick before the clock reaches `until`, unless an
+    /// input changes (`ActionCtx::sleep_until`, rule 83).
+    Until { node: u32, until: f64 },
+    /// Host action `node` needs no tick until `key` is written, which had `updates`
+    /// writes when it said so (`ActionCtx::sleep_until_written`, rule 99).
+    Written {
+        node: u32,
+        key: crate::blackboard::Key,
+        updates: u32,
+    },
+    /// Attached decorator `decorator` (its place among node `node`'s), a host condition
+    /// that says what it observes, gave `passed` (before `invert`) with its inputs as
+    /// `stamp` says (rule 98).
+    Seen {
+        node: u32,
+        decorator: u32,
+        passed: bool,
+        stamp: crate::observes::Stamp,
+    },
 }
 
 impl Host {

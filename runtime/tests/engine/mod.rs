@@ -14,6 +14,7 @@ pub(crate) mod reference;
 
 mod last_visits;
 mod no_alloc;
+mod observing;
 mod parallel;
 mod population;
 mod reload;

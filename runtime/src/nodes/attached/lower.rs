@@ -158,6 +158,7 @@ pub(crate) fn lower(
             action: u32::MAX,
             state: crate::exec::NO_STATE,
             hooks: true,
+            observes: super::NO_OBSERVATION,
         },
         other => {
             return Err(ParamError::new(

@@ -17,6 +17,9 @@ pub(crate) use lower::{builtin_types, host_condition, lower};
 use crate::blackboard::Key;
 use crate::nodes::Operand;
 
+/// The observation index of a host condition that reads the host world (rule 98).
+pub(crate) const NO_OBSERVATION: u32 = u32::MAX;
+
 /// A compiled attached decorator.
 #[derive(Clone, Debug)]
 pub(crate) struct Decorator {
@@ -43,11 +46,14 @@ pub(crate) enum DecoratorKind {
     Inverter,
     /// A host condition attached as a decorator: indices into the tree's action table and
     /// the agent's host states, and whether the action has lifecycle hooks (as for
-    /// `Kind::Host`). The indices are placeholders until the emitter builds the action.
+    /// `Kind::Host`), and its observation among the tree's (`NO_OBSERVATION`: it reads
+    /// the host world, rule 98). The indices are placeholders until the emitter builds
+    /// the action.
     Host {
         action: u32,
         state: u32,
         hooks: bool,
+        observes: u32,
     },
     /// A script decorator (rules 54 to 60): a pre- or post-script by its role.
     Script {
