@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Snapshot,
+    parse_tree_or_variant, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Snapshot,
     SnapshotError, Status,
 };
 
@@ -87,13 +87,13 @@ pub trait Simulation: Send {
     fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError>;
 
     /// Reads (through the runtime's bounded reader: a FIFO or device is refused, the size
-    /// capped), parses and loads a tree file.
+    /// capped), parses and loads a tree file, or a variant file on its base.
     fn load_file(&mut self, path: &Path) -> Result<LoadOutcome, LoadError> {
         let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
         let text = arbor_runtime::files::read_text(path, limit)
             .map_err(|e| LoadError::unreadable(path, e))?;
-        let file = parse_str(&text, Some(path))?;
-        self.load(&file, Some(path))
+        let (file, anchor) = parse_tree_or_variant(&text, Some(path))?;
+        self.load(&file, anchor.as_deref().or(Some(path)))
     }
 
     /// Loads the sample's own tree ([`Simulation::tree_path`]).

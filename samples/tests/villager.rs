@@ -157,3 +157,33 @@ fn a_need_at_zero_ends_the_tree() {
         .last()
         .is_some_and(|l| l.text == "dies: out of food"));
 }
+
+#[test]
+fn the_impatient_variant_loads_on_the_villager_and_keeps_it_alive() {
+    let path = arbor_samples::trees_dir().join("variants/villager_impatient.json");
+    for seed in 1..=3 {
+        let mut sim = arbor_samples::by_name("villager", seed).expect("the villager sample");
+        let outcome = sim.load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+        assert_eq!(sim.tree().expect("loaded").name(), "impatient villager");
+        let dt = sim.default_dt();
+        for tick in 1..=5_000 {
+            let status = sim.tick(dt, &mut ());
+            assert_eq!(status, Some(Status::Running), "seed {seed}, tick {tick}");
+        }
+        let log = log_since(sim.as_ref(), 0);
+        // Its chores end at 75, and the switched-off "Poor?" check lets it work at will.
+        // "done resting (energy 77)": one tick's gain past 75, far from the base's 95.
+        let rested: Vec<f64> = log
+            .iter()
+            .filter_map(|l| l.strip_prefix("done resting (energy "))
+            .filter_map(|l| l.trim_end_matches(')').parse().ok())
+            .collect();
+        assert!(!rested.is_empty(), "seed {seed}: never rested");
+        assert!(
+            rested.iter().all(|e| (75.0..85.0).contains(e)),
+            "seed {seed}: {rested:?}"
+        );
+        assert!(villager(sim.as_mut()).world.alive, "seed {seed}");
+    }
+}

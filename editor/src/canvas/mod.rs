@@ -58,7 +58,8 @@ pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
 pub use paint::LOD_ZOOM;
 pub use ports::PORT_HIT;
 pub use subtree_files::{reads_here as subtree_file_reads_here, READING as SUBTREE_READING};
-pub use view::{CanvasResponse, DrawnNode};
+pub use sync::short;
+pub use view::{CanvasResponse, DrawnNode, OVERRIDE_COLOR};
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -378,6 +378,7 @@ fn node_view(
         errors,
         warnings,
         disabled: false,
+        overrides: doc.overrides_on(&node.guid),
     }
 }
 

@@ -45,6 +45,8 @@ pub struct NodeView {
     pub warnings: Vec<String>,
     /// Switched off, itself or through an ancestor (semantics rule 79): greyed out.
     pub disabled: bool,
+    /// In a variant: how many of its fields the variant overrides (a badge when any).
+    pub overrides: usize,
 }
 
 /// What an attached condition aborts when it changes (its `abort` parameter), drawn as a
@@ -290,6 +292,9 @@ pub const DISABLED_HEADER: Color32 = Color32::from_gray(62);
 /// The "off" badge of a disabled node.
 const DISABLED_TEXT: Color32 = Color32::from_gray(175);
 
+/// The mark of a variant's overridden values: the card's badge, the inspector's fields.
+pub const OVERRIDE_COLOR: Color32 = Color32::from_rgb(120, 200, 250);
+
 /// The outline of a node the find bar matched.
 pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
 
@@ -334,6 +339,17 @@ impl eng::NodeDataTrait for NodeView {
             .on_hover_text(
                 "Disabled: this branch runs as if it were absent (Enable in the context menu)",
             );
+        }
+        if self.overrides > 0 {
+            ui.label(
+                RichText::new(format!("{} {}", t("overridden"), self.overrides))
+                    .small()
+                    .strong()
+                    .color(OVERRIDE_COLOR),
+            )
+            .on_hover_text(t(
+                "The variant overrides values of this node: select it to see the base's",
+            ));
         }
         if state.breakpoints.contains(&self.guid) {
             dot(ui, Color32::from_rgb(230, 60, 60)).on_hover_text(t(
