@@ -58,8 +58,7 @@ pub use input::{group_around, Annotations, NOTE_INK, NOTE_PLACEHOLDER};
 pub use paint::LOD_ZOOM;
 pub use ports::PORT_HIT;
 pub use subtree_files::{reads_here as subtree_file_reads_here, READING as SUBTREE_READING};
-pub use sync::short;
-pub use view::{CanvasResponse, DrawnNode, OVERRIDE_COLOR};
+pub use view::{CanvasResponse, DrawnNode};
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -19,6 +19,7 @@ use eng::NodeId;
 
 use crate::document::Color;
 use crate::live::{status_color, NodeLive};
+use crate::view::OVERRIDE_COLOR;
 use arbor_viewer::category_color;
 use arbor_viewer::palette::live_fill;
 
@@ -291,9 +292,6 @@ pub fn fill(color: Color) -> Color32 {
 pub const DISABLED_HEADER: Color32 = Color32::from_gray(62);
 /// The "off" badge of a disabled node.
 const DISABLED_TEXT: Color32 = Color32::from_gray(175);
-
-/// The mark of a variant's overridden values: the card's badge, the inspector's fields.
-pub const OVERRIDE_COLOR: Color32 = Color32::from_rgb(120, 200, 250);
 
 /// The outline of a node the find bar matched.
 pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);

@@ -6,11 +6,10 @@
 use egui::{Grid, RichText, Ui};
 
 use super::apply;
-use crate::canvas::{short, OVERRIDE_COLOR};
 use crate::commands::{ApplyToBase, RevertOverride};
 use crate::document::Field;
 use crate::i18n::t;
-use crate::view::UiCx;
+use crate::view::{short, UiCx, OVERRIDE_COLOR};
 
 /// Whether the document is a variant that overrides `field`.
 pub fn is_overridden(cx: &UiCx<'_>, field: &Field) -> bool {
