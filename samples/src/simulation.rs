@@ -21,6 +21,7 @@ use arbor_runtime::{
 
 use crate::log::Log;
 use crate::sample::{SampleMut, SAMPLES};
+use crate::save_game::SaveGameError;
 use crate::tree_view::TreeView;
 
 /// What loading a tree did.
@@ -145,6 +146,17 @@ pub trait Simulation: Send {
     fn rewind(&mut self, checkpoint: &Checkpoint) -> Result<(), RewindError> {
         let _ = checkpoint;
         Err(RewindError::Unsupported)
+    }
+    /// The game now as a save game (save_game.rs): the agent's snapshot with the world's
+    /// own state in its `program`.
+    fn save_game(&self) -> Result<Snapshot, SaveGameError> {
+        Err(SaveGameError::Unsupported(self.name()))
+    }
+    /// Goes on from a save game of this sample, on the loaded tree: the tree it was saved
+    /// with, parameter values aside (rule 91). On error nothing changes.
+    fn load_game(&mut self, save: &Snapshot) -> Result<(), SaveGameError> {
+        let _ = save;
+        Err(SaveGameError::Unsupported(self.name()))
     }
     /// The loaded tree's structure: GUID and name of each node of the trace.
     fn tree(&self) -> Option<&dyn TreeView>;
