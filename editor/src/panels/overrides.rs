@@ -82,7 +82,7 @@ pub fn variant_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
     } else {
         v.name().to_owned()
     };
-    ui.label(format!("{name} · {} {}", t("base"), v.base()));
+    ui.label(format!("{name} · {} {}", t("base tree"), v.base()));
     if !v.description().is_empty() {
         ui.add(egui::Label::new(RichText::new(v.description()).weak()).wrap());
     }

@@ -10,6 +10,7 @@ mod adding;
 mod annotations_ui;
 mod bounded_reads;
 mod canvas_ui;
+mod compare_ui;
 mod context_menus;
 mod disk_changes;
 mod freshness;

@@ -52,7 +52,7 @@ pub use variant::{Field, Variant};
 
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
-pub use model::fixtures::sample;
+pub use model::fixtures::{conflicted_text, sample};
 #[cfg(test)]
 pub(crate) use variant::tests::variant_sample;
 
