@@ -125,8 +125,9 @@ pub use agent::Agent;
 pub use args::{Arg, Args};
 pub use blackboard::{Blackboard, BlackboardError, Key, KeyInfo};
 pub use compile::{
-    check_file, check_shape, check_str, check_tree, migrate, parse_str, Embedded, LoadError,
-    LoadOptions, Loader, Problem, ProblemKind, Rename, Renamed, Report, Severity,
+    apply_variant_overrides, check_file, check_shape, check_str, check_tree, migrate, parse_str,
+    parse_tree_or_variant, parse_variant_str, Embedded, LoadError, LoadOptions, Loader, Problem,
+    ProblemKind, Rename, Renamed, Report, Severity,
 };
 pub use control::{Control, ControlCtx};
 pub use declare::{

@@ -1,9 +1,14 @@
 //! The headless binaries' shared command line and run loop (plain `std::env::args`):
-//! `--ticks N --seed S --dt D [--tree FILE] [--trace] [--quiet]` plus a sample's own
-//! flags (the counting sample's `--target T`).
+//! `--ticks N --seed S --dt D [--tree FILE] [--load FILE] [--save FILE] [--trace] [--quiet]`
+//! plus a sample's own flags (the counting sample's `--target T`).
+//!
+//! `--save FILE` writes a save game after the last tick, `--load FILE` starts from one
+//! (save_game.rs): running N ticks with `--save`, then M with `--load`, prints the trace
+//! and log of N+M ticks from tick N+1 on (tick numbers aside).
 //!
 //! As ripgrep's thin `main`: [`main`] parses, runs, and maps the outcome to an exit code:
-//! 0 on success, 1 when the tree does not load, 2 on bad usage.
+//! 0 on success, 1 when the tree or the save game does not load (or the save game cannot
+//! be written), 2 on bad usage.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,6 +16,7 @@ use std::process::ExitCode;
 
 use arbor_runtime::{Recorded, Recorder, Status};
 
+use crate::save_game;
 use crate::simulation::Simulation;
 
 /// What a binary accepts besides the common flags.
@@ -34,6 +40,10 @@ pub struct Options {
     pub quiet: bool,
     /// Run the sample's tree as generated code (`Simulation::load_generated`).
     pub generated: bool,
+    /// Start from this save game.
+    pub load: Option<PathBuf>,
+    /// Write a save game here after the last tick.
+    pub save: Option<PathBuf>,
     /// Values of the spec's extra flags, as given.
     pub extra: Vec<(String, String)>,
 }
@@ -60,6 +70,8 @@ pub fn usage(spec: &Spec) -> String {
         "{}\n\nUsage: {} [OPTIONS]\n\nOptions:\n  --ticks N     ticks to run (default {})\n  \
          --seed S      random seed (default 1)\n  --dt D        seconds per tick (default {})\n  \
          --tree FILE   run this tree file instead of the sample's own\n  \
+         --load FILE   start from this save game\n  \
+         --save FILE   write a save game after the last tick\n  \
          --trace       print every node's enter/exit for each tick\n  \
          --quiet       print only the summary\n  \
          --generated   run the tree compiled to Rust by build.rs (the card duel)\n",
@@ -82,6 +94,8 @@ pub fn parse(spec: &Spec, args: impl IntoIterator<Item = String>) -> Result<Pars
         trace: false,
         quiet: false,
         generated: false,
+        load: None,
+        save: None,
         extra: Vec::new(),
     };
     let mut args = args.into_iter();
@@ -111,6 +125,8 @@ pub fn parse(spec: &Spec, args: impl IntoIterator<Item = String>) -> Result<Pars
                 };
             }
             "--tree" => options.tree = Some(PathBuf::from(value()?)),
+            "--load" => options.load = Some(PathBuf::from(value()?)),
+            "--save" => options.save = Some(PathBuf::from(value()?)),
             f if spec.extra.iter().any(|(e, _, _)| *e == f) => {
                 let v = value()?;
                 options.extra.push((flag.clone(), v));
@@ -140,6 +156,8 @@ pub struct Tally {
 pub enum RunError {
     /// The tree did not load: every problem, formatted.
     Load(String),
+    /// The save game could not be loaded or written.
+    SaveGame(crate::save_game::SaveGameError),
     /// Writing the output failed (a closed pipe ends the run quietly).
     Io(std::io::Error),
 }
@@ -178,6 +196,10 @@ pub fn run(
     let outcome = loaded.map_err(|e| RunError::Load(e.to_string()))?;
     for warning in &outcome.warnings {
         writeln!(out, "{warning}")?;
+    }
+    if let Some(path) = &options.load {
+        let save = save_game::read(path).map_err(RunError::SaveGame)?;
+        sim.load_game(&save).map_err(RunError::SaveGame)?;
     }
     if !options.quiet {
         writeln!(
@@ -227,6 +249,10 @@ pub fn run(
     )?;
     writeln!(out, "{}", sim.summary())?;
     out.flush()?;
+    if let Some(path) = &options.save {
+        let save = sim.save_game().map_err(RunError::SaveGame)?;
+        save_game::write(&save, path).map_err(RunError::SaveGame)?;
+    }
     Ok(tally)
 }
 
@@ -290,6 +316,10 @@ pub fn main(
         }
         Err(RunError::Load(message)) => {
             eprintln!("{}: {message}", spec.program);
+            ExitCode::from(1)
+        }
+        Err(RunError::SaveGame(e)) => {
+            eprintln!("{}: {e}", spec.program);
             ExitCode::from(1)
         }
     }

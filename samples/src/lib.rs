@@ -31,6 +31,7 @@ mod log;
 mod rng;
 mod runner;
 mod sample;
+pub mod save_game;
 mod simulation;
 mod tree_view;
 

@@ -7,18 +7,29 @@
 //!
 //! A line is shared (`Arc`) between copies of a log, so copying a world for the preview's
 //! timeline copies pointers, not the text of up to a thousand lines.
+//!
+//! Serialized (a save game's world), a log is its capacity, the number of its oldest kept
+//! line and the kept lines; reading one checks that the lines fit the capacity and that
+//! the capacity is at most [`MAX_CAPACITY`].
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
+/// The largest capacity a log read from a file may claim.
+pub const MAX_CAPACITY: usize = 100_000;
+
 /// One line: the agent's clock when it was written, and the text.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LogLine {
     pub time: f64,
     pub text: String,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "SavedLog", try_from = "SavedLog")]
 pub struct Log {
     lines: VecDeque<Arc<LogLine>>,
     /// Number of the oldest kept line.
@@ -79,6 +90,50 @@ impl Log {
     }
 }
 
+/// A log as it is serialized (see the module documentation).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedLog {
+    capacity: usize,
+    first: u64,
+    lines: Vec<LogLine>,
+}
+
+impl From<Log> for SavedLog {
+    fn from(log: Log) -> SavedLog {
+        SavedLog {
+            capacity: log.capacity,
+            first: log.first,
+            lines: log.lines().cloned().collect(),
+        }
+    }
+}
+
+impl TryFrom<SavedLog> for Log {
+    type Error = String;
+
+    fn try_from(saved: SavedLog) -> Result<Log, String> {
+        if saved.capacity == 0 || saved.capacity > MAX_CAPACITY {
+            return Err(format!(
+                "a log's capacity is 1 to {MAX_CAPACITY} lines, not {}",
+                saved.capacity
+            ));
+        }
+        if saved.lines.len() > saved.capacity {
+            return Err(format!(
+                "a log of capacity {} holds {} lines",
+                saved.capacity,
+                saved.lines.len()
+            ));
+        }
+        Ok(Log {
+            lines: saved.lines.into_iter().map(Arc::new).collect(),
+            first: saved.first,
+            capacity: saved.capacity,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +154,22 @@ mod tests {
         log.clear();
         assert_eq!(log.total(), 5);
         assert!(log.last().is_none());
+    }
+
+    #[test]
+    fn a_saved_log_reads_back_with_its_numbering_and_a_bad_one_is_refused() {
+        let mut log = Log::new(2);
+        for i in 0..3 {
+            log.push(f64::from(i) * 0.25, format!("line {i}"));
+        }
+        let text = serde_json::to_string(&log).unwrap();
+        let back: Log = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.total(), 3);
+        assert!(back.lines().eq(log.lines()));
+        let over = r#"{"capacity": 1, "first": 0, "lines": [{"time": 0.0, "text": "a"}, {"time": 0.0, "text": "b"}]}"#;
+        let err = serde_json::from_str::<Log>(over).unwrap_err().to_string();
+        assert!(err.contains("capacity 1 holds 2"), "{err}");
+        let huge = r#"{"capacity": 99999999, "first": 0, "lines": []}"#;
+        assert!(serde_json::from_str::<Log>(huge).is_err());
     }
 }

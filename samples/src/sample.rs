@@ -22,7 +22,8 @@ use std::sync::Arc;
 
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeTypes, Observer, Registry, Status,
+    Agent, Blackboard, CompiledTree, LoadError, NodeId, NodeTypes, Observer, Registry, Snapshot,
+    Status,
 };
 
 use crate::card_duel::DuelWorld;
@@ -30,6 +31,7 @@ use crate::counting::CounterWorld;
 use crate::guard::GuardWorld;
 use crate::log::Log;
 use crate::runner::Runner;
+use crate::save_game::{self, SaveGameError, SavedSample};
 use crate::simulation::{trees_dir, Checkpoint, LoadOutcome, RewindError, Simulation};
 use crate::tree_view::TreeView;
 use crate::villager::VillagerWorld;
@@ -137,6 +139,19 @@ pub trait World: registered::Registered + Clone + Send + 'static {
 
     /// One line describing the world now, e.g. for a status bar.
     fn summary(&self) -> String;
+
+    /// The world's own state for a save game (save_game.rs); `None`: the sample cannot
+    /// save. With the agent's snapshot it must give the same future once loaded.
+    fn save(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// The world of a save game, as [`World::save`] wrote it; a message for the user when
+    /// it cannot be read.
+    fn from_save(saved: &serde_json::Value) -> Result<Self, String> {
+        let _ = saved;
+        Err(format!("the {} sample cannot load a save game", Self::NAME))
+    }
 }
 
 /// A sample's world with the agent that runs its tree: the [`Simulation`] of every sample.
@@ -258,6 +273,30 @@ impl<W: World> Simulation for Sample<W> {
         let mut world = world.clone();
         self.runner.restore(&mut world, &checkpoint.agent)?;
         self.world = world;
+        Ok(())
+    }
+
+    fn save_game(&self) -> Result<Snapshot, SaveGameError> {
+        let agent = self.runner.snapshot().ok_or(SaveGameError::NoTree)?;
+        let world = self
+            .world
+            .save()
+            .ok_or(SaveGameError::Unsupported(W::NAME))?;
+        let sample = SavedSample {
+            sample: W::NAME.to_owned(),
+            seed: self.runner.seed(),
+            world,
+        };
+        Ok(save_game::with_sample(agent, sample))
+    }
+
+    fn load_game(&mut self, save: &Snapshot) -> Result<(), SaveGameError> {
+        let saved = save_game::saved_sample(save, W::NAME)?;
+        // The world first: a host node the restore restarts aborts against it.
+        let mut world = W::from_save(&saved.world).map_err(SaveGameError::World)?;
+        self.runner.restore(&mut world, save)?;
+        self.world = world;
+        self.runner.set_seed(saved.seed);
         Ok(())
     }
 

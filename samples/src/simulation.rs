@@ -15,12 +15,13 @@ use std::path::{Path, PathBuf};
 
 use arbor_runtime::format::TreeFile;
 use arbor_runtime::{
-    parse_str, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Snapshot,
+    parse_tree_or_variant, Blackboard, LoadError, NodeId, NodeTypes, Observer, Problem, Snapshot,
     SnapshotError, Status,
 };
 
 use crate::log::Log;
 use crate::sample::{SampleMut, SAMPLES};
+use crate::save_game::SaveGameError;
 use crate::tree_view::TreeView;
 
 /// What loading a tree did.
@@ -87,13 +88,13 @@ pub trait Simulation: Send {
     fn load(&mut self, tree: &TreeFile, path: Option<&Path>) -> Result<LoadOutcome, LoadError>;
 
     /// Reads (through the runtime's bounded reader: a FIFO or device is refused, the size
-    /// capped), parses and loads a tree file.
+    /// capped), parses and loads a tree file, or a variant file on its base.
     fn load_file(&mut self, path: &Path) -> Result<LoadOutcome, LoadError> {
         let limit = arbor_runtime::LoadOptions::default().max_file_bytes;
         let text = arbor_runtime::files::read_text(path, limit)
             .map_err(|e| LoadError::unreadable(path, e))?;
-        let file = parse_str(&text, Some(path))?;
-        self.load(&file, Some(path))
+        let (file, anchor) = parse_tree_or_variant(&text, Some(path))?;
+        self.load(&file, anchor.as_deref().or(Some(path)))
     }
 
     /// Loads the sample's own tree ([`Simulation::tree_path`]).
@@ -145,6 +146,17 @@ pub trait Simulation: Send {
     fn rewind(&mut self, checkpoint: &Checkpoint) -> Result<(), RewindError> {
         let _ = checkpoint;
         Err(RewindError::Unsupported)
+    }
+    /// The game now as a save game (save_game.rs): the agent's snapshot with the world's
+    /// own state in its `program`.
+    fn save_game(&self) -> Result<Snapshot, SaveGameError> {
+        Err(SaveGameError::Unsupported(self.name()))
+    }
+    /// Goes on from a save game of this sample, on the loaded tree: the tree it was saved
+    /// with, parameter values aside (rule 91). On error nothing changes.
+    fn load_game(&mut self, save: &Snapshot) -> Result<(), SaveGameError> {
+        let _ = save;
+        Err(SaveGameError::Unsupported(self.name()))
     }
     /// The loaded tree's structure: GUID and name of each node of the trace.
     fn tree(&self) -> Option<&dyn TreeView>;

@@ -116,3 +116,74 @@ fn a_fifo_as_the_tree_exits_1() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The per-tick lines of a run (its trace and log), with each tick renumbered from `first`
+/// on as 1, 2, …: what a run from a save game prints of the same ticks.
+fn ticks_from(text: &str, first: u64) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut keep = false;
+    for line in text.lines() {
+        if line.starts_with("after ") {
+            break;
+        }
+        if let Some(rest) = line.strip_prefix("tick ") {
+            let (n, tail) = rest.split_once(':').expect("tick N: root …");
+            let n: u64 = n.parse().expect("a tick number");
+            keep = n >= first;
+            if keep {
+                out.push(format!("tick {}:{tail}", n - first + 1));
+            }
+            continue;
+        }
+        if keep {
+            out.push(line.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_villager_saved_after_n_ticks_goes_on_in_another_process_as_if_never_stopped() {
+    let exe = env!("CARGO_BIN_EXE_villager");
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let save = dir.path().join("villager.save.json");
+    let save = save.to_str().expect("a UTF-8 path");
+    let (n, m) = (900u64, 700u64);
+    let whole = run(exe, &["--ticks", "1600", "--seed", "2", "--trace"]);
+    assert!(whole.status.success(), "{whole:?}");
+    let first = run(
+        exe,
+        &["--ticks", "900", "--seed", "2", "--save", save, "--quiet"],
+    );
+    assert!(first.status.success(), "{first:?}");
+    // No seed: the save game's RNG and world decide.
+    let rest = run(exe, &["--ticks", "700", "--load", save, "--trace"]);
+    assert!(rest.status.success(), "{rest:?}");
+    let expected = ticks_from(&stdout(&whole), n + 1);
+    let resumed = ticks_from(&stdout(&rest), 1);
+    assert!(expected.len() as u64 > m, "a trace line per tick at least");
+    assert_eq!(resumed, expected);
+    // The summaries agree too: the same world after N+M ticks.
+    let summary = |text: &str| text.lines().last().map(str::to_owned);
+    assert_eq!(summary(&stdout(&rest)), summary(&stdout(&whole)));
+}
+
+#[test]
+fn a_missing_or_foreign_save_game_exits_1_with_the_reason() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let missing = dir.path().join("none.json");
+    let out = run(
+        env!("CARGO_BIN_EXE_villager"),
+        &["--load", missing.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("none.json"));
+    let guard_save = dir.path().join("guard.json");
+    let out = run(
+        env!("CARGO_BIN_EXE_guard"),
+        &["--ticks", "5", "--save", guard_save.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot save its world"), "{err}");
+}

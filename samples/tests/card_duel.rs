@@ -168,6 +168,8 @@ fn the_generated_tree_plays_as_the_interpreted_one() {
                 trace: true,
                 quiet: false,
                 generated,
+                load: None,
+                save: None,
                 extra: Vec::new(),
             };
             let mut sim = CardDuel::new(seed);

@@ -5,7 +5,7 @@ mod common;
 
 use arbor_runtime::Status;
 use arbor_samples::villager::{Activity, Need, Villager, ZoneColor};
-use arbor_samples::{SampleMut, Simulation};
+use arbor_samples::{save_game, SampleMut, Simulation};
 use common::{has, loaded, log_since, step};
 
 fn villager(sim: &mut dyn Simulation) -> &mut Villager {
@@ -156,4 +156,106 @@ fn a_need_at_zero_ends_the_tree() {
         .log()
         .last()
         .is_some_and(|l| l.text == "dies: out of food"));
+}
+
+#[test]
+fn the_impatient_variant_loads_on_the_villager_and_keeps_it_alive() {
+    let path = arbor_samples::trees_dir().join("variants/villager_impatient.json");
+    for seed in 1..=3 {
+        let mut sim = arbor_samples::by_name("villager", seed).expect("the villager sample");
+        let outcome = sim.load_file(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
+        assert_eq!(sim.tree().expect("loaded").name(), "impatient villager");
+        let dt = sim.default_dt();
+        for tick in 1..=5_000 {
+            let status = sim.tick(dt, &mut ());
+            assert_eq!(status, Some(Status::Running), "seed {seed}, tick {tick}");
+        }
+        let log = log_since(sim.as_ref(), 0);
+        // Its chores end at 75, and the switched-off "Poor?" check lets it work at will.
+        // "done resting (energy 77)": one tick's gain past 75, far from the base's 95.
+        let rested: Vec<f64> = log
+            .iter()
+            .filter_map(|l| l.strip_prefix("done resting (energy "))
+            .filter_map(|l| l.trim_end_matches(')').parse().ok())
+            .collect();
+        assert!(!rested.is_empty(), "seed {seed}: never rested");
+        assert!(
+            rested.iter().all(|e| (75.0..85.0).contains(e)),
+            "seed {seed}: {rested:?}"
+        );
+        assert!(villager(sim.as_mut()).world.alive, "seed {seed}");
+    }
+}
+
+/// N ticks, a save game written to a file, then M ticks, against N ticks, the save read
+/// back into a fresh sample (of another seed: the save decides), then M ticks: the same
+/// trace and log tick for tick, and the same agent and world at the end.
+#[test]
+fn a_game_saved_mid_way_and_loaded_in_a_fresh_sample_has_the_same_future() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut mid_action = 0;
+    for seed in 1..=4u64 {
+        let (n, m) = (600 + 137 * seed as usize, 1_500);
+        let mut straight = loaded("villager", seed);
+        let dt = straight.default_dt();
+        for _ in 0..n {
+            straight.tick(dt, &mut ());
+        }
+        let path = dir.path().join(format!("villager-{seed}.json"));
+        save_game::write(&straight.save_game().expect("saves"), &path).expect("written");
+        let activity = villager(straight.as_mut()).world.activity;
+        if matches!(activity, Activity::Walking(_) | Activity::Doing(_)) {
+            mid_action += 1;
+        }
+
+        let mut resumed = loaded("villager", 99);
+        let save = save_game::read(&path).expect("reads back");
+        resumed.load_game(&save).expect("loads");
+        assert_eq!(resumed.seed(), seed);
+        let (mut seen_a, mut seen_b) = (straight.log().total(), resumed.log().total());
+        assert_eq!(seen_a, seen_b);
+        for tick in 1..=m {
+            let a = step(straight.as_mut(), dt);
+            let b = step(resumed.as_mut(), dt);
+            assert_eq!(a, b, "seed {seed}: tick {} after the save", tick);
+            let (log_a, log_b) = (
+                log_since(straight.as_ref(), seen_a),
+                log_since(resumed.as_ref(), seen_b),
+            );
+            assert_eq!(log_a, log_b, "seed {seed}: tick {tick} after the save");
+            (seen_a, seen_b) = (straight.log().total(), resumed.log().total());
+        }
+        let (end_a, end_b) = (straight.save_game().unwrap(), resumed.save_game().unwrap());
+        assert_eq!(
+            end_a, end_b,
+            "seed {seed}: the agent and world after {m} ticks"
+        );
+    }
+    assert!(mid_action >= 2, "most saves fall mid-walk or mid-chore");
+}
+
+#[test]
+fn a_save_game_of_another_sample_or_a_broken_world_is_refused_and_changes_nothing() {
+    let mut villager_sim = loaded("villager", 1);
+    let dt = villager_sim.default_dt();
+    for _ in 0..50 {
+        villager_sim.tick(dt, &mut ());
+    }
+    let before = villager_sim.save_game().unwrap();
+    let mut other = before.clone();
+    other.program["sample"] = "guard".into();
+    let err = villager_sim.load_game(&other).unwrap_err().to_string();
+    assert!(err.contains("guard"), "{err}");
+    let mut broken = before.clone();
+    broken.program["world"]["needs"] = "plenty".into();
+    let err = villager_sim.load_game(&broken).unwrap_err().to_string();
+    assert!(err.starts_with("the saved world"), "{err}");
+    let mut plain = before.clone();
+    plain.program = serde_json::Value::Null;
+    assert!(villager_sim.load_game(&plain).is_err());
+    assert_eq!(villager_sim.save_game().unwrap(), before);
+    // The guard sample keeps no save games of its own.
+    let guard = loaded("guard", 1);
+    assert!(guard.save_game().is_err());
 }

@@ -19,6 +19,10 @@
 //! - [`Session::disk_stamp`] is what the file looked like when this session last read or
 //!   wrote it, so the app can notice changes made by other programs.
 //!
+//! - A variant document (document/variant.rs) saves as its variant file. Its base is
+//!   written only when "apply to base" changed it ([`Session::base_modified`]), by the
+//!   same save, which names the base in [`Session::notes`]: never silently.
+//!
 //! Limitations: the history is linear (an edit after undo drops the undone steps), and it
 //! is not saved with the file. Once steps beyond the limit are dropped, undo cannot go
 //! back further, and if the saved state was among them the document stays modified.
@@ -111,6 +115,8 @@ pub struct Session {
     /// The game project the document belongs to: its types are offered besides the
     /// document's own, and an unsaved document's paths are relative to its trees folder.
     project: Option<Arc<Project>>,
+    /// A variant's base as this session last read or wrote it (canonical text).
+    base_saved: Option<String>,
 }
 
 impl Default for Session {
@@ -139,6 +145,7 @@ impl Session {
             read_only: None,
             drawn: LayoutOptions::default(),
             project: None,
+            base_saved: None,
         }
     }
 
@@ -162,8 +169,11 @@ impl Session {
     }
 
     /// The folder the document's relative paths (manifests, subtrees) start from: its
-    /// file's, else its project's trees folder.
+    /// file's (a variant's base's), else its project's trees folder.
     pub fn folder(&self) -> Option<PathBuf> {
+        if let Some(base) = self.base_path() {
+            return base.parent().map(Path::to_path_buf);
+        }
         match (&self.path, &self.project) {
             (Some(path), _) => path.parent().map(Path::to_path_buf),
             (None, Some(project)) => Some(project.trees_dir()),
@@ -204,6 +214,7 @@ impl Session {
             (io::load(path)?, Vec::new())
         };
         let mut session = Session::new(doc);
+        session.base_saved = session.doc.base_document().map(|b| b.to_json());
         session.path = Some(path.to_owned());
         session.disk = disk;
         session.notes = notes;
@@ -375,10 +386,69 @@ impl Session {
         self.save_as(&path)
     }
 
+    /// A variant's base tree file; `None` for a tree file or an unsaved variant.
+    pub fn base_path(&self) -> Option<PathBuf> {
+        let (v, path) = (self.doc.variant()?, self.path.as_deref()?);
+        Some(io::variant_base_path(path, v.base()))
+    }
+
+    /// Whether a variant's base differs from its file ("apply to base" changed it): the
+    /// next save writes it too.
+    pub fn base_modified(&self) -> bool {
+        self.doc
+            .base_document()
+            .is_some_and(|b| Some(b.to_json()) != self.base_saved)
+    }
+
+    /// Saves a variant document to `path`: its base first if "apply to base" changed it,
+    /// then the variant file; both atomically. Saved into another folder, the variant
+    /// names the same base from there.
+    fn save_variant(&mut self, path: &Path) -> Result<(), SaveError> {
+        let Some(base_path) = self.base_path() else {
+            return Err(SaveError {
+                path: path.to_owned(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "a variant opened from no file has no base to save against",
+                ),
+            });
+        };
+        let mut notes = Vec::new();
+        if self.base_modified() {
+            if let Some(base) = self.doc.base_document() {
+                io::save(&base, &base_path)?;
+                self.base_saved = Some(base.to_json());
+                notes.push(format!(
+                    "saved the base {} too: values were applied to it",
+                    base_path.display()
+                ));
+            }
+        }
+        let old_folder = self.path.as_deref().and_then(Path::parent);
+        let before = self.doc.variant().map(|v| v.base().to_owned());
+        if let Some(to) = path.parent().filter(|to| Some(*to) != old_folder) {
+            self.doc.set_variant_base(relative_path(to, &base_path));
+        }
+        if let Err(e) = io::save(&self.doc, path) {
+            if let Some(before) = before {
+                self.doc.set_variant_base(before);
+            }
+            return Err(e);
+        }
+        self.notes = notes;
+        self.path = Some(path.to_owned());
+        self.history.set_saved();
+        self.disk = DiskStamp::read(path).ok();
+        Ok(())
+    }
+
     /// Saves atomically to `path`, which becomes the session's path. Saved into another
     /// folder than its file's (or its project's trees folder), the manifests the document
     /// names are re-based so they name the same files.
     pub fn save_as(&mut self, path: &Path) -> Result<(), SaveError> {
+        if self.doc.variant().is_some() {
+            return self.save_variant(path);
+        }
         // A document with no folder yet (never saved, in no project) keeps its paths: they
         // are read relative to wherever it is saved.
         let (from, to) = (self.folder(), path.parent());
@@ -918,5 +988,62 @@ mod tests {
         let before = s.document().manifests().to_vec();
         assert!(s.save_as(&dir.path().join("missing/x.json")).is_err());
         assert_eq!(s.document().manifests(), before);
+    }
+
+    #[test]
+    fn a_variant_saves_its_own_file_and_its_base_only_after_apply_to_base() {
+        use crate::commands::{ApplyToBase, SetParam};
+        use crate::document::{variant_sample, Field, Owner};
+        use serde_json::json;
+
+        let dir = tempfile::tempdir().unwrap();
+        let (doc, base, [_, b, ..], _) = variant_sample();
+        let (base_path, path) = (dir.path().join("base.json"), dir.path().join("fast.json"));
+        io::save(&base, &base_path).unwrap();
+        io::save(&doc, &path).unwrap();
+        let base_text = std::fs::read_to_string(&base_path).unwrap();
+        // Opened, the nodes come in the file's (canonical) order.
+        let same = |a: &Document, b: &Document| {
+            (a.to_json(), a.to_variant_json()) == (b.to_json(), b.to_variant_json())
+        };
+        let mut s = Session::open(&path).unwrap();
+        assert!(same(s.document(), &doc));
+        assert_eq!(s.base_path(), Some(base_path.clone()));
+        assert!(!s.base_modified());
+        // An edit is the variant's: saving writes the variant file, the base stays as it was.
+        let owner = Owner::Node(b.clone());
+        s.apply(SetParam::new(s.document(), owner.clone(), "seconds", Some(json!(4.0))).unwrap())
+            .unwrap();
+        s.save().unwrap();
+        assert!(s.notes().is_empty());
+        assert_eq!(std::fs::read_to_string(&base_path).unwrap(), base_text);
+        let saved = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            saved.contains("arbor-tree-variant") && saved.contains("4.0"),
+            "{saved}"
+        );
+        assert_eq!(*Session::open(&path).unwrap().document(), *s.document());
+        // Apply to base: the base counts as changed, and the next save writes it too, saying so.
+        let field = Field::Param {
+            owner,
+            name: "seconds".into(),
+        };
+        s.apply(ApplyToBase::new(s.document(), field.clone()).unwrap())
+            .unwrap();
+        assert!(s.base_modified() && s.is_modified());
+        s.undo();
+        assert!(
+            !s.base_modified(),
+            "undo takes the value out of the base again"
+        );
+        s.redo();
+        s.save().unwrap();
+        assert!(!s.base_modified());
+        assert!(s.notes()[0].contains("base.json"), "{:?}", s.notes());
+        let new_base = io::load(&base_path).unwrap();
+        assert_eq!(new_base.field_value(&field), Some(json!(4.0)));
+        let reopened = Session::open(&path).unwrap();
+        assert!(!reopened.document().variant().unwrap().is_overridden(&field));
+        assert_eq!(*reopened.document(), *s.document());
     }
 }

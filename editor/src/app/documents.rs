@@ -151,7 +151,14 @@ impl ArborApp {
         } else {
             self.shared.toasts.info(format!("Saved {path}"));
         }
-        self.show_notes("Saved as BehaviorTree.CPP XML");
+        if self.session().document().variant().is_some() {
+            // A variant's notes name the base file a save wrote besides it.
+            for note in self.session().notes().to_vec() {
+                self.shared.toasts.info(note);
+            }
+        } else {
+            self.show_notes("Saved as BehaviorTree.CPP XML");
+        }
     }
 
     pub(super) fn pick(&mut self, saving: bool) -> Picked {

@@ -247,7 +247,7 @@ impl Recovery {
         }
         let mut live = HashSet::new();
         let mut failure = None;
-        for session in sessions.iter().filter(|s| s.is_modified()) {
+        for session in sessions.iter().filter(|s| copied(s)) {
             let key = stem(session);
             let tracked = self.tracked.entry(key.clone()).or_insert(Tracked {
                 seen: session.generation(),
@@ -316,7 +316,7 @@ impl Recovery {
         if self.dir.is_none() {
             return (written, failed);
         }
-        for session in sessions.iter().filter(|s| s.is_modified()) {
+        for session in sessions.iter().filter(|s| copied(s)) {
             match self.write(session) {
                 Ok(file) => {
                     let generation = session.generation();
@@ -472,6 +472,13 @@ fn standard_dir() -> Option<PathBuf> {
 }
 
 /// The lock file editor `pid` holds while it runs (module documentation).
+/// Whether the session's document is copied: a modified tree. A variant is not: its copy
+/// holds the tree with the variant's values, which restored would be saved as a tree over
+/// the variant file (docs/editor.md, "Variants", says so).
+fn copied(session: &Session) -> bool {
+    session.is_modified() && session.document().variant().is_none()
+}
+
 pub fn lock_path(dir: &Path, pid: u32) -> PathBuf {
     dir.join(format!("{pid}.lock"))
 }

@@ -28,7 +28,7 @@ use super::view::{AbortMark, GraphState, NoValue, NodeView, Port};
 use super::{influence, Canvas};
 use crate::document::Document;
 use crate::live::LiveSource;
-use crate::view::UiCx;
+use crate::view::{short, UiCx};
 use crate::Session;
 
 /// The graph the canvas draws, and how its ids map to document GUIDs.
@@ -378,6 +378,7 @@ fn node_view(
         errors,
         warnings,
         disabled: false,
+        overrides: doc.overrides_on(&node.guid),
     }
 }
 
@@ -424,20 +425,6 @@ fn summary(params: &serde_json::Map<String, Value>, ty: Option<&NodeType>) -> Ve
         lines.push(format!("… {} more", params.len() - 3));
     }
     lines
-}
-
-/// A compact, bounded rendering of a JSON value.
-pub fn short(v: &Value) -> String {
-    let text = match v {
-        Value::String(s) => format!("\"{s}\""),
-        other => other.to_string(),
-    };
-    if text.chars().count() > 28 {
-        let cut: String = text.chars().take(26).collect();
-        format!("{cut}…")
-    } else {
-        text
-    }
 }
 
 /// What an attached decorator aborts: its `abort` parameter; a Precondition always

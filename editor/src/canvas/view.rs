@@ -22,6 +22,7 @@ use crate::compare::{MarkKind, NodeMark};
 use crate::document::Color;
 use crate::live::{status_color, NodeLive};
 use crate::view::diff_colors::{mark_color, MOVED};
+use crate::view::OVERRIDE_COLOR;
 use arbor_viewer::category_color;
 use arbor_viewer::palette::{live_fill, status_ring};
 
@@ -48,6 +49,8 @@ pub struct NodeView {
     pub warnings: Vec<String>,
     /// Switched off, itself or through an ancestor (semantics rule 79): greyed out.
     pub disabled: bool,
+    /// In a variant: how many of its fields the variant overrides (a badge when any).
+    pub overrides: usize,
 }
 
 /// What an attached condition aborts when it changes (its `abort` parameter), drawn as a
@@ -340,6 +343,17 @@ impl eng::NodeDataTrait for NodeView {
             )
             .on_hover_text(t(
                 "Disabled: this branch runs as if it were absent (Enable in the context menu)",
+            ));
+        }
+        if self.overrides > 0 {
+            ui.label(
+                RichText::new(format!("{} {}", t("overridden"), self.overrides))
+                    .small()
+                    .strong()
+                    .color(OVERRIDE_COLOR),
+            )
+            .on_hover_text(t(
+                "The variant overrides values of this node: select it to see the base's",
             ));
         }
         if state.breakpoints.contains(&self.guid) {

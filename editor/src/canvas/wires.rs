@@ -163,7 +163,7 @@ pub fn role_label(doc: &Document, types: &NodeTypes, parent: &str, child: &str) 
     let role = ty.child_role(index, node.children.len())?;
     if ty.param_spec(role).is_some() {
         return Some(match node.params.get(role) {
-            Some(v) => format!("= {}", super::sync::short(v)),
+            Some(v) => format!("= {}", crate::view::short(v)),
             None => role.to_owned(),
         });
     }

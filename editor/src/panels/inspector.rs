@@ -5,6 +5,10 @@
 //! it came from ([`crate::view::Gestures`]), so the keystrokes typed into one field while it
 //! keeps focus make one undo step. A refused command becomes an error toast.
 //!
+//! In a variant (a variant file opened on its base), every edit is the variant's: the
+//! overridden fields are marked with the base's value and their "apply to base" and
+//! "revert" buttons (overrides.rs).
+//!
 //! What the panel shows is read from the document every frame; the panel keeps no copy,
 //! so undo, redo and edits made elsewhere show at once.
 
@@ -18,11 +22,12 @@ use egui::{Align, Button, ComboBox, Grid, Id, Layout, RichText, TextEdit, Ui};
 use serde_json::{Map, Value};
 
 use super::apply;
+use super::overrides::{name_text, override_row, variant_ui};
 use super::widgets::{key_combo_where, value_ui, Shape};
 use crate::commands::{
     AddDecorator, MoveDecorator, RemoveDecorator, SetEnabled, SetParam, SetRoot, SetText, TextField,
 };
-use crate::document::Owner;
+use crate::document::{Field, Owner};
 use crate::view::{Request, UiCx, View};
 
 /// See the module documentation.
@@ -164,6 +169,7 @@ fn tree_ui(ui: &mut Ui, cx: &mut UiCx<'_>) {
         crate::i18n::count(nodes, t("node")),
         crate::i18n::count(keys, t("key"))
     ));
+    variant_ui(ui, cx);
 }
 
 fn problem_label(ui: &mut Ui, p: &Problem) {
@@ -251,7 +257,9 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
             }
         }
         let mut enabled = node.enabled;
-        let switch = ui.checkbox(&mut enabled, t("Enabled")).on_hover_text(
+        let switch_field = Field::Enabled(guid.to_owned());
+        let switch_text = name_text(cx, &switch_field, RichText::new(t("Enabled")));
+        let switch = ui.checkbox(&mut enabled, switch_text).on_hover_text(
             "A disabled node's branch runs as if it were absent; it keeps its place and settings",
         );
         if switch.changed() {
@@ -271,6 +279,12 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
             cx.requests.push(Request::OpenSubtree(guid.to_owned()));
         }
     });
+
+    Grid::new(("inspector switch override", guid))
+        .num_columns(3)
+        .show(ui, |ui| {
+            override_row(ui, cx, &Field::Enabled(guid.to_owned()))
+        });
 
     ui.separator();
     ui.label(RichText::new(t("Parameters")).strong());
@@ -305,6 +319,7 @@ fn params_ui(
         .and_then(|k| keys.iter().find(|d| d.key == k))
         .map(|d| d.ty);
     let mut edit = None;
+    let variant = cx.session.document().variant().is_some();
     if declared.is_empty() && params.is_empty() {
         ui.weak(t("No parameters"));
     }
@@ -320,7 +335,11 @@ fn params_ui(
                 } else {
                     RichText::new(&spec.name)
                 };
-                let label = ui.label(name);
+                let field = Field::Param {
+                    owner: owner.clone(),
+                    name: spec.name.clone(),
+                };
+                let label = ui.label(name_text(cx, &field, name));
                 if !spec.description.is_empty() {
                     label.on_hover_text(&spec.description);
                 }
@@ -337,7 +356,8 @@ fn params_ui(
                 }
                 // Removing a required parameter without a default would only make the
                 // node invalid, so there is no reset for those.
-                let resettable = spec.default.is_some() || spec.optional;
+                // A variant gives values and never removes one: "revert" is its reset.
+                let resettable = (spec.default.is_some() || spec.optional) && !variant;
                 if current.is_some() && resettable {
                     let hover = match &spec.default {
                         Some(d) => format!("Reset to the default ({d})"),
@@ -354,6 +374,7 @@ fn params_ui(
                     ui.label("");
                 }
                 ui.end_row();
+                override_row(ui, cx, &field);
             }
             let undeclared = params
                 .iter()
@@ -597,6 +618,7 @@ mod tests {
     use super::*;
     use crate::commands::AddKey;
     use crate::document::{sample, Selection};
+    use crate::document::{Field, Owner};
     use crate::panels::testing::{central, Harness};
     use crate::Session;
     use arbor_runtime::ValueType;
@@ -885,5 +907,66 @@ mod tests {
         h.click_text("health (undeclared)", &mut draw);
         h.click_text("hp: int", &mut draw);
         assert_eq!(param(&h, &subtree, "remap"), Some(json!({"health": "hp"})));
+    }
+
+    #[test]
+    fn a_variant_marks_overridden_fields_and_applies_or_reverts_each_as_one_step() {
+        let path = arbor_samples::trees_dir().join("variants/villager_impatient.json");
+        let mut h = Harness::new(Session::open(&path).expect("the sample variant opens"));
+        // HaveRest's `until`: 95 in the villager, 75 in the impatient villager.
+        const HAVE_REST: &str = "2696222a-da4d-46ca-93a1-e7a73b49933a";
+        const POOR: &str = "43866b56-ce3a-4082-9003-4cefc892b8ef";
+        harness_on(HAVE_REST, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        assert!(h.shows("overridden: base value 95.0"));
+        let until = Field::Param {
+            owner: Owner::Node(HAVE_REST.to_owned()),
+            name: "until".to_owned(),
+        };
+        let value = |h: &Harness| h.session.document().field_value(&until);
+        let overridden = |h: &Harness| {
+            h.session
+                .document()
+                .variant()
+                .is_some_and(|v| v.is_overridden(&until))
+        };
+        assert_eq!(value(&h), Some(json!(75.0)));
+        let before = h.session.document().clone();
+
+        h.click_text("Revert", &mut draw);
+        assert_eq!(value(&h), Some(json!(95.0)));
+        assert!(!overridden(&h) && !h.shows("overridden: base value"));
+        assert_eq!(h.session.history().len(), 1);
+        assert!(h.session.undo());
+        assert_eq!(*h.session.document(), before);
+
+        h.settle(&mut draw);
+        h.click_text("Apply to base", &mut draw);
+        assert_eq!(value(&h), Some(json!(75.0)), "the value stays");
+        assert!(!overridden(&h) && h.session.base_modified());
+        assert!(h.session.undo());
+        assert_eq!(*h.session.document(), before);
+        assert!(!h.session.base_modified());
+
+        // A node switched off by the variant: its switch is marked with the base's value,
+        // and a node the variant leaves alone shows no mark.
+        let poor = h
+            .session
+            .document()
+            .nodes()
+            .find(|n| n.name == "Poor?")
+            .map(|n| n.guid.clone())
+            .expect("the villager asks whether it is poor");
+        assert_eq!(poor, POOR);
+        harness_on(&poor, &mut h);
+        h.settle(&mut draw);
+        assert!(h.shows("overridden: base value true"));
+        harness_on("a285e7c0-6486-46b4-95f4-305a0e1e0bc4", &mut h);
+        h.settle(&mut draw);
+        assert!(!h.shows("overridden: base value"));
+        h.frame(&mut draw);
+        assert!(h.toasts.texts().is_empty());
     }
 }

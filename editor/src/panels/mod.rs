@@ -14,6 +14,8 @@
 //! - [`PaletteDock`]: the same listing docked beside the canvas, its rows dragged onto it.
 //! - [`ProjectPanel`]: the game project open in the editor, and manifests that could not
 //!   be used; [`DeclareForm`]: the form that declares a placeholder action.
+//! - overrides.rs: a variant's overridden fields marked in the inspector, with "apply to
+//!   base" and "revert".
 //! - [`widgets`]: the value widgets the inspector and the blackboard share.
 //! - [`script_field`]: the code editor of script parameters, checked as you type.
 //!
@@ -26,6 +28,7 @@ mod conflicts;
 mod declare_form;
 mod history;
 mod inspector;
+mod overrides;
 mod palette;
 mod palette_dock;
 mod problems;

@@ -16,10 +16,15 @@ mod action;
 pub mod diff_colors;
 mod gestures;
 mod toasts;
+mod value_text;
 
 pub use action::Action;
 pub use gestures::Gestures;
 pub use toasts::Toasts;
+pub use value_text::short;
+
+/// The mark of a variant's overridden values: the card's badge, the inspector's fields.
+pub const OVERRIDE_COLOR: egui::Color32 = egui::Color32::from_rgb(120, 200, 250);
 
 use crate::document::Selection;
 use crate::Session;

@@ -33,6 +33,7 @@ mod save_failures;
 mod subtree_equivalence;
 mod subtrees;
 mod tabs;
+mod variants;
 mod window_layout;
 mod xml_files;
 

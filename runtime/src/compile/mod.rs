@@ -217,6 +217,40 @@ pub fn parse_str(text: &str, path: Option<&Path>) -> Result<TreeFile, LoadError>
         .map_err(|problems| LoadError { problems })
 }
 
+/// Parses a tree file's text, or a variant file's: its base read (relative to `path`'s
+/// folder, through the bounded reader) with the overrides applied. Returns the tree and
+/// the path its subtrees are relative to (a variant's base's): what hosts that compile
+/// a parsed file with `Loader::load_tree` need to accept variants as well.
+pub fn parse_tree_or_variant(
+    text: &str,
+    path: Option<&Path>,
+) -> Result<(TreeFile, Option<PathBuf>), LoadError> {
+    parse_any(text, origin_of(path), path, &LoadOptions::default())
+        .map(|(file, _, path)| (file, path))
+        .map_err(|problems| LoadError { problems })
+}
+
+/// Parses a variant file's text (its header, shape and version checked) without reading
+/// its base: for tools that edit variants (docs/format.md, "Variant files").
+pub fn parse_variant_str(
+    text: &str,
+    path: Option<&Path>,
+) -> Result<crate::format::VariantFile, LoadError> {
+    variant::parse(text, &origin_of(path)).map_err(|problems| LoadError { problems })
+}
+
+/// Writes a variant's `overrides` into `file` (its base), as loading the variant does: on
+/// an override naming what the base lacks, every such problem located in the variant
+/// (`$.overrides.params[0].node`) and `file` left as it was.
+pub fn apply_variant_overrides(
+    overrides: &crate::format::Overrides,
+    file: &mut TreeFile,
+    path: Option<&Path>,
+) -> Result<(), LoadError> {
+    variant::apply(overrides, file, &origin_of(path), "$.overrides.")
+        .map_err(|problems| LoadError { problems })
+}
+
 /// The errors in the shape of a parsed file: GUIDs (valid, unique), the root, children
 /// that exist, one parent per node, no cycles, blackboard keys (named, unique, defaults
 /// of their type). What tools that compare, merge or rewrite files need of them, checked

@@ -9,14 +9,8 @@ use super::problem::{Problem, ProblemKind};
 use super::{source, LoadOptions};
 use crate::format::{Overrides, TreeFile, VariantFile, VARIANT_FORMAT, VARIANT_VERSION};
 
-/// The base tree of the variant `text` with its overrides applied, and the base file's
-/// path (where its subtrees are found).
-pub(crate) fn resolve(
-    text: &str,
-    origin: &Arc<str>,
-    path: Option<&Path>,
-    opts: &LoadOptions,
-) -> Result<(TreeFile, PathBuf), Vec<Problem>> {
+/// A variant file's text parsed, its shape and version checked (its base is not read).
+pub(crate) fn parse(text: &str, origin: &Arc<str>) -> Result<VariantFile, Vec<Problem>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let variant: VariantFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let at = crate::format::json_path(e.path());
@@ -36,6 +30,18 @@ pub(crate) fn resolve(
             )),
         )]);
     }
+    Ok(variant)
+}
+
+/// The base tree of the variant `text` with its overrides applied, and the base file's
+/// path (where its subtrees are found).
+pub(crate) fn resolve(
+    text: &str,
+    origin: &Arc<str>,
+    path: Option<&Path>,
+    opts: &LoadOptions,
+) -> Result<(TreeFile, PathBuf), Vec<Problem>> {
+    let variant = parse(text, origin)?;
     let folder = path
         .and_then(Path::parent)
         .map(Path::to_path_buf)

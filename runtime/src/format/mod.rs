@@ -15,14 +15,12 @@ mod tree_file;
 mod unique_keys;
 mod variant;
 
-pub(crate) use variant::is_variant;
-
 pub(crate) use unique_keys::find_duplicate_key;
 
 pub use conflict::Conflict;
 pub use json_path::json_path;
 pub use overrides::{KeyOverride, OverrideError, Overrides, ParamOverride};
-pub use variant::{VariantFile, VARIANT_FORMAT, VARIANT_VERSION};
+pub use variant::{is_variant, VariantFile, VARIANT_FORMAT, VARIANT_VERSION};
 
 pub use project_file::{
     ProjectFile, DEFAULT_MANIFESTS_DIR, DEFAULT_TREES_DIR, PROJECT_FILE_NAME, PROJECT_FORMAT,

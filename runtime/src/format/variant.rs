@@ -38,7 +38,7 @@ pub struct VariantFile {
 }
 
 /// Whether `text` is a variant file (by its `format`), without reading the rest.
-pub(crate) fn is_variant(text: &str) -> bool {
+pub fn is_variant(text: &str) -> bool {
     #[derive(Deserialize)]
     struct Header {
         format: String,

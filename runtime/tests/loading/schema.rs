@@ -1,6 +1,7 @@
 //! The JSON Schemas in docs/ (arbor-tree.schema.json, arbor-node-types.schema.json,
 //! arbor-project.schema.json) checked against real files and against the runtime itself:
-//! - sample trees and tests/data/good validate, and the good files load and run;
+//! - sample trees (and the sample variants) and tests/data/good validate, and the good
+//!   files load and run;
 //! - tests/data/schema_bad files are refused, by the schema *and* by the loader;
 //! - what the runtime writes (`TreeFile::to_json_pretty`, `NodeTypes::manifest_where`)
 //!   validates;
@@ -169,7 +170,13 @@ fn sample_trees_and_good_files_validate() {
     let samples = json_files(&workspace_dir().join("samples").join("trees"), 5);
     let mut failures = Vec::new();
     for path in good.iter().chain(&samples) {
-        if let Some(errors) = compiled.tree_errors(&read_json(path)) {
+        let value = read_json(path);
+        // A sample variant file (samples/trees/variants) matches the variant schema.
+        let schema = match value["format"].as_str() {
+            Some(arbor_runtime::format::VARIANT_FORMAT) => compiled.variant,
+            _ => compiled.tree,
+        };
+        if let Some(errors) = compiled.errors(&value, schema) {
             failures.push(format!("{}:\n{errors}", path.display()));
         }
     }

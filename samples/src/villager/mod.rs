@@ -22,6 +22,7 @@ mod feel;
 mod need;
 mod registry;
 mod rules;
+mod save;
 mod simulation;
 mod walk_to;
 mod world;

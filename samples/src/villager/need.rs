@@ -1,10 +1,12 @@
 //! Need and Needs: the villager's five needs, each 0–100, and the names the tree uses for
 //! them (`FeelHungry`, `EatFood`, …).
 
+use serde::{Deserialize, Serialize};
+
 use super::zone::ZoneColor;
 
 /// One of the villager's needs. At zero the villager dies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Need {
     Food,
     Water,
@@ -88,7 +90,7 @@ impl Need {
 }
 
 /// A value per need: the levels themselves, or rates and costs per second.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Needs([f64; 5]);
 
 impl Needs {

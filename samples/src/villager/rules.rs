@@ -9,7 +9,7 @@
 
 use super::need::{Need, Needs};
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VillagerRules {
     /// Loss per second of each need, always.
     pub decay: Needs,

@@ -44,6 +44,14 @@ impl World for VillagerWorld {
         !self.alive
     }
 
+    fn save(&self) -> Option<serde_json::Value> {
+        Some(super::save::save(self))
+    }
+
+    fn from_save(saved: &serde_json::Value) -> Result<VillagerWorld, String> {
+        super::save::load(saved)
+    }
+
     fn log(&self) -> &Log {
         &self.log
     }

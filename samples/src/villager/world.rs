@@ -15,7 +15,7 @@ use crate::rng::Rng;
 use arbor_runtime::Vec2;
 
 /// What the villager is doing, for drawing and the summary.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Activity {
     Idle,
     Walking(ZoneColor),

@@ -2,8 +2,9 @@
 //! the need of that colour (red food, blue water, white energy, green mood, yellow money).
 
 use arbor_runtime::Vec2;
+use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ZoneColor {
     Red,
     Blue,

@@ -15,7 +15,7 @@ use serde_json::Value;
 use undo::{Edit, Merged};
 
 use super::{refused, CommandError, DocEdit};
-use crate::document::{Document, KeyUsage};
+use crate::document::{Document, Field, KeyUsage};
 
 fn index(doc: &Document, key: &str) -> Result<usize, CommandError> {
     doc.blackboard()
@@ -306,6 +306,8 @@ pub struct SetKeyDefault {
     label: String,
     /// Captured on edit (merged edits keep the first).
     old: Option<Value>,
+    /// Whether the edit made the default a variant override (undo forgets it again).
+    marked: bool,
 }
 
 impl SetKeyDefault {
@@ -325,6 +327,7 @@ impl SetKeyDefault {
             gesture: 0,
             label: format!("Set default of `{key}`"),
             old,
+            marked: false,
         })
     }
 
@@ -341,12 +344,17 @@ impl Edit for SetKeyDefault {
     fn edit(&mut self, doc: &mut Document) {
         if let Some(k) = doc.file.blackboard.iter_mut().find(|k| k.key == self.key) {
             self.old = std::mem::replace(&mut k.default, self.default.clone());
+            let field = Field::KeyDefault(self.key.clone());
+            self.marked = doc.mark_overridden(field, self.old.clone());
         }
     }
 
     fn undo(&mut self, doc: &mut Document) {
         if let Some(k) = doc.file.blackboard.iter_mut().find(|k| k.key == self.key) {
             k.default = self.old.clone();
+        }
+        if self.marked {
+            doc.unmark_overridden(&Field::KeyDefault(self.key.clone()));
         }
     }
 
@@ -355,7 +363,8 @@ impl Edit for SetKeyDefault {
             return Merged::No(other);
         }
         self.default = other.default;
-        if self.default == self.old {
+        // Back at the old value, the step still made the default an override.
+        if self.default == self.old && !self.marked {
             Merged::Annul
         } else {
             Merged::Yes

@@ -35,6 +35,7 @@ mod set_param;
 mod set_root;
 mod set_text;
 mod subtree;
+mod variant;
 
 pub use add_linked::{add_linked, Link};
 pub use add_node::AddNode;
@@ -53,6 +54,7 @@ pub use set_param::SetParam;
 pub use set_root::{SetManifests, SetRoot};
 pub use set_text::{SetText, TextField};
 pub use subtree::{inline_subtree, replace_with_subtree};
+pub use variant::{ApplyToBase, RevertOverride};
 
 use std::fmt;
 
@@ -166,6 +168,8 @@ commands! {
     SetNote(SetNote),
     SetGroup(SetGroup),
     ResolveConflict(ResolveConflict),
+    ApplyToBase(ApplyToBase),
+    RevertOverride(RevertOverride),
     /// Several commands as one undo step (helix's composed transactions): cut, "wrap in
     /// a Sequence", subtree export.
     Batch(Batch),
@@ -178,8 +182,29 @@ impl Command {
     }
 
     /// Whether the command applies to `doc`; [`crate::Session::apply`] calls this first.
+    /// A variant document takes only the commands that change values (document/variant.rs).
     pub fn check(&self, doc: &Document, types: &NodeTypes) -> Result<(), CommandError> {
+        if doc.variant().is_some() && !self.edits_values() {
+            return refused(format!(
+                "{}: a variant changes values only; open its base to change the tree",
+                self.label()
+            ));
+        }
         self.inner().check(doc, types)
+    }
+
+    /// Whether the command changes only values a variant can override (a batch is
+    /// checked command by command).
+    fn edits_values(&self) -> bool {
+        matches!(
+            self,
+            Command::SetParam(_)
+                | Command::SetKeyDefault(_)
+                | Command::SetEnabled(_)
+                | Command::ApplyToBase(_)
+                | Command::RevertOverride(_)
+                | Command::Batch(_)
+        )
     }
 
     /// Whether applying would change nothing.

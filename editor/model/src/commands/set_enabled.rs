@@ -1,12 +1,17 @@
 //! SetEnabled: switches a node on or off (`enabled` in the file; docs/semantics.md rule 79:
 //! a disabled node's branch runs as if it were absent). The node keeps its place, its
 //! children and its parameters, so switching it back on restores the tree exactly.
+//!
+//! In a variant document the switch is the variant's (`overrides.disabled`): it can switch
+//! off a node the base runs, and back on, but not switch on one the base switches off.
 
 use arbor_runtime::NodeTypes;
 use undo::Edit;
 
-use super::{quoted, CommandError, DocEdit};
-use crate::document::Document;
+use serde_json::Value;
+
+use super::{quoted, refused, CommandError, DocEdit};
+use crate::document::{Document, Field};
 
 /// Sets one node's `enabled` flag.
 #[derive(Clone, Debug)]
@@ -16,6 +21,8 @@ pub struct SetEnabled {
     label: String,
     /// Captured on edit.
     old: Option<bool>,
+    /// Whether the edit made the switch a variant override (undo forgets it again).
+    marked: bool,
 }
 
 impl SetEnabled {
@@ -30,6 +37,7 @@ impl SetEnabled {
                 quoted(doc, guid)
             ),
             old: None,
+            marked: false,
         };
         cmd.check(doc, &NodeTypes::default())?;
         Ok(cmd)
@@ -51,13 +59,19 @@ impl Edit for SetEnabled {
 
     fn edit(&mut self, doc: &mut Document) {
         if let Some(node) = doc.node_mut(&self.guid) {
-            self.old = Some(std::mem::replace(&mut node.enabled, self.enabled));
+            let old = std::mem::replace(&mut node.enabled, self.enabled);
+            self.old = Some(old);
+            let field = Field::Enabled(self.guid.clone());
+            self.marked = doc.mark_overridden(field, Some(Value::Bool(old)));
         }
     }
 
     fn undo(&mut self, doc: &mut Document) {
         if let (Some(node), Some(old)) = (doc.node_mut(&self.guid), self.old) {
             node.enabled = old;
+        }
+        if self.marked {
+            doc.unmark_overridden(&Field::Enabled(self.guid.clone()));
         }
     }
 }
@@ -68,11 +82,20 @@ impl DocEdit for SetEnabled {
     }
 
     fn check(&self, doc: &Document, _: &NodeTypes) -> Result<(), CommandError> {
-        if doc.contains(&self.guid) {
-            Ok(())
-        } else {
-            Err(CommandError::UnknownNode(self.guid.clone()))
+        let Some(node) = doc.node(&self.guid) else {
+            return Err(CommandError::UnknownNode(self.guid.clone()));
+        };
+        let field = Field::Enabled(self.guid.clone());
+        let base_off = doc
+            .variant()
+            .is_some_and(|v| !v.is_overridden(&field) && !node.enabled);
+        if base_off && self.enabled {
+            return refused(
+                "the base switches this node off; a variant can only switch nodes off (open \
+                 the base to switch it on)",
+            );
         }
+        Ok(())
     }
 
     fn is_noop(&self, doc: &Document) -> bool {

@@ -1,6 +1,9 @@
 //! SetParam: sets (or removes, with `None`) one parameter of a node or of an attached
 //! decorator (an abort type is the decorator's `abort` parameter).
 //!
+//! In a variant document the edit is the variant's: the parameter becomes (or stays)
+//! overridden, the base's value kept for "revert" and the base file untouched.
+//!
 //! Consecutive edits of the same parameter in the same gesture (the keystrokes typed while
 //! a field has focus, a slider drag) merge into one step; typing back the original value
 //! annuls the step.
@@ -9,8 +12,8 @@ use arbor_runtime::NodeTypes;
 use serde_json::Value;
 use undo::{Edit, Merged};
 
-use super::{quoted, CommandError, DocEdit};
-use crate::document::{Document, Owner};
+use super::{quoted, refused, CommandError, DocEdit};
+use crate::document::{Document, Field, Owner};
 
 #[derive(Clone, Debug)]
 pub struct SetParam {
@@ -21,6 +24,8 @@ pub struct SetParam {
     label: String,
     /// Captured on edit (merged edits keep the first).
     old: Option<Value>,
+    /// Whether the edit made the parameter a variant override (undo forgets it again).
+    marked: bool,
 }
 
 impl SetParam {
@@ -46,9 +51,17 @@ impl SetParam {
             value,
             gesture: 0,
             label,
+            marked: false,
         };
         cmd.check(doc, &NodeTypes::default())?;
         Ok(cmd)
+    }
+
+    fn field(&self) -> Field {
+        Field::Param {
+            owner: self.owner.clone(),
+            name: self.name.clone(),
+        }
     }
 
     /// Tags the edit with the field-focus gesture it belongs to (see [`crate::commands`]).
@@ -72,10 +85,14 @@ impl Edit for SetParam {
 
     fn edit(&mut self, doc: &mut Document) {
         self.old = put(doc, &self.owner, &self.name, self.value.clone());
+        self.marked = doc.mark_overridden(self.field(), self.old.clone());
     }
 
     fn undo(&mut self, doc: &mut Document) {
         put(doc, &self.owner, &self.name, self.old.clone());
+        if self.marked {
+            doc.unmark_overridden(&self.field());
+        }
     }
 
     fn merge(&mut self, other: SetParam) -> Merged<SetParam> {
@@ -83,7 +100,8 @@ impl Edit for SetParam {
             return Merged::No(other);
         }
         self.value = other.value;
-        if self.value == self.old {
+        // Back at the old value, the step still made the parameter an override.
+        if self.value == self.old && !self.marked {
             Merged::Annul
         } else {
             Merged::Yes
@@ -97,10 +115,16 @@ impl DocEdit for SetParam {
     }
 
     fn check(&self, doc: &Document, _: &NodeTypes) -> Result<(), CommandError> {
-        match doc.params(&self.owner) {
-            Some(_) => Ok(()),
-            None => Err(CommandError::UnknownNode(self.owner.node().to_owned())),
+        if doc.params(&self.owner).is_none() {
+            return Err(CommandError::UnknownNode(self.owner.node().to_owned()));
         }
+        if doc.variant().is_some() && self.value.is_none() {
+            return refused(
+                "a variant gives values, it cannot remove a parameter: revert the override \
+                 to use the base's value",
+            );
+        }
+        Ok(())
     }
 
     fn is_noop(&self, doc: &Document) -> bool {

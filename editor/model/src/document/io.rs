@@ -62,8 +62,30 @@ pub struct ManifestError {
     pub message: String,
 }
 
-/// Reads and parses a tree file.
+/// Reads and parses a tree file, or a variant file opened on its base (variant.rs; the
+/// base is read relative to the variant's folder and must be a tree file).
 pub fn load(path: &Path) -> Result<Document, OpenError> {
+    let text = read_tree_text(path)?;
+    if !arbor_runtime::format::is_variant(&text) {
+        return Ok(load_str(&text, Some(path))?);
+    }
+    let file = arbor_runtime::parse_variant_str(&text, Some(path))?;
+    let base_path = variant_base_path(path, file.base.as_str());
+    // The base is parsed as a tree file: a variant named as a base is a shape error there,
+    // so a variant naming itself cannot loop.
+    let base = load_str(&read_tree_text(&base_path)?, Some(&base_path))?;
+    Ok(Document::from_variant(file, base, Some(path))?)
+}
+
+/// Where the base of the variant at `variant` is, from `base` as the variant writes it.
+pub fn variant_base_path(variant: &Path, base: &str) -> PathBuf {
+    variant
+        .parent()
+        .map_or_else(|| PathBuf::from(base), |d| d.join(base))
+}
+
+/// A tree (or variant) file's text, through the bounded reader.
+fn read_tree_text(path: &Path) -> Result<String, OpenError> {
     let limit = LoadOptions::default().max_file_bytes;
     let read_error = |source| OpenError::Read {
         path: path.to_owned(),
@@ -77,7 +99,7 @@ pub fn load(path: &Path) -> Result<Document, OpenError> {
         }
         Err(e) => return Err(read_error(io_error(e))),
     };
-    Ok(load_str(&text, Some(path))?)
+    Ok(text)
 }
 
 /// Reads a file the user named as text through the runtime's bounded reader (see the
@@ -100,9 +122,11 @@ pub fn load_str(text: &str, path: Option<&Path>) -> Result<Document, LoadError> 
     Document::from_tree_file(file, path)
 }
 
-/// Saves the canonical text atomically (see the module documentation).
+/// Saves the canonical text atomically (see the module documentation): a variant's file
+/// for a variant document (its base is saved by [`crate::Session`], and only when asked).
 pub fn save(doc: &Document, path: &Path) -> Result<(), SaveError> {
-    write_atomic(path, doc.to_json().as_bytes()).map_err(|source| SaveError {
+    let text = doc.to_variant_json().unwrap_or_else(|| doc.to_json());
+    write_atomic(path, text.as_bytes()).map_err(|source| SaveError {
         path: path.to_owned(),
         source,
     })

@@ -14,6 +14,8 @@
 //! - [`io`]: atomic canonical save, load with the runtime's errors, manifests.
 //! - [`extract_subtree`]: a branch as a tree file of its own, for subtree export.
 //! - [`xml`]: BehaviorTree.CPP XML files, opened by import and saved by export.
+//! - [`Variant`]: a variant file opened on its base tree, the fields it overrides
+//!   ([`Field`]) with the base's values.
 //! - [`validate`]: the runtime's own checks, so the rules have one implementation.
 
 mod clipboard;
@@ -29,6 +31,7 @@ mod placement;
 mod selection;
 mod stamp;
 mod subtree;
+mod variant;
 pub mod xml;
 
 pub(crate) use clipboard::selection_origin;
@@ -45,10 +48,13 @@ pub use placement::{
 pub use selection::Selection;
 pub use stamp::{fnv1a, DiskChange, DiskStamp};
 pub use subtree::{branch_keys, extract_subtree};
+pub use variant::{Field, Variant};
 
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
 pub use model::fixtures::{conflicted_text, sample};
+#[cfg(test)]
+pub(crate) use variant::tests::variant_sample;
 
 use std::path::Path;
 

@@ -89,6 +89,9 @@ pub struct Document {
     pub(crate) derived: BTreeMap<String, Pos>,
     /// GUID → place in `file.nodes`, a self-checking cache (node_index.rs).
     index: NodeIndex,
+    /// Set when the document is a variant file opened on its base (variant.rs): `file`
+    /// then holds the variant's values, and this the base's values of what it overrides.
+    pub(crate) variant: Option<super::variant::Variant>,
 }
 
 impl Default for Document {
@@ -132,6 +135,7 @@ impl Document {
             editor: EditorData::default(),
             derived: BTreeMap::new(),
             index: NodeIndex::default(),
+            variant: None,
         }
     }
 
@@ -163,6 +167,7 @@ impl Document {
             editor,
             derived: BTreeMap::new(),
             index: NodeIndex::default(),
+            variant: None,
         };
         doc.place_unplaced_nodes();
         Ok(doc)
