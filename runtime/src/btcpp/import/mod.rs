@@ -1521,7 +1521,7 @@ impl<'o> Cx<'o> {
         {
             meta.models.insert(src.id.clone(), m.clone());
         }
-        let positions = layout::tidy(&file);
+        let positions = layout::tidy(&file, layout::LayoutDirection::LeftToRight);
         let mut editor = Map::new();
         if let Some(m) = manifest {
             editor.insert("manifests".into(), json!([m]));
