@@ -15,7 +15,7 @@ mod action;
 mod gestures;
 mod toasts;
 
-pub use action::Action;
+pub use action::{layout_choices, Action};
 pub use gestures::Gestures;
 pub use toasts::Toasts;
 

@@ -17,6 +17,7 @@ mod groot2;
 mod i18n_ui;
 mod large_files;
 mod layers;
+mod layout_ui;
 mod panel_text;
 mod panels;
 mod preview;
