@@ -34,14 +34,14 @@ use std::sync::Arc;
 use arbor_runtime::{NodeTypes, Report};
 
 use crate::commands::{
-    add_linked, inline_subtree, replace_with_subtree, AddNode, AutoLayout, Command, CommandError,
-    Connect, Link, Paste, RemoveItems,
+    add_linked, inline_subtree, replace_with_subtree, AddNode, AutoLayout, Batch, Command,
+    CommandError, Connect, Link, Paste, RemoveItems, SetLayout,
 };
 use crate::document::io::{self, ManifestError, OpenError, SaveError};
 use crate::document::xml;
 use crate::document::{
     extract_subtree, validate, ClipboardError, DiskStamp, Document, Fragment, KeyUsage,
-    LayoutOptions, Pos, Selection,
+    LayoutOptions, LayoutSettings, Pos, Selection,
 };
 use crate::project::{relative_path, Project};
 
@@ -110,8 +110,6 @@ pub struct Session {
     notes: Vec<String>,
     /// Why this document cannot be edited (a tree sent by an attached program).
     read_only: Option<String>,
-    /// Node sizes as last drawn, so pasted items are placed clear of the real boxes.
-    drawn: LayoutOptions,
     /// The game project the document belongs to: its types are offered besides the
     /// document's own, and an unsaved document's paths are relative to its trees folder.
     project: Option<Arc<Project>>,
@@ -143,7 +141,6 @@ impl Session {
             disk: None,
             notes: Vec::new(),
             read_only: None,
-            drawn: LayoutOptions::default(),
             project: None,
             base_saved: None,
         }
@@ -294,14 +291,19 @@ impl Session {
     /// Checks and applies a command as an undo step (or merges it into the last one).
     /// Returns `Ok(false)` when the command would change nothing; no step is made then.
     pub fn apply(&mut self, cmd: impl Into<Command>) -> Result<bool, CommandError> {
+        self.apply_as(cmd.into(), true)
+    }
+
+    /// [`Session::apply`]; `arrange`: whether "keep arranged" may add a layout to the step.
+    fn apply_as(&mut self, cmd: Command, arrange: bool) -> Result<bool, CommandError> {
         if let Some(why) = &self.read_only {
             return Err(CommandError::Refused(format!("read-only: {why}")));
         }
-        let cmd = cmd.into();
         cmd.check(&self.doc, &self.types)?;
         if cmd.is_noop(&self.doc) {
             return Ok(false);
         }
+        let cmd = if arrange { self.arranged(cmd) } else { cmd };
         self.history.edit(&mut self.doc, cmd);
         self.generation = next_generation();
         Ok(true)
@@ -539,12 +541,6 @@ impl Session {
 
     // ---- Shortcuts for the common gestures -----------------------------------------------
 
-    /// The sizes nodes were drawn at (the canvas measures them), used to keep pasted,
-    /// duplicated and inlined items clear of existing ones. Unknown nodes get the default.
-    pub fn set_drawn_sizes(&mut self, sizes: std::collections::HashMap<String, [f64; 2]>) {
-        self.drawn.sizes = sizes;
-    }
-
     /// Adds a node of type `kind`; returns its GUID.
     pub fn add_node(&mut self, kind: &str, pos: Pos) -> Result<String, CommandError> {
         let cmd = AddNode::new(&self.types, kind, pos)?;
@@ -561,7 +557,14 @@ impl Session {
         link: &Link,
         at: Option<Pos>,
     ) -> Result<String, CommandError> {
-        let (batch, guid) = add_linked(&self.doc, &self.types, &self.drawn, kind, link, at)?;
+        let (batch, guid) = add_linked(
+            &self.doc,
+            &self.types,
+            &LayoutOptions::cards(&self.doc),
+            kind,
+            link,
+            at,
+        )?;
         self.apply(batch)?;
         Ok(guid)
     }
@@ -593,7 +596,7 @@ impl Session {
     pub fn paste(&mut self, text: &str, at: Pos) -> Result<Selection, PasteError> {
         let cmd = Paste::new(&Fragment::from_json(text)?, at)?.clear_of(
             &self.doc,
-            &self.drawn,
+            &LayoutOptions::cards(&self.doc),
             &Default::default(),
         )?;
         let pasted = cmd.selection();
@@ -610,7 +613,7 @@ impl Session {
     ) -> Result<Selection, CommandError> {
         let cmd = Paste::duplicate(&self.doc, selection, &self.types, offset)?.clear_of(
             &self.doc,
-            &self.drawn,
+            &LayoutOptions::cards(&self.doc),
             &Default::default(),
         )?;
         let copies = cmd.selection();
@@ -682,7 +685,13 @@ impl Session {
             .and_then(Path::parent)
             .ok_or(SubtreeError::Unsaved)?;
         let file = io::load(&folder.join(rel))?;
-        let (batch, copied) = inline_subtree(&self.doc, &self.types, node, &file, &self.drawn)?;
+        let (batch, copied) = inline_subtree(
+            &self.doc,
+            &self.types,
+            node,
+            &file,
+            &LayoutOptions::cards(&self.doc),
+        )?;
         self.apply(batch)?;
         Ok(copied)
     }
@@ -691,6 +700,48 @@ impl Session {
     pub fn auto_layout(&mut self, options: &LayoutOptions) -> Result<bool, CommandError> {
         let cmd = AutoLayout::new(&self.doc, options);
         self.apply(cmd)
+    }
+
+    /// Changes the file's layout settings, as one step. A new direction, or turning
+    /// "keep arranged" on, lays the tree out again in the same step (with `options`' card
+    /// sizes), so siblings keep their order along the new sibling axis.
+    pub fn set_layout(
+        &mut self,
+        settings: LayoutSettings,
+        options: &LayoutOptions,
+    ) -> Result<bool, CommandError> {
+        let old = self.doc.editor.layout;
+        let set = SetLayout::new(settings);
+        let relayout =
+            settings.direction != old.direction || (settings.keep_arranged && !old.keep_arranged);
+        if !relayout {
+            return self.apply(set);
+        }
+        let mut scratch = self.doc.clone();
+        let mut first: Command = set.into();
+        let label = first.label().to_owned();
+        undo::Edit::edit(&mut first, &mut scratch);
+        let layout = AutoLayout::new(&scratch, options);
+        let batch = Batch::new(label, vec![first, layout.into()]);
+        // The batch already lays out: "keep arranged" adds nothing to it.
+        self.apply_as(batch.into(), false)
+    }
+
+    /// With "keep arranged" on, a structural command (add, connect, disconnect, remove,
+    /// paste, a batch of them) becomes one step with the layout that follows it.
+    fn arranged(&self, cmd: Command) -> Command {
+        if !self.doc.editor.layout.keep_arranged || !cmd.is_structural() {
+            return cmd;
+        }
+        let mut scratch = self.doc.clone();
+        let mut applied = cmd.clone();
+        undo::Edit::edit(&mut applied, &mut scratch);
+        let layout = Command::from(AutoLayout::new(&scratch, &LayoutOptions::cards(&scratch)));
+        if layout.is_noop(&scratch) {
+            return cmd;
+        }
+        let label = cmd.label().to_owned();
+        Command::Batch(Batch::new(label, vec![cmd, layout]))
     }
 }
 
@@ -1045,5 +1096,100 @@ mod tests {
         let reopened = Session::open(&path).unwrap();
         assert!(!reopened.document().variant().unwrap().is_overridden(&field));
         assert_eq!(*reopened.document(), *s.document());
+    }
+
+    /// No two cards overlap, and every parent lies before its children along the depth.
+    fn assert_tidy(doc: &Document) {
+        let options = LayoutOptions::cards(doc);
+        let depth = doc.editor.layout.direction.depth_axis();
+        let boxes: Vec<(String, crate::document::Bounds)> = doc
+            .nodes()
+            .map(|n| {
+                let p = doc.position(&n.guid).expect("placed");
+                (
+                    n.guid.clone(),
+                    crate::document::node_box(&options, &n.guid, p),
+                )
+            })
+            .collect();
+        for (i, (g, a)) in boxes.iter().enumerate() {
+            for (h, b) in &boxes[i + 1..] {
+                assert!(!a.overlaps(b), "{g} overlaps {h}");
+            }
+            for c in doc.children(g) {
+                let child = boxes.iter().find(|(x, _)| x == c).expect("child").1;
+                assert!(a.max[depth] < child.min[depth], "{g} is not before {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn kept_arranged_a_tree_built_from_scratch_stays_tidy_one_step_per_edit() {
+        for direction in [
+            arbor_runtime::format::layout::LayoutDirection::LeftToRight,
+            arbor_runtime::format::layout::LayoutDirection::TopDown,
+        ] {
+            let mut s = Session::new(Document::new("guard"));
+            let root = s.add_node("Sequence", [0.0, 0.0]).unwrap();
+            let settings = LayoutSettings {
+                direction,
+                keep_arranged: true,
+            };
+            let options = LayoutOptions::cards(s.document());
+            assert!(s.set_layout(settings, &options).unwrap());
+            let set_root = crate::commands::SetRoot::new(s.document(), Some(&root)).unwrap();
+            s.apply(set_root).unwrap();
+            let fallback = s
+                .add_linked("Selector", &Link::ChildOf(root.clone()), None)
+                .unwrap();
+            for kind in ["Wait", "Log"] {
+                s.add_linked(kind, &Link::ChildOf(fallback.clone()), None)
+                    .unwrap();
+            }
+            let patrol = s
+                .add_linked("Sequence", &Link::SiblingAfter(fallback.clone()), None)
+                .unwrap();
+            for kind in ["Wait", "Log"] {
+                let before = s.document().clone();
+                let steps = s.history().len();
+                s.add_linked(kind, &Link::ChildOf(patrol.clone()), Some([5000.0, -900.0]))
+                    .unwrap();
+                assert_eq!(s.history().len(), steps + 1, "one step with its layout");
+                assert_tidy(s.document());
+                s.undo();
+                assert_eq!(*s.document(), before, "undo restores every position");
+                s.redo();
+            }
+            assert_eq!(s.document().node_count(), 7);
+            assert_tidy(s.document());
+            // The layout the step made is the one a fresh layout gives.
+            let fresh = AutoLayout::new(s.document(), &LayoutOptions::cards(s.document()));
+            assert!(Command::from(fresh).is_noop(s.document()));
+        }
+    }
+
+    #[test]
+    fn changing_the_direction_lays_out_in_the_same_step_and_undo_restores() {
+        let (doc, [a, b, c, ..]) = sample();
+        let mut s = Session::new(doc);
+        let before = s.document().clone();
+        let settings = LayoutSettings {
+            direction: arbor_runtime::format::layout::LayoutDirection::TopDown,
+            keep_arranged: false,
+        };
+        let options = LayoutOptions::cards(s.document());
+        assert!(s.set_layout(settings, &options).unwrap());
+        assert_eq!(s.history().len(), 1);
+        let doc = s.document();
+        assert_eq!(doc.children(&a), [b.clone(), c.clone()], "order kept");
+        assert!(doc.position(&b).unwrap()[0] < doc.position(&c).unwrap()[0]);
+        assert!(doc.position(&b).unwrap()[1] > doc.position(&a).unwrap()[1]);
+        assert_eq!(s.undo_text().unwrap(), "Undo Layout top down");
+        s.undo();
+        assert_eq!(*s.document(), before);
+        // Keep arranged off again: nothing to lay out, the setting alone changes.
+        assert!(!s
+            .set_layout(LayoutSettings::default(), &LayoutOptions::default())
+            .unwrap());
     }
 }

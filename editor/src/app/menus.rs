@@ -147,6 +147,13 @@ impl ArborApp {
                     one,
                 ));
                 chosen.extend(item(ui, t("Auto Layout"), Action::AutoLayout, true));
+                let layout = self.session().document().layout();
+                for (on, text, action) in crate::view::layout_choices(layout) {
+                    if ui.add(egui::Button::selectable(on, text)).clicked() {
+                        ui.close();
+                        chosen.push(action);
+                    }
+                }
             });
             ui.menu_button(t("View"), |ui| {
                 chosen.extend(item(ui, t("Frame Selection"), Action::FrameSelection, true));

@@ -20,6 +20,7 @@ use crate::panels::{BlackboardPanel, HistoryPanel, Inspector, Palette, ProblemsP
 use crate::preview::Preview;
 use crate::view::{Gestures, Request, Toasts, UiCx};
 use crate::Session;
+use arbor_runtime::format::layout::LayoutDirection;
 
 use super::validation::Validation;
 use super::{Action, Conflict};
@@ -279,7 +280,6 @@ impl Tab {
     pub fn add_node(&mut self, kind: &str, toasts: &mut Toasts) {
         let added = match self.palette_link.take() {
             Some((link, at_wire_end)) => {
-                self.measure();
                 // The wire's end is the new node's port: its parent port (left edge) for
                 // a child, its children port (right edge) for a parent; a little above
                 // the port's height in the card.
@@ -318,17 +318,17 @@ impl Tab {
             Action::Undo | Action::Redo => self.undo_redo(action == Action::Undo, toasts),
             Action::Delete => self.delete(toasts),
             Action::SelectAll => self.selection = Selection::all(self.session.document()),
-            Action::Duplicate => {
-                self.measure();
-                match self.session.duplicate(&self.selection, [40.0, 40.0]) {
-                    Ok(copies) => self.selection = copies,
-                    Err(e) => toasts.error(e.to_string()),
-                }
-            }
+            Action::Duplicate => match self.session.duplicate(&self.selection, [40.0, 40.0]) {
+                Ok(copies) => self.selection = copies,
+                Err(e) => toasts.error(e.to_string()),
+            },
             Action::Copy => self.copy(ctx),
             Action::Cut => self.cut(ctx, toasts),
             Action::InlineSubtree => self.inline_subtree(toasts),
             Action::AutoLayout => self.auto_layout(toasts),
+            Action::LayoutLeftToRight | Action::LayoutTopDown | Action::KeepArranged => {
+                self.set_layout(action, toasts)
+            }
             Action::Group => self.group(toasts),
             Action::Ungroup => self.ungroup(toasts),
             Action::AddNote => self.add_note(ctx, toasts),
@@ -414,7 +414,6 @@ impl Tab {
             toasts.info("Select one Subtree node to inline");
             return;
         };
-        self.measure();
         match self.session.inline_subtree(&guid) {
             Ok(inlined) => self.selection = inlined,
             Err(e) => toasts.error(format!("Cannot inline: {e}")),
@@ -422,13 +421,32 @@ impl Tab {
     }
 
     fn auto_layout(&mut self, toasts: &mut Toasts) {
-        let options = LayoutOptions {
-            sizes: self.canvas.measured_sizes(),
-            ..LayoutOptions::default()
-        };
+        let options = self.layout_options();
         match self.session.auto_layout(&options) {
             Ok(true) => self.canvas.frame(&[]),
             Ok(false) => toasts.info("Already laid out"),
+            Err(e) => toasts.error(e.to_string()),
+        }
+    }
+
+    /// Card sizes for the layout: from each node's type and name, never from the zoom.
+    fn layout_options(&self) -> LayoutOptions {
+        LayoutOptions::cards(self.session.document())
+    }
+
+    /// Sets the file's layout direction or toggles "keep arranged", as one undo step that
+    /// also lays the tree out when the arrangement changes.
+    fn set_layout(&mut self, action: Action, toasts: &mut Toasts) {
+        let mut settings = self.session.document().layout();
+        match action {
+            Action::LayoutLeftToRight => settings.direction = LayoutDirection::LeftToRight,
+            Action::LayoutTopDown => settings.direction = LayoutDirection::TopDown,
+            _ => settings.keep_arranged = !settings.keep_arranged,
+        }
+        let options = self.layout_options();
+        match self.session.set_layout(settings, &options) {
+            Ok(true) => self.canvas.frame(&[]),
+            Ok(false) => {}
             Err(e) => toasts.error(e.to_string()),
         }
     }
@@ -475,10 +493,6 @@ impl Tab {
 
     /// Tells the session the sizes nodes were drawn at, so what it places next (paste,
     /// duplicate, inline) stands clear of the real boxes.
-    fn measure(&mut self) {
-        self.session.set_drawn_sizes(self.canvas.measured_sizes());
-    }
-
     fn copy(&mut self, ctx: &egui::Context) {
         if !self.selection.is_empty() {
             ctx.copy_text(self.session.copy(&self.selection));
@@ -510,7 +524,6 @@ impl Tab {
                 egui::Event::Cut => self.cut(ctx, toasts),
                 egui::Event::Paste(text) => {
                     let at = self.drop_point(ctx);
-                    self.measure();
                     match self.session.paste(&text, at) {
                         Ok(pasted) => self.selection = pasted,
                         Err(e) => toasts.error(format!("Cannot paste: {e}")),

@@ -18,15 +18,13 @@
 
 use crate::i18n::t;
 
-use std::collections::BTreeMap;
-
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 
 use super::camera::{collapsed_rect, STRIP};
 use super::view::fill;
 use super::Canvas;
 use crate::commands::{AddDecorator, Disconnect, SetEnabled, SetGroup, SetNote, SetRoot};
-use crate::document::{fit_group, Color, Document, LayoutOptions, Selection};
+use crate::document::{fit_group, Arrangement, Color, Document, LayoutOptions, Selection};
 use crate::view::{Action, Request, UiCx};
 
 /// What a right-click landed on.
@@ -67,6 +65,13 @@ struct Items(Vec<(String, Rect)>);
 impl Items {
     fn button(&mut self, ui: &mut egui::Ui, text: &str, enabled: bool) -> egui::Response {
         let r = ui.add_enabled(enabled, egui::Button::new(text));
+        self.0.push((text.to_owned(), r.rect));
+        r
+    }
+
+    /// A button shown selected while `on` (a choice or a switch).
+    fn toggle(&mut self, ui: &mut egui::Ui, text: &str, on: bool) -> egui::Response {
+        let r = ui.add(egui::Button::selectable(on, text));
         self.0.push((text.to_owned(), r.rect));
         r
     }
@@ -301,6 +306,16 @@ impl Canvas {
                 if items.button(ui, t("Add Node…"), true).clicked() {
                     return Chosen::Finder(*at);
                 }
+                ui.separator();
+                if items.button(ui, t("Auto Layout"), true).clicked() {
+                    return act(cx, Action::AutoLayout);
+                }
+                let layout = cx.session.document().layout();
+                for (on, text, action) in crate::view::layout_choices(layout) {
+                    if items.toggle(ui, text, on).clicked() {
+                        return act(cx, action);
+                    }
+                }
                 Chosen::Nothing
             }
         }
@@ -343,7 +358,12 @@ impl Canvas {
             sizes: self.sizes.clone(),
             ..LayoutOptions::default()
         };
-        let fitted = fit_group(cx.session.document(), &group, &options, &BTreeMap::new());
+        let fitted = fit_group(
+            cx.session.document(),
+            &group,
+            &options,
+            &Arrangement::default(),
+        );
         let fit = items
             .button(ui, t("Fit to Contents"), fitted.is_some())
             .on_disabled_hover_text(t("The group has no members"));

@@ -11,8 +11,8 @@ use egui_node_editor as eng;
 
 use super::view::{CanvasResponse, Response};
 use super::{Canvas, DEFAULT_NODE_SIZE};
-use crate::commands::{Connect, Disconnect, MoveItems, RemoveItems, SetGroup};
-use crate::document::Selection;
+use crate::commands::{AutoLayout, Connect, Disconnect, MoveItems, RemoveItems, SetGroup};
+use crate::document::{LayoutOptions, Selection};
 use crate::view::{Request, UiCx};
 
 impl Canvas {
@@ -90,6 +90,8 @@ impl Canvas {
         }
         if !ui.input(|i| i.pointer.any_down()) {
             self.drag_gesture = None;
+            self.arrange_after_reorder(cx);
+            self.drag_order.end();
             if !self.dragged_nodes.is_empty() {
                 self.update_membership(cx);
             }
@@ -113,6 +115,7 @@ impl Canvas {
         let zoom = f64::from(self.zoom().max(0.01));
         let delta = [f64::from(screen.x) / zoom, f64::from(screen.y) / zoom];
         self.dragged_nodes.extend(sel.nodes.iter().cloned());
+        self.drag_order.begin(cx.session.document(), &sel.nodes);
         if let Ok(c) = MoveItems::by(cx.session.document(), &sel, delta) {
             cx.apply(c.gesture(gesture));
         }
@@ -165,6 +168,17 @@ impl Canvas {
                 }
             }
         }
+    }
+
+    /// A drag that changed siblings' order, in a file kept arranged, is followed by a
+    /// layout (its own undo step, right after the move's).
+    fn arrange_after_reorder(&mut self, cx: &mut UiCx<'_>) {
+        let doc = cx.session.document();
+        if !doc.layout().keep_arranged || self.drag_order.changes(doc).next().is_none() {
+            return;
+        }
+        let layout = AutoLayout::new(doc, &LayoutOptions::cards(doc));
+        cx.apply(layout);
     }
 
     /// Nodes dropped inside a group's frame join it; nodes dragged out leave it.

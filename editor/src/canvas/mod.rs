@@ -50,6 +50,7 @@ mod minimap;
 mod paint;
 mod ports;
 mod rename;
+mod reorder;
 mod scene;
 mod subtree_files;
 mod sync;
@@ -106,6 +107,8 @@ pub struct Canvas {
     context: Option<ContextMenu>,
     /// Nodes moved by the drag in progress: on release they may join or leave groups.
     dragged_nodes: BTreeSet<String>,
+    /// Where the dragged nodes stood among their siblings when the drag began.
+    drag_order: reorder::DragOrder,
     /// The node selection handed to egui_node_editor this frame (only the nodes its graph
     /// holds), to tell its own changes.
     pushed_selection: BTreeSet<String>,
@@ -148,6 +151,7 @@ impl Default for Canvas {
             annotations: Annotations::default(),
             context: None,
             dragged_nodes: BTreeSet::new(),
+            drag_order: reorder::DragOrder::default(),
             pushed_selection: BTreeSet::new(),
             scene: Scene::default(),
             sizes: HashMap::new(),

@@ -194,6 +194,7 @@ impl Canvas {
         self.draw_ports(ui);
         self.draw_roles(ui, cx);
         self.draw_collapsed_edges(ui, cx);
+        self.draw_reorder_badges(ui, cx);
         responses
     }
 

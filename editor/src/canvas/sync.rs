@@ -340,12 +340,7 @@ fn view_of(
     }
     // An unknown type with children keeps its connections visible.
     let takes_children = arbor_viewer::takes_children(view.category, !node.children.is_empty());
-    let label = if node.name.is_empty() {
-        node.kind.clone()
-    } else {
-        node.name.clone()
-    };
-    (label, view, takes_children)
+    (crate::document::card_title(node), view, takes_children)
 }
 
 fn node_view(
@@ -379,6 +374,7 @@ fn node_view(
         warnings,
         disabled: false,
         overrides: doc.overrides_on(&node.guid),
+        card: crate::document::card_content(node).map(|v| v as f32),
     }
 }
 

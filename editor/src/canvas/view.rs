@@ -51,6 +51,8 @@ pub struct NodeView {
     pub disabled: bool,
     /// In a variant: how many of its fields the variant overrides (a badge when any).
     pub overrides: usize,
+    /// The card's content size in canvas units (card.rs): the widget is held to it.
+    pub card: [f32; 2],
 }
 
 /// What an attached condition aborts when it changes (its `abort` parameter), drawn as a
@@ -199,6 +201,11 @@ impl eng::WidgetValueTrait for NoValue {
 /// The row of the `parent` port: no port name (the port's place says it), the node's type
 /// and category instead, elided to the node's width.
 fn input_row(ui: &mut egui::Ui, node: NodeId, state: &mut CanvasState, view: &NodeView) {
+    // The card's fixed width (card.rs): whatever the rows below hold, the card, and so its
+    // ports, stay where they are.
+    let width = view.card[0] * state.zoom.max(0.01);
+    ui.set_min_width(width);
+    ui.set_max_width(width);
     let before = ui.min_rect().bottom();
     let kind_text = match view.category {
         Some(c) => format!("{} · {}", view.kind, crate::i18n::category(c)),
@@ -427,17 +434,23 @@ impl eng::NodeDataTrait for NodeView {
             });
         }
         if !self.errors.is_empty() {
-            ui.label(
-                RichText::new(format!("⚠ {}", first_line(&self.errors)))
-                    .small()
-                    .color(Color32::from_rgb(240, 90, 90)),
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("⚠ {}", first_line(&self.errors)))
+                        .small()
+                        .color(Color32::from_rgb(240, 90, 90)),
+                )
+                .truncate(),
             )
             .on_hover_text(self.errors.join("\n"));
         } else if !self.warnings.is_empty() {
-            ui.label(
-                RichText::new(format!("⚠ {}", first_line(&self.warnings)))
-                    .small()
-                    .color(Color32::from_rgb(220, 180, 60)),
+            ui.add(
+                egui::Label::new(
+                    RichText::new(format!("⚠ {}", first_line(&self.warnings)))
+                        .small()
+                        .color(Color32::from_rgb(220, 180, 60)),
+                )
+                .truncate(),
             )
             .on_hover_text(self.warnings.join("\n"));
         }
@@ -447,8 +460,15 @@ impl eng::NodeDataTrait for NodeView {
                 self.guid.clone(),
             )));
         }
+        // Padded to the card's fixed height (card.rs), so a problem or status row that
+        // appears or goes changes nothing around the card.
+        let zoom = state.zoom.max(0.01);
+        let short = ui.min_rect().top() + self.card[1] * zoom - ui.min_rect().bottom();
+        if short > 0.0 {
+            ui.add_space(short);
+        }
         // The whole content rect, now that everything is laid out.
-        let margin = 15.0 * state.zoom.max(0.01);
+        let margin = crate::document::CARD_MARGIN[0] as f32 * zoom;
         let content = ui.min_rect();
         let drawn = state
             .drawn

@@ -192,17 +192,6 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
     let is_root = doc.root() == Some(guid);
     let parent = doc.parent_of(guid).map(|p| doc.label(p));
 
-    // Problems first: the node's own and its decorators'.
-    let concerns = |g: &str| g == guid || node.decorators.iter().any(|d| d.guid == g);
-    for p in cx
-        .report
-        .problems
-        .iter()
-        .filter(|p| p.node.as_deref().is_some_and(concerns))
-    {
-        problem_label(ui, p);
-    }
-
     Grid::new(("inspector node", guid))
         .num_columns(2)
         .spacing([8.0, 4.0])
@@ -299,6 +288,23 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
 
     ui.separator();
     decorators_ui(ui, cx, guid, &node.decorators, &keys);
+
+    // Problems in their own section below the fields, so that fields never move when
+    // problems appear or go while the user edits: the node's own and its decorators'.
+    let concerns = |g: &str| g == guid || node.decorators.iter().any(|d| d.guid == g);
+    let mut problems = cx
+        .report
+        .problems
+        .iter()
+        .filter(|p| p.node.as_deref().is_some_and(concerns))
+        .peekable();
+    if problems.peek().is_some() {
+        ui.separator();
+        ui.label(RichText::new(t("Problems")).strong());
+        for p in problems {
+            problem_label(ui, p);
+        }
+    }
 }
 
 /// The parameter grid of a node or decorator: declared parameters with their widgets,
@@ -667,7 +673,42 @@ mod tests {
     }
 
     #[test]
-    fn a_drag_on_a_number_is_one_step_and_problems_show_first() {
+    fn the_fields_stay_put_when_problems_come_and_go() {
+        let (doc, [_, b, ..]) = sample();
+        let mut h = Harness::new(Session::new(doc));
+        harness_on(&b, &mut h);
+        let mut inspector = Inspector::default();
+        let mut draw = central(|ui, cx| inspector.ui(ui, cx));
+        h.settle(&mut draw);
+        let name_at = |h: &Harness| {
+            h.ctx
+                .read_response(Inspector::name_id(&b))
+                .expect("the name field")
+                .rect
+                .min
+        };
+        // Wait needs `seconds`: a problem is listed, below the fields.
+        let report = h.session.validate();
+        let problem = report.for_node(&b).next().expect("Wait without seconds");
+        assert!(h.shows(&problem.message()));
+        let with_problem = name_at(&h);
+        let listed = h.text_rect(&format!("⛔ {}", problem.message()));
+        assert!(listed.top() > with_problem.y, "the problems come after the fields");
+        let fix = crate::commands::SetParam::new(
+            h.session.document(),
+            Owner::Node(b.clone()),
+            "seconds",
+            Some(json!(2.0)),
+        )
+        .expect("a parameter edit");
+        h.session.apply(fix).expect("applies");
+        h.settle(&mut draw);
+        assert!(!h.shows(&problem.message()), "fixed");
+        assert_eq!(name_at(&h), with_problem, "the name field did not move");
+    }
+
+    #[test]
+    fn a_drag_on_a_number_is_one_step_and_problems_are_listed() {
         let (doc, [_, b, ..]) = sample();
         let mut h = Harness::new(Session::new(doc));
         harness_on(&b, &mut h);

@@ -29,6 +29,12 @@ pub enum Action {
     Rename,
     Breakpoint,
     AutoLayout,
+    /// The file's tree laid out left to right (children right of their parent).
+    LayoutLeftToRight,
+    /// The file's tree laid out top down (children below their parent).
+    LayoutTopDown,
+    /// Turns the file's "keep arranged" on or off.
+    KeepArranged,
     PlayPause,
     Step,
     Group,
@@ -46,4 +52,24 @@ pub enum Action {
     ToggleLeftPanel,
     ToggleRightPanel,
     TogglePreviewPanel,
+}
+
+/// The layout items of the Edit menu and the empty canvas's menu: whether each is on (the
+/// file's direction, its "keep arranged"), its label in the interface language, and the
+/// action it runs.
+pub fn layout_choices(
+    settings: crate::document::LayoutSettings,
+) -> [(bool, &'static str, Action); 3] {
+    use crate::i18n::t;
+    use arbor_runtime::format::layout::LayoutDirection;
+    let down = settings.direction == LayoutDirection::TopDown;
+    [
+        (!down, t("Layout Left to Right"), Action::LayoutLeftToRight),
+        (down, t("Layout Top Down"), Action::LayoutTopDown),
+        (
+            settings.keep_arranged,
+            t("Keep Arranged"),
+            Action::KeepArranged,
+        ),
+    ]
 }

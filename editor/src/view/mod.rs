@@ -18,7 +18,7 @@ mod gestures;
 mod toasts;
 mod value_text;
 
-pub use action::Action;
+pub use action::{layout_choices, Action};
 pub use gestures::Gestures;
 pub use toasts::Toasts;
 pub use value_text::short;

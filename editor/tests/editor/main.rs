@@ -19,6 +19,7 @@ mod groot2_fake;
 mod i18n_ui;
 mod large_files;
 mod layers;
+mod layout_ui;
 mod panel_text;
 mod panels;
 mod preview;

@@ -19,7 +19,7 @@ use crate::palette::{
 use crate::LiveSource;
 
 /// A node's size in canvas units until it has been drawn at another.
-pub const DEFAULT_NODE_SIZE: [f64; 2] = [200.0, 90.0];
+pub const DEFAULT_NODE_SIZE: [f64; 2] = arbor_runtime::format::layout::DEFAULT_CARD;
 
 /// A name is written in the top of its box at a readable screen size (legible.rs), in
 /// whole words, running past the box's right edge by at most this many canvas units (into

@@ -40,13 +40,12 @@ impl PlacedTree {
             .iter()
             .all(|n| saved.contains_key(n.guid.as_str()));
         let tidy;
-        let (positions, size) = if all_saved {
-            (saved, DEFAULT_NODE_SIZE)
+        let size = DEFAULT_NODE_SIZE;
+        let positions = if all_saved {
+            saved
         } else {
-            tidy = layout::tidy(file);
-            let positions = tidy.iter().map(|(g, p)| (g.as_str(), *p)).collect();
-            // Shorter than the rows are apart, so that laid-out leaves do not touch.
-            (positions, [DEFAULT_NODE_SIZE[0], layout::ROW - 20.0])
+            tidy = layout::tidy(file, layout::LayoutDirection::LeftToRight);
+            tidy.iter().map(|(g, p)| (g.as_str(), *p)).collect()
         };
         let mut tree = PlacedTree {
             nodes: Vec::with_capacity(file.nodes.len()),
@@ -167,7 +166,7 @@ fn saved_positions(file: &TreeFile) -> HashMap<&str, [f64; 2]> {
 #[cfg(test)]
 mod tests {
     use arbor_runtime::builder::{action, seq, TreeBuilder};
-    use arbor_runtime::format::layout::{COLUMN, ROW};
+    use arbor_runtime::format::layout::{Spacing, DEFAULT_CARD};
     use arbor_runtime::Registry;
 
     use super::*;
@@ -196,8 +195,10 @@ mod tests {
             rect_of(&tree, "a"),
             rect_of(&tree, "b"),
         );
-        assert_eq!(a.min, Pos2::new(COLUMN as f32, 0.0));
-        assert_eq!(b.min, Pos2::new(COLUMN as f32, ROW as f32));
+        let column = (DEFAULT_CARD[0] + Spacing::default().level_gap) as f32;
+        let row = (DEFAULT_CARD[1] + Spacing::default().sibling_gap) as f32;
+        assert_eq!(a.min, Pos2::new(column, 0.0));
+        assert_eq!(b.min, Pos2::new(column, row));
         assert!(s.min.x < a.min.x && !a.intersects(b), "{s:?} {a:?} {b:?}");
         let root = tree.index(&file().root.expect("a root")).expect("placed");
         assert_eq!(tree.node(root).children.len(), 2);
@@ -224,6 +225,7 @@ mod tests {
         }
         file.editor = Some(serde_json::json!({ "positions": broken }));
         let tree = PlacedTree::new(&file, Registry::<()>::new().types());
-        assert_eq!(rect_of(&tree, "a").min, Pos2::new(COLUMN as f32, 0.0));
+        let column = (DEFAULT_CARD[0] + Spacing::default().level_gap) as f32;
+        assert_eq!(rect_of(&tree, "a").min, Pos2::new(column, 0.0));
     }
 }

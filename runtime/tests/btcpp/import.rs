@@ -132,13 +132,19 @@ fn layout_is_left_to_right_in_execution_order() {
         let p = &main.editor.as_ref().unwrap()["positions"][&node(main, name).guid];
         (p[0].as_f64().unwrap(), p[1].as_f64().unwrap())
     };
+    let spacing = arbor_runtime::format::layout::Spacing::default();
+    let card = arbor_runtime::format::layout::DEFAULT_CARD;
+    let column = card[0] + spacing.level_gap;
     assert_eq!(pos("cross_door").0, 0.0);
-    assert_eq!(pos("Script").0, 260.0);
-    assert_eq!(pos("IsDoorOpen").0, 520.0);
-    // Siblings top to bottom in execution order, 90 apart for leaves.
+    assert_eq!(pos("Script").0, column);
+    assert_eq!(pos("IsDoorOpen").0, 2.0 * column);
+    // Siblings top to bottom in execution order; leaves a card and a gap apart.
     assert!(pos("Script").1 < pos("get_door_open").1);
     assert!(pos("get_door_open").1 < pos("PassThroughDoor").1);
-    assert_eq!(pos("open_it").1 - pos("IsDoorOpen").1, 90.0);
+    assert_eq!(
+        pos("open_it").1 - pos("IsDoorOpen").1,
+        card[1] + spacing.sibling_gap
+    );
     // A parent is centred on its children.
     assert_eq!(
         pos("get_door_open").1,

@@ -1,8 +1,11 @@
 //! AutoLayout: applies [`tidy_layout`] as one undoable step. The new positions are computed
 //! when the command is built; undo restores every old position, including "none" for
 //! nodes that had no position. The layout keeps the child order, so nothing is re-ordered.
-//! Group frames are fitted to their members' new places in the same step, so a frame
+//! Notes attached to nodes move with them (and free notes a card would cover step aside),
+//! and group frames are fitted to their members' new places, in the same step, so a frame
 //! never stays behind around empty canvas.
+//!
+//! SetLayout: changes the file's [`LayoutSettings`] (direction, keep arranged).
 
 use std::collections::BTreeMap;
 
@@ -10,15 +13,18 @@ use arbor_runtime::NodeTypes;
 use undo::Edit;
 
 use super::{refused, CommandError, DocEdit};
-use crate::document::{fit_group, tidy_layout, Document, LayoutOptions, Pos};
+use crate::document::{
+    fit_group, tidy_layout, Arrangement, Document, LayoutOptions, LayoutSettings, Pos,
+};
 
 #[derive(Clone, Debug)]
 pub struct AutoLayout {
-    after: BTreeMap<String, Pos>,
+    after: Arrangement,
     /// Group frames fitted to the new positions, by group GUID.
     frames_after: BTreeMap<String, [f64; 4]>,
     /// Captured on edit.
     before: BTreeMap<String, Option<Pos>>,
+    notes_before: BTreeMap<String, Pos>,
     frames_before: BTreeMap<String, [f64; 4]>,
 }
 
@@ -34,6 +40,7 @@ impl AutoLayout {
             after,
             frames_after,
             before: BTreeMap::new(),
+            notes_before: BTreeMap::new(),
             frames_before: BTreeMap::new(),
         }
     }
@@ -45,6 +52,12 @@ fn set_frame(doc: &mut Document, guid: &str, rect: [f64; 4]) -> Option<[f64; 4]>
     Some(std::mem::replace(&mut group.rect, rect))
 }
 
+/// Sets a note's corner; returns the old one.
+fn set_note(doc: &mut Document, guid: &str, pos: Pos) -> Option<Pos> {
+    let note = doc.editor.notes.iter_mut().find(|n| n.guid == guid)?;
+    Some(std::mem::replace(&mut note.pos, pos))
+}
+
 impl Edit for AutoLayout {
     type Target = Document;
     type Output = ();
@@ -52,8 +65,15 @@ impl Edit for AutoLayout {
     fn edit(&mut self, doc: &mut Document) {
         self.before = self
             .after
+            .nodes
             .iter()
             .map(|(g, p)| (g.clone(), doc.set_position(g, Some(*p))))
+            .collect();
+        self.notes_before = self
+            .after
+            .notes
+            .iter()
+            .filter_map(|(g, p)| Some((g.clone(), set_note(doc, g, *p)?)))
             .collect();
         self.frames_before = self
             .frames_after
@@ -65,6 +85,9 @@ impl Edit for AutoLayout {
     fn undo(&mut self, doc: &mut Document) {
         for (g, r) in &self.frames_before {
             set_frame(doc, g, *r);
+        }
+        for (g, p) in &self.notes_before {
+            set_note(doc, g, *p);
         }
         for (g, p) in &self.before {
             doc.set_position(g, *p);
@@ -78,12 +101,14 @@ impl DocEdit for AutoLayout {
     }
 
     fn check(&self, doc: &Document, _: &NodeTypes) -> Result<(), CommandError> {
-        if self.after.keys().any(|g| !doc.contains(g)) {
+        if self.after.nodes.keys().any(|g| !doc.contains(g)) {
             return refused("the tree changed since the layout was computed");
         }
         if self
             .after
+            .nodes
             .values()
+            .chain(self.after.notes.values())
             .flatten()
             .chain(self.frames_after.values().flatten())
             .any(|v| !v.is_finite())
@@ -94,11 +119,74 @@ impl DocEdit for AutoLayout {
     }
 
     fn is_noop(&self, doc: &Document) -> bool {
-        self.after.iter().all(|(g, p)| doc.position(g) == Some(*p))
+        self.after
+            .nodes
+            .iter()
+            .all(|(g, p)| doc.position(g) == Some(*p))
+            && self
+                .after
+                .notes
+                .iter()
+                .all(|(g, p)| doc.note(g).map(|n| n.pos) == Some(*p))
             && self
                 .frames_after
                 .iter()
                 .all(|(g, r)| doc.group(g).map(|x| x.rect) == Some(*r))
+    }
+}
+
+/// Sets the file's layout settings (direction, keep arranged).
+#[derive(Clone, Debug)]
+pub struct SetLayout {
+    settings: LayoutSettings,
+    /// Captured on edit.
+    before: LayoutSettings,
+    label: String,
+}
+
+impl SetLayout {
+    pub fn new(settings: LayoutSettings) -> SetLayout {
+        let label = match settings.direction {
+            arbor_runtime::format::layout::LayoutDirection::LeftToRight => "Layout left to right",
+            arbor_runtime::format::layout::LayoutDirection::TopDown => "Layout top down",
+        };
+        let label = if settings.keep_arranged {
+            format!("{label}, kept arranged")
+        } else {
+            label.to_owned()
+        };
+        SetLayout {
+            settings,
+            before: LayoutSettings::default(),
+            label,
+        }
+    }
+}
+
+impl Edit for SetLayout {
+    type Target = Document;
+    type Output = ();
+
+    fn edit(&mut self, doc: &mut Document) {
+        self.before = std::mem::replace(&mut doc.editor.layout, self.settings);
+    }
+
+    fn undo(&mut self, doc: &mut Document) {
+        doc.editor.layout = self.before;
+    }
+}
+
+impl DocEdit for SetLayout {
+    fn label(&self) -> &str {
+        &self.label
+    }
+
+    fn check(&self, _: &Document, _: &NodeTypes) -> Result<(), CommandError> {
+        Ok(())
+    }
+
+    fn is_noop(&self, doc: &Document) -> bool {
+        doc.editor.layout == self.settings
     }
 }
 

@@ -1,5 +1,6 @@
-//! Connect: makes `child` a child of `parent`, at the place its y gives it among the
-//! existing children (children are ordered top to bottom, by y).
+//! Connect: makes `child` a child of `parent`, at the place its position gives it among the
+//! existing children (siblings are ordered along the layout's sibling axis: top to bottom
+//! when laid out left to right, left to right when laid out top down).
 //!
 //! Refused as [`Document::can_connect`] says (cycles, a second parent, a second child under
 //! a one-child decorator, children under leaves). Connecting the root under another node
@@ -17,7 +18,7 @@ pub struct Connect {
     parent: String,
     child: String,
     label: String,
-    /// Where to insert instead of by y (replacing a node in place keeps its slot).
+    /// Where to insert instead of by position (replacing a node in place keeps its slot).
     at: Option<usize>,
     /// Captured on edit.
     index: usize,
@@ -55,13 +56,13 @@ impl Edit for Connect {
     type Output = ();
 
     fn edit(&mut self, doc: &mut Document) {
-        let y = doc.order_y(&self.child);
+        let key = doc.order_key(&self.child);
         let siblings = doc.children(&self.parent);
         let index = match self.at {
             Some(i) => i.min(siblings.len()),
             None => siblings
                 .iter()
-                .position(|c| doc.order_y(c) > y)
+                .position(|c| doc.order_key(c) > key)
                 .unwrap_or(siblings.len()),
         };
         let Some(parent) = doc.node_mut(&self.parent) else {

@@ -39,7 +39,7 @@ mod variant;
 
 pub use add_linked::{add_linked, Link};
 pub use add_node::AddNode;
-pub use auto_layout::AutoLayout;
+pub use auto_layout::{AutoLayout, SetLayout};
 pub use blackboard::{AddKey, RemoveKey, RenameKey, RetypeKey, SetKeyDefault};
 pub use connect::Connect;
 pub use decorators::{AddDecorator, MoveDecorator, RemoveDecorator};
@@ -163,6 +163,7 @@ commands! {
     RetypeKey(RetypeKey),
     SetKeyDefault(SetKeyDefault),
     AutoLayout(AutoLayout),
+    SetLayout(SetLayout),
     SetRoot(SetRoot),
     SetManifests(SetManifests),
     SetNote(SetNote),
@@ -210,6 +211,20 @@ impl Command {
     /// Whether applying would change nothing.
     pub fn is_noop(&self, doc: &Document) -> bool {
         self.inner().is_noop(doc)
+    }
+
+    /// Whether the command changes the tree's shape (adds, removes, connects or
+    /// disconnects nodes): after such a command a file kept arranged is laid out again.
+    pub fn is_structural(&self) -> bool {
+        match self {
+            Command::AddNode(_)
+            | Command::RemoveItems(_)
+            | Command::Connect(_)
+            | Command::Disconnect(_)
+            | Command::Paste(_) => true,
+            Command::Batch(b) => b.commands.iter().any(Command::is_structural),
+            _ => false,
+        }
     }
 }
 

@@ -1,7 +1,9 @@
 //! MoveItems: moves nodes, notes and groups on the canvas (a drag, a nudge, "align").
 //!
-//! Children are ordered top to bottom, so after moving, the children of every parent of a
-//! moved node are re-sorted by y (stably: equal y keeps the order). The re-ordering is
+//! Siblings are ordered along the layout's sibling axis (y when laid out left to right, x
+//! when top down), so after moving, the children of every parent of a moved node are
+//! re-sorted by that coordinate (stably: equal keys keep the order). A child therefore
+//! changes place only when its corner passes a sibling's. The re-ordering is
 //! recorded, and undo restores the old order, not merely the old positions.
 //!
 //! Merging: as egui's undoer makes "an undo point … when you _stop_ dragging", each frame of
@@ -149,7 +151,7 @@ impl Edit for MoveItems {
         parents.sort();
         parents.dedup();
         for parent in parents {
-            let sorted = doc.children_sorted_by_y(&parent);
+            let sorted = doc.children_in_place_order(&parent);
             if let Some(node) = doc.node_mut(&parent) {
                 if node.children != sorted {
                     let before = std::mem::replace(&mut node.children, sorted.clone());
@@ -241,6 +243,35 @@ mod tests {
         assert_eq!(cmd.label(), "Move \"Wait\"");
         let after = round_trip(&mut doc, cmd);
         assert_eq!(after.position(&b), Some([100.0, 200.0]));
+        assert_eq!(after.children(&a), [c, b]);
+    }
+
+    #[test]
+    fn a_drag_reorders_only_when_the_node_passes_a_sibling() {
+        let (doc, [a, b, c, ..]) = sample();
+        // b at y=50, c at y=100.
+        let sel = Selection::of_nodes([&b]);
+        let mut near = doc.clone();
+        Command::from(MoveItems::by(&near, &sel, [0.0, 40.0]).unwrap()).edit(&mut near);
+        assert_eq!(near.children(&a), [b.clone(), c.clone()], "not past c yet");
+        assert_eq!(near.sibling_place(&b), Some((0, 2)));
+        let mut past = doc.clone();
+        Command::from(MoveItems::by(&past, &sel, [0.0, 60.0]).unwrap()).edit(&mut past);
+        assert_eq!(past.children(&a), [c.clone(), b.clone()]);
+        assert_eq!(past.sibling_place(&b), Some((1, 2)));
+    }
+
+    #[test]
+    fn top_down_files_order_siblings_left_to_right() {
+        let (mut doc, [a, b, c, ..]) = sample();
+        doc.editor.layout.direction = arbor_runtime::format::layout::LayoutDirection::TopDown;
+        // b at x=100, c at x=200: far down keeps the order, right past c changes it.
+        let sel = Selection::of_nodes([&b]);
+        let mut down = doc.clone();
+        Command::from(MoveItems::by(&down, &sel, [0.0, 500.0]).unwrap()).edit(&mut down);
+        assert_eq!(down.children(&a), [b.clone(), c.clone()]);
+        let right = MoveItems::by(&doc, &sel, [150.0, 0.0]).unwrap();
+        let after = round_trip(&mut doc, right);
         assert_eq!(after.children(&a), [c, b]);
     }
 

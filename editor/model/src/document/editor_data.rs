@@ -1,14 +1,16 @@
 //! EditorData: the typed form of a tree file's `editor` object, which the runtime keeps
-//! opaque: manifest paths, node positions, sticky notes and groups.
+//! opaque: manifest paths, node positions, sticky notes, groups and how the tree is laid out.
 //!
 //! The JSON shape is fixed (docs/format.md):
 //! `{"manifests": [path…], "positions": {"<guid>": [x, y]}, "notes": [Note…],
-//! "groups": [Group…]}`. Empty parts are omitted when writing, and the whole object is
+//! "groups": [Group…], "layout": {"direction": "left_to_right" | "top_down",
+//! "keep_arranged": bool}}`. Empty parts are omitted when writing, and the whole object is
 //! omitted when every part is empty, so a file with no layout stays minimal.
 //! Coordinates are canvas units, y down; a node's position is its top-left corner.
 //! Fields a newer editor writes and this one does not know are kept in `extra` and written
 //! back unchanged, so opening and saving a file never loses them.
 
+use arbor_runtime::format::layout::LayoutDirection;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -32,9 +34,29 @@ pub struct EditorData {
     pub notes: Vec<Note>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<Group>,
+    /// How auto layout arranges the tree; omitted while it is the default.
+    #[serde(skip_serializing_if = "LayoutSettings::is_default")]
+    pub layout: LayoutSettings,
     /// Unknown fields, kept verbatim.
     #[serde(flatten)]
     pub extra: BTreeMap<String, Value>,
+}
+
+/// How auto layout arranges one file's tree. A file without it is laid out left to right,
+/// as every tree was before the direction could be chosen, and is not kept arranged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LayoutSettings {
+    pub direction: LayoutDirection,
+    /// Re-run the layout after every structural edit (add, connect, disconnect, remove,
+    /// reorder), in the same undo step.
+    pub keep_arranged: bool,
+}
+
+impl LayoutSettings {
+    pub fn is_default(&self) -> bool {
+        *self == LayoutSettings::default()
+    }
 }
 
 /// A sticky note on the canvas.
@@ -150,6 +172,7 @@ impl EditorData {
             && self.positions.is_empty()
             && self.notes.is_empty()
             && self.groups.is_empty()
+            && self.layout.is_default()
             && self.extra.is_empty()
     }
 
@@ -193,6 +216,26 @@ mod tests {
             data.to_value(),
             Some(json!({"positions": {"a": [1.0, 2.5]}}))
         );
+    }
+
+    #[test]
+    fn layout_settings_round_trip_and_default_to_left_to_right() {
+        let data = EditorData::from_value(Some(&json!({"positions": {}}))).expect("reads");
+        assert_eq!(data.layout.direction, LayoutDirection::LeftToRight);
+        assert!(!data.layout.keep_arranged);
+        let data = EditorData {
+            layout: LayoutSettings {
+                direction: LayoutDirection::TopDown,
+                keep_arranged: true,
+            },
+            ..EditorData::default()
+        };
+        let value = data.to_value();
+        assert_eq!(
+            value,
+            Some(json!({"layout": {"direction": "top_down", "keep_arranged": true}}))
+        );
+        assert_eq!(EditorData::from_value(value.as_ref()), Ok(data));
     }
 
     #[test]

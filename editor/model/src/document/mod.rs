@@ -8,8 +8,9 @@
 //!   Only [`crate::commands`] change it.
 //! - [`Fragment`]: a copied selection as JSON text; [`ids::regenerate`] gives pasted
 //!   fragments new GUIDs.
-//! - [`tidy_layout`]: positions for auto-layout; [`free_offset`]: where pasted items stand
-//!   free of the existing ones.
+//! - [`tidy_layout`]: positions for auto-layout (the runtime's tidy tree with the editor's
+//!   card sizes, notes and groups); [`free_offset`]: where pasted items stand free of the
+//!   existing ones.
 //! - [`find`]: the nodes a piece of text names (find in tree).
 //! - [`io`]: atomic canonical save, load with the runtime's errors, manifests.
 //! - [`extract_subtree`]: a branch as a tree file of its own, for subtree export.
@@ -18,6 +19,7 @@
 //!   ([`Field`]) with the base's values.
 //! - [`validate`]: the runtime's own checks, so the rules have one implementation.
 
+mod card;
 mod clipboard;
 mod editor_data;
 mod find;
@@ -34,12 +36,15 @@ mod subtree;
 mod variant;
 pub mod xml;
 
+pub use card::{
+    card_content, card_size, card_title, CARD_BADGES, CARD_MARGIN, CARD_MAX_WIDTH, CARD_MIN_WIDTH,
+};
 pub(crate) use clipboard::selection_origin;
 pub use clipboard::{ClipboardError, Fragment, FRAGMENT_FORMAT, FRAGMENT_VERSION};
-pub use editor_data::{Color, EditorData, Group, Note, Pos};
+pub use editor_data::{Color, EditorData, Group, LayoutSettings, Note, Pos};
 pub use find::{find, FindHit};
 pub use json_path::{deserialize_at, json_path, ShapeError};
-pub use layout::{tidy_layout, LayoutOptions};
+pub use layout::{tidy_layout, Arrangement, LayoutOptions, NOTE_REACH};
 pub use model::{Bounds, Document, KeyUsage, Owner};
 pub use placement::{
     fit_group, frame_around, free_offset, node_box, obstacles, GROUP_PAD, GROUP_TITLE,

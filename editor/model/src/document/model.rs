@@ -186,6 +186,7 @@ impl Document {
         }
         let laid_out = super::tidy_layout(self, &super::LayoutOptions::default());
         self.derived = laid_out
+            .nodes
             .into_iter()
             .filter(|(guid, _)| !self.editor.positions.contains_key(guid))
             .collect();
@@ -359,6 +360,11 @@ impl Document {
             .copied()
     }
 
+    /// How auto layout arranges this file's tree.
+    pub fn layout(&self) -> super::editor_data::LayoutSettings {
+        self.editor.layout
+    }
+
     /// The node whose `children` lists `guid` (the first one, should a broken file have two).
     pub fn parent_of(&self, guid: &str) -> Option<&str> {
         self.file
@@ -366,6 +372,13 @@ impl Document {
             .iter()
             .find(|n| n.guid != guid && n.children.iter().any(|c| c == guid))
             .map(|n| n.guid.as_str())
+    }
+
+    /// Where `guid` stands among its siblings: its index in its parent's children and how
+    /// many there are; `None` for a node without a parent.
+    pub fn sibling_place(&self, guid: &str) -> Option<(usize, usize)> {
+        let siblings = self.children(self.parent_of(guid)?);
+        Some((siblings.iter().position(|c| c == guid)?, siblings.len()))
     }
 
     /// The children of a node, in execution order (empty for an unknown node).
@@ -677,16 +690,19 @@ impl Document {
         }
     }
 
-    /// The y used to order children (the layout runs left to right, so siblings stack top
-    /// to bottom); nodes without a position sort after the others.
-    pub(crate) fn order_y(&self, guid: &str) -> f64 {
-        self.position(guid).map_or(f64::INFINITY, |p| p[1])
+    /// The coordinate that orders siblings: y when the tree is laid out left to right
+    /// (siblings stack top to bottom), x when it is laid out top down. Nodes without a
+    /// position sort after the others.
+    pub(crate) fn order_key(&self, guid: &str) -> f64 {
+        let axis = self.editor.layout.direction.breadth_axis();
+        self.position(guid).map_or(f64::INFINITY, |p| p[axis])
     }
 
-    /// `parent`'s children sorted top to bottom by y (stable: equal y keeps the order).
-    pub(crate) fn children_sorted_by_y(&self, parent: &str) -> Vec<String> {
+    /// `parent`'s children sorted along the sibling axis (stable: equal keys keep the
+    /// order).
+    pub(crate) fn children_in_place_order(&self, parent: &str) -> Vec<String> {
         let mut children = self.children(parent).to_vec();
-        children.sort_by(|a, b| self.order_y(a).total_cmp(&self.order_y(b)));
+        children.sort_by(|a, b| self.order_key(a).total_cmp(&self.order_key(b)));
         children
     }
 

@@ -11,10 +11,10 @@
 //! the canvas measured ([`LayoutOptions::sizes`]), or the default node size.
 //! Group frames are not obstacles: dropping nodes inside a frame is allowed.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 use super::editor_data::{Group, Pos};
-use super::layout::LayoutOptions;
+use super::layout::{Arrangement, LayoutOptions};
 use super::model::{Bounds, Document};
 
 /// Space kept between a placed block and its neighbours, in canvas units.
@@ -90,21 +90,25 @@ pub fn frame_around(boxes: impl IntoIterator<Item = Bounds>) -> Option<[f64; 4]>
     ])
 }
 
-/// The frame that fits `group`'s members as they stand in `doc`, with node positions
-/// overridden by `moved` (a layout about to be applied); `None` if no member is placed.
+/// The frame that fits `group`'s members as they stand in `doc`, with node and note
+/// positions overridden by `moved` (a layout about to be applied); `None` if no member is
+/// placed.
 pub fn fit_group(
     doc: &Document,
     group: &Group,
     options: &LayoutOptions,
-    moved: &BTreeMap<String, Pos>,
+    moved: &Arrangement,
 ) -> Option<[f64; 4]> {
     frame_around(group.members.iter().filter_map(|m| {
-        if let Some(p) = moved.get(m).copied().or_else(|| doc.position(m)) {
+        if let Some(p) = moved.nodes.get(m).copied().or_else(|| doc.position(m)) {
             return Some(node_box(options, m, p));
         }
-        doc.note(m).map(|n| Bounds {
-            min: n.pos,
-            max: [n.pos[0] + n.size[0], n.pos[1] + n.size[1]],
+        doc.note(m).map(|n| {
+            let pos = moved.notes.get(m).copied().unwrap_or(n.pos);
+            Bounds {
+                min: pos,
+                max: [pos[0] + n.size[0], pos[1] + n.size[1]],
+            }
         })
     }))
 }

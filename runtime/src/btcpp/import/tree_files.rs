@@ -202,7 +202,7 @@ impl Importer<'_> {
         {
             meta.models.insert(src.id.clone(), m.clone());
         }
-        let positions = layout::tidy(&file);
+        let positions = layout::tidy(&file, layout::LayoutDirection::LeftToRight);
         let mut editor = Map::new();
         if let Some(m) = manifest {
             editor.insert("manifests".into(), json!([m]));
