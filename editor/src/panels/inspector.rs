@@ -480,6 +480,7 @@ fn neutral(spec: &ParamSpec, key_type: Option<ValueType>) -> Value {
         Some(ValueType::Vec2) => serde_json::json!([0.0, 0.0]),
         Some(ValueType::Vec3) => serde_json::json!([0.0, 0.0, 0.0]),
         Some(ValueType::Entity) => Value::from(0),
+        Some(ValueType::User(ty)) => ty.decl().default.clone(),
         Some(ValueType::Json) | None => Value::Null,
     }
 }
