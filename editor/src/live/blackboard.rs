@@ -4,9 +4,7 @@
 //! field per key. An edit is committed when the field loses focus (Enter or clicking
 //! away) with a changed text; the owner applies it as a host input to the agent (a
 //! stimulus, not a change to the document) and reports the outcome with
-//! [`LiveBlackboard::edited`]. The text is read by [`parse_value`]. A `vec2`, `vec3` or
-//! `entity` key is edited with the inspector's typed fields instead (a number per
-//! component, an id), each change committed as it is made.
+//! [`LiveBlackboard::edited`]. The text is read by [`parse_value`].
 //!
 //! A key the program itself writes before each tick (a sample's senses) is tagged, and a
 //! committed edit to it says that the next tick overwrites it: otherwise the value would
@@ -16,11 +14,7 @@ use crate::i18n::t;
 
 use std::collections::{HashMap, HashSet};
 
-use arbor_runtime::ValueType;
 use serde_json::Value;
-
-use crate::panels::widgets::{value_ui, Shape};
-use crate::view::Gestures;
 
 /// One key as the widget shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,8 +38,6 @@ pub struct LiveBlackboard {
     /// The sensed keys last drawn, and the one just edited (its edit will not last).
     sensed: HashSet<String>,
     overwritten: Option<String>,
-    /// For the typed fields (`widgets::value_ui` takes them; a live edit is not undone).
-    gestures: Gestures,
 }
 
 /// Longest value text shown whole; longer values are cut and cannot be edited here.
@@ -133,24 +125,7 @@ impl LiveBlackboard {
         // out megabytes of text every frame would stall the editor.
         let long = value.len() > MAX_SHOWN_BYTES;
         let mut edit = None;
-        let typed = entry
-            .ty
-            .as_deref()
-            .and_then(ValueType::parse)
-            .filter(|ty| matches!(ty, ValueType::Vec2 | ValueType::Vec3 | ValueType::Entity));
-        if let Some(ty) = typed.filter(|_| editable) {
-            let id = egui::Id::new(("live blackboard", &entry.key));
-            let shape = Shape::of_type(ty);
-            let change = value_ui(
-                ui,
-                &mut self.gestures,
-                id,
-                shape,
-                entry.value.as_ref(),
-                None,
-            );
-            edit = change.map(|c| (entry.key.clone(), c.value.to_string()));
-        } else if editable && !long {
+        if editable && !long {
             let draft = self
                 .drafts
                 .entry(entry.key.clone())
@@ -239,24 +214,6 @@ mod tests {
         // No renderer takes the font atlas here.
         output.textures_delta.clear();
         format!("{:?}", output.shapes)
-    }
-
-    #[test]
-    fn a_vector_key_is_edited_with_a_field_per_component_while_paused() {
-        let entries = [Entry {
-            key: "pos".to_owned(),
-            ty: Some("vec2".to_owned()),
-            value: Some(json!([1.5, -2.0])),
-            expires_in: None,
-            sensed: false,
-        }];
-        let editing = frame(&mut LiveBlackboard::default(), &entries, true);
-        assert!(
-            editing.contains("x 1.5") && editing.contains("y -2"),
-            "{editing}"
-        );
-        let playing = frame(&mut LiveBlackboard::default(), &entries, false);
-        assert!(playing.contains("[1.5,-2.0]") && !playing.contains("x 1.5"));
     }
 
     #[test]
