@@ -114,6 +114,8 @@ mod trace;
 #[cfg(feature = "tracing")]
 mod tracing_events;
 mod tree;
+pub mod user_type;
+mod user_value;
 mod value;
 mod value_text;
 mod vector;
@@ -148,7 +150,7 @@ pub use rng::Rng;
 pub use snapshot::{RestoreReport, Snapshot, SnapshotError};
 pub use spec::{
     Category, ChildCount, Direction, NodeType, NodeTypes, ParamKind, ParamSpec, SourceLocation,
-    StandIn, MANIFEST_FORMAT,
+    StandIn, ValueTypeDecl, MANIFEST_FORMAT,
 };
 pub use status::Status;
 pub use tick_mode::{TickMode, MAX_RETICKS};
@@ -156,6 +158,8 @@ pub use trace::{NodeId, Observer, Recorded, Recorder, TraceEvent};
 #[cfg(feature = "tracing")]
 pub use tracing_events::TracingObserver;
 pub use tree::{CompiledTree, NodeInfo};
+pub use user_type::{UserType, UserTypeError};
+pub use user_value::{UserValue, USER_VALUE_BYTES};
 pub use value::{Scalar, Value, ValueType};
 pub use value_text::Text;
 pub use vector::{Vec2, Vec3};

@@ -288,6 +288,36 @@ impl<C: 'static> Registry<C> {
         self
     }
 
+    /// Registers the program's own value type `T` as `name` (`"faction"`), for key and
+    /// parameter types in files: its values are stored unboxed on the blackboard
+    /// ([`Value::user`](crate::Value::user)), converted to and from JSON by its serde
+    /// implementations, compared by its `PartialEq`; the manifest describes it by its
+    /// default (and `description`) for the editor. Registration is process-wide
+    /// ([`crate::user_type`]); registering `T` again under the same name is harmless.
+    ///
+    /// # Panics
+    /// If `T` is larger than [`crate::USER_VALUE_BYTES`], `name` is not a type name
+    /// (lowercase letters, digits, `_`) or is taken by another type: programming errors,
+    /// reported with the [`crate::UserTypeError`]'s message.
+    #[track_caller]
+    pub fn value_type<T>(&mut self, name: &str, description: &str) -> &mut Self
+    where
+        T: Copy
+            + Default
+            + PartialEq
+            + serde::Serialize
+            + serde::de::DeserializeOwned
+            + Send
+            + Sync
+            + 'static,
+    {
+        match crate::user_type::register::<T>(name, description) {
+            Ok(ty) => self.types.value_type(ty.decl().clone()),
+            Err(e) => panic!("{e}"),
+        }
+        self
+    }
+
     /// Every type this registry knows, built-in and host.
     pub fn types(&self) -> &NodeTypes {
         &self.types

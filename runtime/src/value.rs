@@ -1,13 +1,16 @@
 //! Value: a blackboard value, and the type-strict equality of docs/semantics.md rule 7.
 //!
 //! Strings and JSON containers sit behind `Arc` so that copying a value into the blackboard
-//! at tick time never allocates; vectors and entities are held inline (`Copy` payloads).
+//! at tick time never allocates; vectors, entities and the program's own value types
+//! ([`UserType`]) are held inline (`Copy` payloads).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
 use crate::entity::Entity;
+use crate::user_type::UserType;
+use crate::user_value::UserValue;
 use crate::value_text::Text;
 use crate::vector::{Vec2, Vec3};
 
@@ -48,7 +51,8 @@ impl Scalar {
 ///
 /// In files it is a string: `bool`, `int`, `float`, `string`, `json`, a list or map of
 /// one of the four scalar types, `list<float>`, `map<string>` (file format version 2), or
-/// one of the native types `vec2`, `vec3`, `entity`, whose values are stored unboxed.
+/// one of the native types `vec2`, `vec3`, `entity`, whose values are stored unboxed, or
+/// the name of a user value type the program registered ([`UserType`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ValueType {
     /// `true` or `false`.
@@ -71,10 +75,13 @@ pub enum ValueType {
     Vec3,
     /// A 64-bit entity id ([`Entity`]).
     Entity,
+    /// A user value type ([`UserType`]): `faction`, `weapon_id`.
+    User(UserType),
 }
 
 impl ValueType {
-    /// Every type, in the order the editor offers them.
+    /// Every built-in type, in the order the editor offers them (user types:
+    /// [`crate::user_type::registered`]).
     pub const ALL: [ValueType; 16] = [
         ValueType::Bool,
         ValueType::Int,
@@ -113,12 +120,17 @@ impl ValueType {
             ValueType::Vec2 => "vec2",
             ValueType::Vec3 => "vec3",
             ValueType::Entity => "entity",
+            ValueType::User(ty) => ty.name(),
         }
     }
 
-    /// Reads the file form (`"float"`, `"list<int>"`); `None` for anything else.
+    /// Reads the file form (`"float"`, `"list<int>"`, a registered user type's name);
+    /// `None` for anything else.
     pub fn parse(text: &str) -> Option<ValueType> {
-        ValueType::ALL.into_iter().find(|t| t.as_str() == text)
+        ValueType::ALL
+            .into_iter()
+            .find(|t| t.as_str() == text)
+            .or_else(|| crate::user_type::find(text).map(ValueType::User))
     }
 
     /// Whether a value of type `self` (a key's) can be read where `wanted` is expected: the
@@ -152,6 +164,7 @@ impl ValueType {
             (ValueType::Vec2, json) => Value::Vec2(Vec2::from_json(json)?),
             (ValueType::Vec3, json) => Value::Vec3(Vec3::from_json(json)?),
             (ValueType::Entity, json) => Value::Entity(Entity::from_json(json)?),
+            (ValueType::User(ty), json) => ty.value_from_json(json)?,
             (ValueType::List(element), J::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
@@ -198,6 +211,7 @@ impl ValueType {
             ValueType::Vec2 => "a vec2",
             ValueType::Vec3 => "a vec3",
             ValueType::Entity => "an entity id",
+            ValueType::User(ty) => ty.describe(),
         }
     }
 
@@ -276,10 +290,21 @@ impl<'de> Deserialize<'de> for ValueType {
         ValueType::parse(&text).ok_or_else(|| {
             serde::de::Error::custom(format!(
                 "unknown value type `{}`; expected bool, int, float, string, json, \
-                 vec2, vec3, entity, list<T> or map<T> (T one of bool, int, float, string)",
-                short(&text)
+                 vec2, vec3, entity, list<T> or map<T> (T one of bool, int, float, string){}",
+                short(&text),
+                user_type_names()
             ))
         })
+    }
+}
+
+/// ", or a user value type: faction, weapon_id" when the program registered any.
+fn user_type_names() -> String {
+    let names: Vec<&str> = crate::user_type::registered().map(UserType::name).collect();
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(", or a user value type: {}", names.join(", "))
     }
 }
 
@@ -321,6 +346,8 @@ pub enum Value {
     Vec3(Vec3),
     /// An entity id.
     Entity(Entity),
+    /// A value of a user value type with Rust code, inline ([`Value::user`]).
+    User(UserValue),
 }
 
 impl Value {
@@ -352,6 +379,27 @@ impl Value {
             Value::Vec2(v) => v.to_json(),
             Value::Vec3(v) => v.to_json(),
             Value::Entity(e) => e.to_json(),
+            Value::User(u) => u.to_json(),
+        }
+    }
+
+    /// `value` as a value of its registered user type (`registry.value_type::<T>(…)`);
+    /// `None` if `T` is not registered. Finding the type scans the table of user types:
+    /// in a hot loop, keep the [`UserType`] and use [`Value::user_of`].
+    pub fn user<T: Copy + 'static>(value: T) -> Option<Value> {
+        UserType::of::<T>().and_then(|ty| Value::user_of(ty, value))
+    }
+
+    /// `value` as a value of `ty`; `None` if `ty` was registered with another Rust type.
+    pub fn user_of<T: Copy + 'static>(ty: UserType, value: T) -> Option<Value> {
+        UserValue::new(ty, value).map(Value::User)
+    }
+
+    /// The user value, if this is a value of the user type registered for `T`.
+    pub fn as_user<T: Copy + 'static>(&self) -> Option<T> {
+        match self {
+            Value::User(u) => u.get::<T>(),
+            _ => None,
         }
     }
 
@@ -407,6 +455,7 @@ impl Value {
                 | (ValueType::Vec3, Value::Vec3(_))
                 | (ValueType::Entity, Value::Entity(_))
         ) || match (ty, self) {
+            (ValueType::User(t), value) => t.fits(value),
             (ValueType::List(e), Value::Json(j)) => j
                 .as_array()
                 .is_some_and(|items| items.iter().all(|i| scalar_fits(e, i))),
@@ -419,7 +468,8 @@ impl Value {
 
     /// Type-strict equality of rule 7: a boolean never equals a number, numbers compare
     /// numerically (`1 == 1.0`), strings and containers structurally, vectors component by
-    /// component, entities by id; a vector never equals a list, nor an entity a number.
+    /// component, entities by id, user values of one type with the type's `PartialEq`; a
+    /// vector never equals a list, nor an entity a number, nor values of different types.
     pub fn strict_eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Null, Value::Null) => true,
@@ -433,6 +483,7 @@ impl Value {
             (Value::Vec2(a), Value::Vec2(b)) => a == b,
             (Value::Vec3(a), Value::Vec3(b)) => a == b,
             (Value::Entity(a), Value::Entity(b)) => a == b,
+            (Value::User(a), Value::User(b)) => a == b,
             _ => false,
         }
     }

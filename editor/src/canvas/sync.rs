@@ -274,6 +274,12 @@ impl Canvas {
         self.user.drawn.clear();
         self.user.live.clear();
         self.user.breakpoints.clear();
+        self.user.stand_ins.clear();
+        for guid in live.stand_ins() {
+            if self.cache.ids.contains_key(guid) {
+                self.user.stand_ins.insert(guid.to_owned());
+            }
+        }
         for guid in self.cache.ids.keys() {
             if let Some(live) = live.node_live(guid) {
                 self.user.live.insert(guid.clone(), live);

@@ -133,6 +133,8 @@ pub struct CanvasState {
     /// The preview is running a tree: unvisited nodes are drawn dim.
     pub preview_active: bool,
     pub breakpoints: HashSet<String>,
+    /// Host nodes the preview runs as stand-ins (it has no code for them): badged.
+    pub stand_ins: HashSet<String>,
     /// Nodes an abort condition of the selected node can interrupt.
     pub influence: HashSet<String>,
     /// Nodes that read or write the blackboard key selected in the blackboard panel, and
@@ -305,6 +307,8 @@ pub fn fill(color: Color) -> Color32 {
 pub const DISABLED_HEADER: Color32 = Color32::from_gray(62);
 /// The "off" badge of a disabled node.
 const DISABLED_TEXT: Color32 = Color32::from_gray(175);
+/// The stand-in badge: the amber of a placeholder, readable on every category colour.
+const STAND_IN_TEXT: Color32 = Color32::from_rgb(255, 200, 90);
 
 /// The outline of a node the find bar matched.
 pub const FOUND_COLOR: Color32 = Color32::from_rgb(250, 210, 70);
@@ -361,6 +365,17 @@ impl eng::NodeDataTrait for NodeView {
             )
             .on_hover_text(t(
                 "The variant overrides values of this node: select it to see the base's",
+            ));
+        }
+        if state.stand_ins.contains(&self.guid) {
+            ui.label(
+                RichText::new(t("stand-in"))
+                    .small()
+                    .strong()
+                    .color(STAND_IN_TEXT),
+            )
+            .on_hover_text(t(
+                "The preview has no code for this host node: it returns the status picked in the inspector",
             ));
         }
         if state.breakpoints.contains(&self.guid) {

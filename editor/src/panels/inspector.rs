@@ -212,13 +212,23 @@ fn node_ui(ui: &mut Ui, cx: &mut UiCx<'_>, guid: &str) {
                 match &ty {
                     Some(ty) => {
                         ui.weak(crate::i18n::category(ty.category));
-                        if ty.host {
-                            ui.colored_label(ui.visuals().warn_fg_color, "host")
+                        if ty.host && ty.placeholder {
+                            // Declared in the editor: the game has no code for it yet, and
+                            // the preview runs it as a stand-in.
+                            ui.colored_label(
+                                ui.visuals().warn_fg_color,
+                                t("host node (placeholder, not implemented yet)"),
+                            )
+                            .on_hover_text(t(
+                                "Declared for a programmer to implement; the preview runs it as a stand-in",
+                            ));
+                        } else if ty.host {
+                            ui.colored_label(ui.visuals().warn_fg_color, t("host"))
                                 .on_hover_text(t("Implemented by the host program"));
                         }
                     }
                     None => {
-                        ui.colored_label(ui.visuals().error_fg_color, "unknown type");
+                        ui.colored_label(ui.visuals().error_fg_color, t("unknown type"));
                     }
                 }
             });
@@ -507,6 +517,7 @@ fn neutral(spec: &ParamSpec, key_type: Option<ValueType>) -> Value {
         Some(ValueType::Vec2) => serde_json::json!([0.0, 0.0]),
         Some(ValueType::Vec3) => serde_json::json!([0.0, 0.0, 0.0]),
         Some(ValueType::Entity) => Value::from(0),
+        Some(ValueType::User(ty)) => ty.decl().default.clone(),
         Some(ValueType::Json) | None => Value::Null,
     }
 }

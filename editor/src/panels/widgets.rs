@@ -67,7 +67,9 @@ impl Shape<'static> {
             ValueType::Vec2 => Shape::Vector(2),
             ValueType::Vec3 => Shape::Vector(3),
             ValueType::Entity => Shape::Entity,
-            ValueType::List(_) | ValueType::Map(_) => Shape::Typed(ty),
+            // A user type is JSON text, checked as typed against the type (its program's
+            // manifest declaration, in the editor).
+            ValueType::List(_) | ValueType::Map(_) | ValueType::User(_) => Shape::Typed(ty),
         }
     }
 }
@@ -99,7 +101,8 @@ impl<'a> Shape<'a> {
             | ParamKind::Map(_)
             | ParamKind::Vec2
             | ParamKind::Vec3
-            | ParamKind::Entity => spec.kind.value_kind().map_or(Shape::Json, Shape::of_type),
+            | ParamKind::Entity
+            | ParamKind::User(_) => spec.kind.value_kind().map_or(Shape::Json, Shape::of_type),
         }
     }
 

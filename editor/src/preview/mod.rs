@@ -81,6 +81,13 @@ impl LiveSource for Preview {
     fn has_breakpoint(&self, guid: &str) -> bool {
         Preview::has_breakpoint(self, guid)
     }
+
+    fn stand_ins(&self) -> Vec<&str> {
+        self.runner
+            .as_ref()
+            .and_then(Runner::stand_ins)
+            .map_or_else(Vec::new, PlainSim::stand_in_guids)
+    }
 }
 
 /// How a message in the panel should look.

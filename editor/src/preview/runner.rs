@@ -143,6 +143,14 @@ impl Runner {
         }
     }
 
+    /// The stand-ins, when no sample runs the tree.
+    pub fn stand_ins(&self) -> Option<&PlainSim> {
+        match &self.sim {
+            Sim::Sample(_) => None,
+            Sim::StandIns(plain) => Some(plain),
+        }
+    }
+
     /// The stand-ins, when no sample runs the tree: their view lets the user pick statuses.
     pub fn stand_ins_mut(&mut self) -> Option<&mut PlainSim> {
         match &mut self.sim {
@@ -258,6 +266,18 @@ impl PlainSim {
     pub fn host_nodes(&self) -> Vec<&NodeInfo> {
         match &self.tree {
             Some(tree) => self.hosts.iter().map(|&id| tree.info(id)).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The GUIDs of the host nodes the loaded tree runs as stand-ins.
+    pub fn stand_in_guids(&self) -> Vec<&str> {
+        match &self.tree {
+            Some(tree) => self
+                .hosts
+                .iter()
+                .map(|&id| tree.info(id).guid.as_str())
+                .collect(),
             None => Vec::new(),
         }
     }

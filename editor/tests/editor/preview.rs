@@ -11,6 +11,7 @@ use crate::common::Harness;
 use arbor_editor::app::Action;
 use arbor_editor::commands::{RemoveItems, RemoveKey, SetParam};
 use arbor_editor::document::{Document, Owner, Selection};
+use arbor_editor::live::LiveSource;
 use arbor_editor::preview::PlainSim;
 use arbor_editor::Session;
 use arbor_runtime::Status;
@@ -310,6 +311,13 @@ fn an_imported_trees_custom_nodes_run_as_stand_ins_the_user_can_steer() {
     let (is_open, open_it) = (find(&h, "IsDoorOpen"), find(&h, "Subtree"));
     start(&mut h);
     assert_eq!(h.preview().sample(), Some("none"));
+    // The canvas badges exactly the host nodes that run as stand-ins.
+    let stand_ins = LiveSource::stand_ins(h.preview());
+    assert!(stand_ins.contains(&is_open.as_str()), "{stand_ins:?}");
+    assert!(
+        !stand_ins.contains(&open_it.as_str()),
+        "a built-in Subtree node"
+    );
     assert!(
         h.preview().problems().is_empty(),
         "{:?}",

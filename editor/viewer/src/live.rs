@@ -11,6 +11,11 @@ pub trait LiveSource {
     fn node_live(&self, guid: &str) -> Option<NodeLive>;
     /// Whether the node has a breakpoint (drawn as a red dot).
     fn has_breakpoint(&self, guid: &str) -> bool;
+    /// The GUIDs of the host nodes the source runs as stand-ins (a preview without the
+    /// game's code): their cards carry a badge. Asked once per frame, not per node.
+    fn stand_ins(&self) -> Vec<&str> {
+        Vec::new()
+    }
 }
 
 /// No statuses: a tree drawn in its category colours only.

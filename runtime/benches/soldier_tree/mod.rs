@@ -9,14 +9,16 @@
 //! mid-walk. Built twice,
 //! identical but for how positions are kept: `vec2` keys and ports, or `list<float>` keys
 //! read and written as JSON arrays (`Value` ports), the form used before `vec2` existed.
+//! The host nodes are declared as a game declares its own: one `NodeDecl` each, ports and
+//! code together.
 #![allow(dead_code)] // each user takes what it needs
 
 use std::sync::Arc;
 
 use arbor_runtime::builder::{action, bind, decorator, sel, seq, TreeBuilder};
 use arbor_runtime::{
-    Action, ActionCtx, Args, CompiledTree, InPort, NodeType, OutPort, ParamKind, ParamSpec,
-    Registry, Scalar, Status, Value, ValueType, Vec2,
+    CompiledTree, HostNode, InOut, Input, NodeCtx, NodeDecl, Output, Registry, Scalar, Status,
+    Value, ValueType, Vec2,
 };
 use serde_json::json;
 
@@ -30,13 +32,6 @@ pub enum Positions {
 }
 
 impl Positions {
-    fn kind(self) -> ParamKind {
-        match self {
-            Positions::Vec2 => ParamKind::Vec2,
-            Positions::List => ParamKind::List(Scalar::Float),
-        }
-    }
-
     fn value_type(self) -> ValueType {
         match self {
             Positions::Vec2 => ValueType::Vec2,
@@ -73,54 +68,111 @@ const WAYPOINTS: [Vec2; 4] = [
     Vec2::new(-10.0, 10.0),
 ];
 
+/// A position input: a `vec2` port, or a JSON one for `list<float>` keys.
 enum PosIn {
-    Vec2(InPort<Vec2>),
-    List(InPort<Value>),
+    Vec2(Input<Vec2>),
+    List(Input<Value>),
 }
 
+/// A position output.
 enum PosOut {
-    Vec2(OutPort<Vec2>),
-    List(OutPort<Value>),
+    Vec2(Output<Vec2>),
+    List(Output<Value>),
+}
+
+/// A position the node reads and writes through one key.
+enum PosInOut {
+    Vec2(InOut<Vec2>),
+    List(InOut<Value>),
+}
+
+/// The type of `list<float>` positions.
+const LIST: ValueType = ValueType::List(Scalar::Float);
+
+/// A `list<float>` value read as a position.
+fn from_list(value: &Value) -> Option<Vec2> {
+    match value {
+        Value::Json(json) => match json.as_array()?.as_slice() {
+            [x, y] => Some(Vec2::new(x.as_f64()?, y.as_f64()?)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A position as a `list<float>` value: a new JSON array (what `vec2` avoids).
+fn to_list(v: Vec2) -> Value {
+    Value::Json(Arc::new(json!([v.x, v.y])))
 }
 
 impl PosIn {
-    fn new(args: &Args, name: &str, positions: Positions) -> Result<PosIn, String> {
-        Ok(match positions {
-            Positions::Vec2 => PosIn::Vec2(args.port(name)?),
-            Positions::List => PosIn::List(args.port(name)?),
-        })
+    fn declare(decl: &mut NodeDecl<Soldier>, name: &str, doc: &str, positions: Positions) -> PosIn {
+        match positions {
+            Positions::Vec2 => PosIn::Vec2(decl.input::<Vec2>(name).doc(doc).required()),
+            Positions::List => {
+                PosIn::List(decl.input::<Value>(name).doc(doc).typed(LIST).required())
+            }
+        }
     }
 
-    fn read<C>(&self, cx: &ActionCtx<'_, C>) -> Option<Vec2> {
+    fn read(&self, cx: &NodeCtx<'_, Soldier>) -> Option<Vec2> {
         match self {
             PosIn::Vec2(port) => cx.get(port),
-            PosIn::List(port) => match cx.get(port)? {
-                Value::Json(json) => match json.as_array()?.as_slice() {
-                    [x, y] => Some(Vec2::new(x.as_f64()?, y.as_f64()?)),
-                    _ => None,
-                },
-                _ => None,
-            },
+            PosIn::List(port) => from_list(cx.get(port)?),
         }
     }
 }
 
 impl PosOut {
-    fn new(args: &Args, name: &str, positions: Positions) -> Result<PosOut, String> {
-        Ok(match positions {
-            Positions::Vec2 => PosOut::Vec2(args.output(name)?),
-            Positions::List => PosOut::List(args.output(name)?),
-        })
+    fn declare(
+        decl: &mut NodeDecl<Soldier>,
+        name: &str,
+        doc: &str,
+        positions: Positions,
+    ) -> PosOut {
+        match positions {
+            Positions::Vec2 => PosOut::Vec2(decl.output::<Vec2>(name).doc(doc).required()),
+            Positions::List => {
+                PosOut::List(decl.output::<Value>(name).doc(doc).typed(LIST).required())
+            }
+        }
     }
 
-    fn write<C>(&self, cx: &mut ActionCtx<'_, C>, v: Vec2) {
+    fn write(&self, cx: &mut NodeCtx<'_, Soldier>, v: Vec2) {
         match self {
             PosOut::Vec2(port) => cx.set(port, v),
-            PosOut::List(port) => {
-                let list = Value::Json(Arc::new(json!([v.x, v.y])));
-                // The key's type was checked at load; a list of two floats fits it.
-                let _ = cx.set_value(port, list);
+            // The key's type was checked at load; a list of two floats fits it.
+            PosOut::List(port) => drop(cx.set_value(port, to_list(v))),
+        }
+    }
+}
+
+impl PosInOut {
+    fn declare(
+        decl: &mut NodeDecl<Soldier>,
+        name: &str,
+        doc: &str,
+        positions: Positions,
+    ) -> PosInOut {
+        match positions {
+            Positions::Vec2 => PosInOut::Vec2(decl.in_out::<Vec2>(name).doc(doc).required()),
+            Positions::List => {
+                PosInOut::List(decl.in_out::<Value>(name).doc(doc).typed(LIST).required())
             }
+        }
+    }
+
+    fn read(&self, cx: &NodeCtx<'_, Soldier>) -> Option<Vec2> {
+        match self {
+            PosInOut::Vec2(port) => cx.get(port),
+            PosInOut::List(port) => from_list(cx.get(port)?),
+        }
+    }
+
+    fn write(&self, cx: &mut NodeCtx<'_, Soldier>, v: Vec2) {
+        match self {
+            PosInOut::Vec2(port) => cx.set(port, v),
+            PosInOut::List(port) => drop(cx.set_value(port, to_list(v))),
         }
     }
 }
@@ -132,142 +184,111 @@ fn enemy_at(t: f64) -> Vec2 {
     Vec2::new(14.0 * angle.cos(), 14.0 * angle.sin())
 }
 
-struct Sense {
-    pos: PosIn,
-    enemy: PosOut,
-    near: OutPort<bool>,
-    hurt: OutPort<bool>,
-}
-
-impl Action<Soldier> for Sense {
-    fn tick(&self, cx: &mut ActionCtx<'_, Soldier>) -> Status {
-        let Some(pos) = self.pos.read(cx) else {
+/// Looks for the enemy: where it is, whether it is near, whether the soldier is hurt.
+fn sense(positions: Positions) -> HostNode<Soldier> {
+    let mut decl = NodeDecl::<Soldier>::action("Sense", "Looks for the enemy.");
+    let pos = PosIn::declare(&mut decl, "pos", "Where the soldier is.", positions);
+    let enemy = PosOut::declare(&mut decl, "enemy", "Where the enemy is.", positions);
+    let near = decl
+        .output::<bool>("near")
+        .doc("Enemy within 6.")
+        .required();
+    let hurt = decl
+        .output::<bool>("hurt")
+        .doc("Below 30 hp until 80.")
+        .required();
+    decl.tick(move |cx| {
+        let Some(at) = pos.read(cx) else {
             return Status::Failure;
         };
         let me = &mut *cx.agent;
         me.clock += 1.0;
-        let enemy = enemy_at(me.clock);
+        let seen = enemy_at(me.clock);
         // Hurt below 30, healed at 80: between them the soldier keeps doing what it does.
         if me.hp < 30.0 {
             me.hurt = true;
         } else if me.hp >= 80.0 {
             me.hurt = false;
         }
-        let hurt = me.hurt;
-        self.enemy.write(cx, enemy);
-        cx.set(&self.near, pos.distance(enemy) < 6.0);
-        cx.set(&self.hurt, hurt);
+        let is_hurt = me.hurt;
+        enemy.write(cx, seen);
+        cx.set(&near, at.distance(seen) < 6.0);
+        cx.set(&hurt, is_hurt);
         Status::Success
-    }
+    })
 }
 
 /// Walks `speed` per tick toward `target` (or away from it, fleeing), writing `pos`.
-struct Walk {
-    target: PosIn,
-    pos_in: PosIn,
-    pos_out: PosOut,
-    speed: f64,
-    flee: bool,
-}
-
-impl Action<Soldier> for Walk {
-    fn tick(&self, cx: &mut ActionCtx<'_, Soldier>) -> Status {
-        let (Some(target), Some(pos)) = (self.target.read(cx), self.pos_in.read(cx)) else {
+fn walk(name: &str, flee: bool, positions: Positions) -> HostNode<Soldier> {
+    let mut decl = NodeDecl::<Soldier>::action(name, "Walks toward (or away from) a point.");
+    let target = PosIn::declare(&mut decl, "target", "The point.", positions);
+    let pos = PosInOut::declare(&mut decl, "pos", "Where the soldier is.", positions);
+    let speed = decl
+        .input::<f64>("speed")
+        .doc("Per tick.")
+        .literal()
+        .required();
+    decl.tick(move |cx| {
+        let (Some(to), Some(at), Some(speed)) = (target.read(cx), pos.read(cx), cx.get(&speed))
+        else {
             return Status::Failure;
         };
-        let to_target = target - pos;
-        if self.flee {
+        let to_target = to - at;
+        if flee {
             let me = &mut *cx.agent;
             me.fled += 1;
             me.hp = (me.hp + 2.0).min(100.0);
             let hp = me.hp;
-            self.pos_out
-                .write(cx, pos - to_target.normalized() * self.speed);
+            pos.write(cx, at - to_target.normalized() * speed);
             return if hp >= 80.0 {
                 Status::Success
             } else {
                 Status::Running
             };
         }
-        if to_target.length() <= self.speed {
-            self.pos_out.write(cx, target);
+        if to_target.length() <= speed {
+            pos.write(cx, to);
             Status::Success
         } else {
-            self.pos_out
-                .write(cx, pos + to_target.normalized() * self.speed);
+            pos.write(cx, at + to_target.normalized() * speed);
             Status::Running
         }
-    }
+    })
 }
 
-struct NextWaypoint {
-    waypoint: PosOut,
-}
-
-impl Action<Soldier> for NextWaypoint {
-    fn tick(&self, cx: &mut ActionCtx<'_, Soldier>) -> Status {
+/// Picks the next patrol point.
+fn next_waypoint(positions: Positions) -> HostNode<Soldier> {
+    let mut decl = NodeDecl::<Soldier>::action("NextWaypoint", "Picks the next patrol point.");
+    let waypoint = PosOut::declare(&mut decl, "waypoint", "The point.", positions);
+    decl.tick(move |cx| {
         let me = &mut *cx.agent;
         me.waypoint = (me.waypoint + 1) % WAYPOINTS.len();
         me.patrolled += 1;
         let next = WAYPOINTS[me.waypoint];
-        self.waypoint.write(cx, next);
+        waypoint.write(cx, next);
         Status::Success
-    }
+    })
 }
 
-/// The soldier's host nodes, with position ports of the given kind.
+/// Strikes; the enemy strikes back.
+fn attack() -> HostNode<Soldier> {
+    NodeDecl::<Soldier>::action("Attack", "Strikes; the enemy strikes back.").tick(|cx| {
+        cx.agent.attacks += 1;
+        cx.agent.hp -= 9.0;
+        Status::Success
+    })
+}
+
+/// The soldier's host nodes, each declared in one place with its ports (`NodeDecl`), as a
+/// game declares its own; position ports of the given kind.
 pub fn registry(positions: Positions) -> Registry<Soldier> {
-    let kind = positions.kind();
     let mut registry = Registry::<Soldier>::new();
-    registry.register(
-        NodeType::action("Sense", "Looks for the enemy.")
-            .param(ParamSpec::new("pos", kind, "Where the soldier is."))
-            .param(ParamSpec::new("enemy", kind, "Where the enemy is.").output())
-            .param(ParamSpec::new("near", ParamKind::Bool, "Enemy within 6.").output())
-            .param(ParamSpec::new("hurt", ParamKind::Bool, "Below 30 hp until 80.").output()),
-        move |args: &Args| {
-            Ok(Sense {
-                pos: PosIn::new(args, "pos", positions)?,
-                enemy: PosOut::new(args, "enemy", positions)?,
-                near: args.output("near")?,
-                hurt: args.output("hurt")?,
-            })
-        },
-    );
-    for (name, flee) in [("MoveTo", false), ("FleeFrom", true)] {
-        registry.register(
-            NodeType::action(name, "Walks toward (or away from) a point.")
-                .param(ParamSpec::new("target", kind, "The point."))
-                .param(ParamSpec::new("pos", kind, "Where the soldier is.").in_out())
-                .param(ParamSpec::new("speed", ParamKind::Float, "Per tick.").literal()),
-            move |args: &Args| {
-                Ok(Walk {
-                    target: PosIn::new(args, "target", positions)?,
-                    pos_in: PosIn::new(args, "pos", positions)?,
-                    pos_out: PosOut::new(args, "pos", positions)?,
-                    speed: args.f64("speed")?,
-                    flee,
-                })
-            },
-        );
-    }
-    registry.register(
-        NodeType::action("NextWaypoint", "Picks the next patrol point.")
-            .param(ParamSpec::new("waypoint", kind, "The point.").output()),
-        move |args: &Args| {
-            Ok(NextWaypoint {
-                waypoint: PosOut::new(args, "waypoint", positions)?,
-            })
-        },
-    );
-    registry.action(
-        NodeType::action("Attack", "Strikes; the enemy strikes back."),
-        |cx| {
-            cx.agent.attacks += 1;
-            cx.agent.hp -= 9.0;
-            Status::Success
-        },
-    );
+    registry
+        .add(sense(positions))
+        .add(walk("MoveTo", false, positions))
+        .add(walk("FleeFrom", true, positions))
+        .add(next_waypoint(positions))
+        .add(attack());
     registry
 }
 

@@ -240,7 +240,8 @@ pub(crate) fn check(
             | ParamKind::Map(_)
             | ParamKind::Vec2
             | ParamKind::Vec3
-            | ParamKind::Entity => {
+            | ParamKind::Entity
+            | ParamKind::User(_) => {
                 let ty = spec.kind.value_kind().unwrap_or(ValueType::Json);
                 ty.coerce(json).map(Arg::Value).map_err(bad)
             }
@@ -341,7 +342,8 @@ fn expected(kind: ParamKind, values: &[String]) -> String {
         | ParamKind::Map(_)
         | ParamKind::Vec2
         | ParamKind::Vec3
-        | ParamKind::Entity => kind
+        | ParamKind::Entity
+        | ParamKind::User(_) => kind
             .value_kind()
             .map_or("a value", ValueType::describe)
             .to_owned(),

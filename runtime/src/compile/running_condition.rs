@@ -7,6 +7,9 @@
 //! - a node of a Condition type declared `may_run`, and an attached condition of one;
 //! - the condition child of `IfThenElse` and `WhileDoElse` (rules 37 and 38), when it can.
 //!
+//! A disabled node and everything below it runs as if absent (rule 79): it is neither
+//! warned about nor counted as a node that can return running.
+//!
 //! One pass over the file, children before parents; linear in its nodes.
 
 use std::sync::Arc;
@@ -26,7 +29,8 @@ pub(crate) fn warnings(
     types: &NodeTypes,
     origin: &Arc<str>,
 ) -> Vec<Problem> {
-    let runner = runners(file, graph, types);
+    let off = switched_off(file, graph);
+    let runner = runners(file, graph, types, &off);
     let label = |i: usize| {
         let node = &file.nodes[i];
         if node.name.is_empty() || node.name == node.kind {
@@ -43,7 +47,7 @@ pub(crate) fn warnings(
     };
     let mut warnings = Vec::new();
     for (i, node) in file.nodes.iter().enumerate() {
-        let Some(ty) = types.node(&node.kind) else {
+        let Some(ty) = types.node(&node.kind).filter(|_| !off[i]) else {
             continue;
         };
         if ty.category == Category::Condition && ty.may_run {
@@ -96,7 +100,7 @@ pub(crate) fn warnings(
 }
 
 /// For each node, a node at or below it that can return running by itself, if any.
-fn runners(file: &TreeFile, graph: &Graph, types: &NodeTypes) -> Vec<Option<usize>> {
+fn runners(file: &TreeFile, graph: &Graph, types: &NodeTypes, off: &[bool]) -> Vec<Option<usize>> {
     let n = file.nodes.len();
     let mut runner: Vec<Option<usize>> = vec![None; n];
     // Iterative post-order from every node not yet done; `entered` cuts cycles, which the
@@ -124,7 +128,9 @@ fn runners(file: &TreeFile, graph: &Graph, types: &NodeTypes) -> Vec<Option<usiz
             let own = types
                 .node(&file.nodes[i].kind)
                 .is_some_and(|ty| runs_by_itself(ty, &file.nodes[i].params));
-            runner[i] = if own {
+            runner[i] = if off[i] {
+                None
+            } else if own {
                 Some(i)
             } else {
                 children.iter().find_map(|c| runner[*c])
@@ -132,6 +138,22 @@ fn runners(file: &TreeFile, graph: &Graph, types: &NodeTypes) -> Vec<Option<usiz
         }
     }
     runner
+}
+
+/// For each node, whether it is disabled (`"enabled": false`) or below a disabled node.
+/// Each node is marked once, so the walk is linear even where nodes share children.
+fn switched_off(file: &TreeFile, graph: &Graph) -> Vec<bool> {
+    let mut off = vec![false; file.nodes.len()];
+    let mut stack: Vec<usize> = (0..file.nodes.len())
+        .filter(|&i| !file.nodes[i].enabled)
+        .collect();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut off[i], true) {
+            continue;
+        }
+        stack.extend(graph.children.get(i).into_iter().flatten().copied());
+    }
+    off
 }
 
 /// Whether a node of type `ty` with these parameters can return running by itself.

@@ -5,10 +5,11 @@
 //! their handles, and its state. Its fields are public and disjoint, so the code can hold
 //! `cx.agent` and `cx.state` at once.
 
-use crate::blackboard::Blackboard;
+use crate::blackboard::{Blackboard, BlackboardError};
 use crate::exec::Host;
 use crate::host::Site;
 use crate::port::{PortType, ScalarPort};
+use crate::value::Value;
 
 use super::ports::{Readable, Resolved, Writable};
 
@@ -50,6 +51,21 @@ impl<C, S> NodeCtx<'_, C, S> {
         let ports = self.ports;
         if let Some(out) = self.resolved_in(ports, port.at()).and_then(P::out_port) {
             out.write(self.blackboard, value.into());
+        }
+    }
+
+    /// Writes any value (a list, a map, a user value) to an output or in-out port of type
+    /// [`Value`], checked against the bound key's type now, as
+    /// [`crate::ActionCtx::set_value`] does; nothing when the output is unbound.
+    pub fn set_value<P: Writable<Value>>(
+        &mut self,
+        port: &P,
+        value: Value,
+    ) -> Result<(), BlackboardError> {
+        let ports = self.ports;
+        match self.resolved_in(ports, port.at()).and_then(P::out_port) {
+            Some(out) => out.write_value(self.blackboard, value),
+            None => Ok(()),
         }
     }
 

@@ -11,7 +11,8 @@ use std::marker::PhantomData;
 
 use crate::args::Args;
 use crate::port::{InPort, OutPort, PortType, ScalarPort};
-use crate::spec::ParamSpec;
+use crate::spec::{ParamKind, ParamSpec};
+use crate::value::{Value, ValueType};
 
 /// One port of one node, resolved when the tree loads: an `Option<InPort<T>>`, an
 /// `OutPort<T>` or both, behind `Any` so that a node's ports of different types sit in one list.
@@ -222,6 +223,22 @@ impl<H> PortDecl<'_, H> {
         self.handle
     }
 }
+
+/// `typed` for the ports of type [`Value`], which take any value type.
+macro_rules! typed_value_port {
+    ($($handle:ident),*) => {$(
+        impl PortDecl<'_, $handle<Value>> {
+            /// Declares the port's value type, for a [`Value`] port that carries one type
+            /// (a `list<float>`, a user value type) rather than any (`json`): keys of that
+            /// type bind to it, and the editor offers that type.
+            pub fn typed(self, ty: ValueType) -> Self {
+                self.spec.kind = ParamKind::of(ty);
+                self
+            }
+        }
+    )*};
+}
+typed_value_port!(Input, Output, InOut);
 
 impl<T: ScalarPort + ?Sized> PortDecl<'_, Input<T>> {
     /// Used when the file leaves the parameter out.

@@ -74,6 +74,9 @@ pub(crate) enum Op {
     /// Writes the top value (a float, kept on the stack) to one component of a vector
     /// key's valid value; a key without one stops the script.
     StoreComponent(Key, u8),
+    /// Pushes whether two keys of one user value type hold equal valid values (rule 100);
+    /// a key without one stops the script.
+    SameValue(Key, Key),
     /// Drops the top value (an expression statement's result that is not the last).
     Pop,
     /// The top value (an int) as a float.
@@ -152,6 +155,10 @@ impl Program {
                 | Op::Append(k)
                 | Op::LoadComponent(k, _)
                 | Op::StoreComponent(k, _) => *k = map(*k),
+                Op::SameValue(a, b) => {
+                    *a = map(*a);
+                    *b = map(*b);
+                }
                 _ => {}
             }
         }
@@ -549,6 +556,11 @@ impl<'a> Compiler<'a> {
     }
 
     fn compare(&mut self, first: &Expr, rest: &[(&str, Expr)]) -> Result<Ty, ScriptError> {
+        if let [(op @ ("==" | "!="), right)] = rest {
+            if let Some(done) = self.user_equality(op, first, right) {
+                return done;
+            }
+        }
         // `a < b < c` is `a < b && b < c`; operands have no side effects (an assignment
         // is only ever a whole statement), so `b` is evaluated twice.
         let mut jumps = Vec::new();
@@ -581,6 +593,47 @@ impl<'a> Compiler<'a> {
             self.ops[at] = Op::AndJump(end);
         }
         Ok(Ty::Bool)
+    }
+
+    /// `a == b` or `a != b` on two keys of one user value type (rule 100): the only
+    /// operation scripts have on such values. `None` when neither side is such a key.
+    fn user_equality(
+        &mut self,
+        op: &str,
+        left: &Expr,
+        right: &Expr,
+    ) -> Option<Result<Ty, ScriptError>> {
+        let user_key = |e: &Expr| match *e {
+            Expr::Name { root, span } => {
+                let text = self.text(span);
+                let name = text.strip_prefix('@').unwrap_or(text);
+                match self.names.key(name, root) {
+                    Some((key, ValueType::User(ty))) => Some((key, ty, span)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let span = left.span().to_end(right.span());
+        match (user_key(left), user_key(right)) {
+            (None, None) => None,
+            (Some((a, ta, _)), Some((b, tb, _))) if ta == tb => {
+                self.emit_at(Op::SameValue(a, b), 1, span);
+                if op == "!=" {
+                    self.emit(Op::Not, 0);
+                }
+                Some(Ok(Ty::Bool))
+            }
+            (Some((_, ty, at)), _) | (None, Some((_, ty, at))) => Some(Err(Self::err(
+                at,
+                format!(
+                    "`{}` holds {ty} values: scripts compare them with `==` or `!=` to \
+                     another {ty} key only",
+                    self.text(at),
+                    ty = ty.name()
+                ),
+            ))),
+        }
     }
 
     fn ternary(&mut self, c: &Expr, a: &Expr, b: &Expr, span: Span) -> Result<Ty, ScriptError> {

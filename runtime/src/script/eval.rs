@@ -266,6 +266,11 @@ impl Program {
                         _ => return Err(self.no_value(pc - 1, key)),
                     }
                 }
+                Op::SameValue(a, b) => match (bb.get(a), bb.get(b)) {
+                    (Some(x), Some(y)) => stack.push(V::B(x.strict_eq(y))),
+                    (None, _) => return Err(self.no_value(pc - 1, a)),
+                    (_, None) => return Err(self.no_value(pc - 1, b)),
+                },
                 Op::LoadComponent(key, i) => stack.push(V::F(match (bb.value(key), i) {
                     (Value::Vec2(v), 0) => v.x,
                     (Value::Vec2(v), _) => v.y,

@@ -5,9 +5,11 @@
 mod node_type;
 mod node_types;
 mod stand_in;
+mod value_type_decl;
 
 pub use node_type::{
     Category, ChildCount, Direction, NodeType, ParamKind, ParamSpec, SourceLocation,
 };
 pub use node_types::{NodeTypes, MANIFEST_FORMAT};
 pub use stand_in::StandIn;
+pub use value_type_decl::ValueTypeDecl;

@@ -97,7 +97,8 @@ impl ChildCount {
 /// The kind of value a parameter holds; decides the inspector widget and the loader's check.
 ///
 /// In files and manifests it is a string: the value types (`bool`, `int`, `float`,
-/// `string`, `json`, `list<T>`, `map<T>`, `vec2`, `vec3`, `entity`) and the structural kinds (`key`, `key_value`,
+/// `string`, `json`, `list<T>`, `map<T>`, `vec2`, `vec3`, `entity`, a registered user value
+/// type's name) and the structural kinds (`key`, `key_value`,
 /// `statuses`, `enum`, `path`, `key_map`, `event`, `trigger`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamKind {
@@ -121,6 +122,8 @@ pub enum ParamKind {
     Vec3,
     /// A 64-bit entity id.
     Entity,
+    /// A user value type ([`crate::UserType`]), by its name.
+    User(crate::UserType),
     /// The name of a declared blackboard key.
     Key,
     /// A value compared with or written to the key named by the node's `key` parameter;
@@ -170,6 +173,7 @@ impl ParamKind {
             ValueType::Vec2 => ParamKind::Vec2,
             ValueType::Vec3 => ParamKind::Vec3,
             ValueType::Entity => ParamKind::Entity,
+            ValueType::User(t) => ParamKind::User(t),
         }
     }
 
@@ -207,6 +211,7 @@ impl ParamKind {
             ParamKind::Vec2 => Some(ValueType::Vec2),
             ParamKind::Vec3 => Some(ValueType::Vec3),
             ParamKind::Entity => Some(ValueType::Entity),
+            ParamKind::User(t) => Some(ValueType::User(t)),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-use super::{Category, NodeType};
+use super::{Category, NodeType, ValueTypeDecl};
 
 /// The value of a manifest's `format` field.
 pub const MANIFEST_FORMAT: &str = "arbor-node-types";
@@ -24,6 +24,9 @@ pub struct NodeTypes {
     script_enums: BTreeMap<String, i64>,
     /// Old names of renamed types (`NodeType::aliases`), to their current names.
     renamed: BTreeMap<String, String>,
+    /// User value types (`crate::user_type`), by name: those the program registered with
+    /// this set and those its manifests declare.
+    value_types: BTreeMap<String, ValueTypeDecl>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -36,6 +39,16 @@ struct Manifest {
     decorators: Vec<NodeType>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     script_enums: BTreeMap<String, i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    value_types: Vec<ValueTypeDecl>,
+}
+
+/// A manifest's user value types alone: they are declared before the rest is read, since
+/// its parameters may have their types.
+#[derive(Deserialize)]
+struct ValueTypesOnly {
+    #[serde(default)]
+    value_types: Vec<ValueTypeDecl>,
 }
 
 impl NodeTypes {
@@ -93,6 +106,16 @@ impl NodeTypes {
         self.script_enums.insert(name.to_owned(), value);
     }
 
+    /// Records a user value type's declaration, for [`NodeTypes::manifest_where`].
+    pub fn value_type(&mut self, decl: ValueTypeDecl) {
+        self.value_types.insert(decl.name.clone(), decl);
+    }
+
+    /// The user value types registered with this set or declared by its manifests, by name.
+    pub fn value_types(&self) -> impl Iterator<Item = &ValueTypeDecl> {
+        self.value_types.values()
+    }
+
     /// The scripting enums, by name.
     pub fn script_enums(&self) -> &BTreeMap<String, i64> {
         &self.script_enums
@@ -128,8 +151,11 @@ impl NodeTypes {
     }
 
     /// Merges the host types declared in a manifest; they are marked `host`. Either every
-    /// type is merged or, on an error, none is.
+    /// type is merged or, on an error, none is; except the manifest's user value types,
+    /// which are declared for the whole program first (`crate::user_type::declare`), as
+    /// its parameters and the trees that use it name them.
     pub fn merge_manifest(&mut self, text: &str) -> Result<usize, String> {
+        NodeTypes::declare_value_types(text)?;
         let manifest: Manifest = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if manifest.format != MANIFEST_FORMAT {
             return Err(format!(
@@ -181,12 +207,27 @@ impl NodeTypes {
             NodeTypes::check_script_enum_name(name)?;
             self.script_enums.insert(name.clone(), *value);
         }
+        for decl in manifest.value_types {
+            self.value_type(decl);
+        }
         let count = manifest.nodes.len();
         for mut ty in manifest.nodes {
             ty.host = true;
             self.insert(ty);
         }
         Ok(count)
+    }
+
+    /// Declares a manifest's user value types for the whole program
+    /// (`crate::user_type::declare`) and nothing else; returns how many it lists. A
+    /// program that parses a tree file before merging the manifests it names (the editor)
+    /// calls this first, so that the file's keys of those types parse.
+    pub fn declare_value_types(text: &str) -> Result<usize, String> {
+        let declared: ValueTypesOnly = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        for decl in &declared.value_types {
+            crate::user_type::declare(decl).map_err(|e| e.to_string())?;
+        }
+        Ok(declared.value_types.len())
     }
 
     /// A manifest of the types for which `keep` holds, pretty-printed.
@@ -202,6 +243,7 @@ impl NodeTypes {
                 .cloned()
                 .collect(),
             script_enums: self.script_enums.clone(),
+            value_types: self.value_types.values().cloned().collect(),
         };
         let mut text = serde_json::to_string_pretty(&manifest).expect("manifests serialise");
         text.push('\n');

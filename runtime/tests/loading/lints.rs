@@ -1,7 +1,8 @@
 //! Warnings `check` gives about trees that load: a key read but never written (with
 //! `LoadOptions::lint_keys`, which `arbor check` sets), and a
 //! custom node type used in the wrong position (rule 73: a decorator with other than one
-//! child and a leaf with children are errors, a composite without children a warning).
+//! child and a leaf with children are errors, a composite without children a warning), and
+//! a condition that can return running (outside disabled branches, rule 79).
 
 use arbor_runtime::{check_str, Category, LoadOptions, NodeType, NodeTypes, Severity};
 use serde_json::{json, Value};
@@ -195,6 +196,50 @@ fn a_condition_declared_to_run_is_warned_where_it_is_used() {
         "the attached form too: {found:?}"
     );
     assert_eq!(warned(&found, "can return running"), 2, "{found:?}");
+}
+
+#[test]
+fn rule79_the_condition_lint_skips_disabled_branches() {
+    let mut types = NodeTypes::builtin();
+    types.insert(NodeType::condition("AskServer", "Waits for an answer.").may_run());
+    let lint = |root: Value| {
+        let mut file = tree_json(root, json!([]));
+        file["version"] = json!(3);
+        let found: Vec<(Severity, String)> =
+            check_str(&file.to_string(), None, &types, &LoadOptions::default())
+                .problems
+                .iter()
+                .map(|p| (p.severity, p.to_string()))
+                .collect();
+        warned(&found, "can return running")
+    };
+    let ask = |enabled: bool| json!({"type": "AskServer", "enabled": enabled});
+    let under = |enabled: bool| {
+        json!({"type": "Sequence", "children": [
+            {"type": "Sequence", "enabled": enabled, "children": [ask(true)]},
+            {"type": "Log", "params": {"message": "-"}}
+        ]})
+    };
+    assert_eq!(lint(under(true)), 1, "the enabled branch is warned");
+    assert_eq!(
+        lint(under(false)),
+        0,
+        "a condition below a disabled node is not"
+    );
+    let root = json!({"type": "Sequence", "children": [ask(false), ask(true)]});
+    assert_eq!(lint(root), 1, "a disabled condition itself is not");
+    // A disabled Wait is no longer a runner below the IfThenElse's condition.
+    let condition_child = |enabled: bool| {
+        json!({"type": "IfThenElse", "children": [
+            {"type": "Sequence", "children": [
+                {"type": "Wait", "enabled": enabled, "params": {"seconds": 1}},
+                {"type": "Log", "params": {"message": "test"}}
+            ]},
+            {"type": "Log", "params": {"message": "then"}}
+        ]})
+    };
+    assert_eq!(lint(condition_child(true)), 1);
+    assert_eq!(lint(condition_child(false)), 0);
 }
 
 #[test]

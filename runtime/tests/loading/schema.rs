@@ -497,7 +497,8 @@ fn runtime_manifests_conform() {
     );
     // And the schema is not vacuous.
     let mut wrong = value.clone();
-    wrong["nodes"][0]["params"][0]["type"] = json!("number");
+    // Not a built-in type, nor a user value type's name (lowercase letters, digits, `_`).
+    wrong["nodes"][0]["params"][0]["type"] = json!("list<number>");
     assert!(compiled.manifest_errors(&wrong).is_some());
     let mut wrong = value.clone();
     wrong["nodes"][0]["source"]["line"] = json!(0);
@@ -607,6 +608,8 @@ fn compare_params(ty: &NodeType, params: &Value, required: bool) -> Vec<String> 
             // An array of numbers or an object of named components.
             ParamKind::Vec2 | ParamKind::Vec3 => literal.get("oneOf").is_some(),
             ParamKind::Entity => literal["type"] == "integer",
+            // Built-in types have no parameters of a program's own types.
+            ParamKind::User(_) => false,
             ParamKind::Key => reference == Some("#/$defs/keyName"),
             ParamKind::KeyValue => true,
             ParamKind::Statuses => reference == Some("#/$defs/statuses"),

@@ -99,6 +99,7 @@ fn read_tree_text(path: &Path) -> Result<String, OpenError> {
         }
         Err(e) => return Err(read_error(io_error(e))),
     };
+    declare_value_types(&text, path);
     Ok(text)
 }
 
@@ -113,6 +114,27 @@ fn io_error(e: ReadError) -> std::io::Error {
     match e {
         ReadError::Io(e) => e,
         other => std::io::Error::new(std::io::ErrorKind::InvalidData, other.to_string()),
+    }
+}
+
+/// Declares the user value types of the manifests a tree file names (relative to its
+/// folder) before the file is parsed, so that its keys of those types parse. Best effort:
+/// a manifest that cannot be read or parsed is reported when the document's node types
+/// are loaded ([`load_node_types`]), not here.
+fn declare_value_types(text: &str, path: &Path) {
+    #[derive(serde::Deserialize)]
+    struct Manifests {
+        #[serde(default)]
+        manifests: Vec<String>,
+    }
+    let Ok(named) = serde_json::from_str::<Manifests>(text) else {
+        return;
+    };
+    let base = path.parent().unwrap_or(Path::new(""));
+    for rel in named.manifests {
+        if let Ok(manifest) = read_text(&base.join(rel)) {
+            let _ = NodeTypes::declare_value_types(&manifest);
+        }
     }
 }
 

@@ -63,9 +63,13 @@ impl Case {
                 matches!((value.as_f64(), self.number), (Some(a), Some(b)) if a == b)
             }
             Value::Bool(b) => self.text.trim() == if *b { "true" } else { "false" },
-            Value::Null | Value::Json(_) | Value::Vec2(_) | Value::Vec3(_) | Value::Entity(_) => {
-                false
-            }
+            // A user value's text is its JSON, which would take an allocation to make.
+            Value::Null
+            | Value::Json(_)
+            | Value::Vec2(_)
+            | Value::Vec3(_)
+            | Value::Entity(_)
+            | Value::User(_) => false,
         }
     }
 }
