@@ -18,6 +18,7 @@ use std::sync::Arc;
 use crate::compile::{LoadError, Problem, ProblemKind};
 #[doc(hidden)]
 pub use crate::exec::State;
+pub use crate::program::{Loops, Program, Reentry, Run};
 use crate::exec::{
     host_at, loop_finish_at, loop_start_at, shape_of, split, untraced, Exec, HeldAction, Shape,
     Slots,
@@ -25,30 +26,9 @@ use crate::exec::{
 use crate::host::Site;
 use crate::nodes::Kind;
 use crate::status::Status;
-use crate::trace::{NodeId, Observer, TraceEvent};
+use crate::trace::{NodeId, Observer};
 use crate::tree::CompiledTree;
 use crate::Agent;
-
-/// A tree compiled to Rust, run by an [`crate::Agent`] in place of the interpreter when its
-/// tree carries one (see [`install`]). Two entry points, so that `Agent::tick` pays no
-/// dynamic call per trace event: `tick` is instantiated with the no-op observer `()`,
-/// `tick_traced` with `dyn Observer`.
-pub trait Program<C>: Send + Sync {
-    /// One root tick of the agent whose tree and state these are, without an observer,
-    /// after moving the clock by `dt` if given (`Agent::tick`; `Agent::run` without): the
-    /// whole tick in the program's own function, which calls [`run`].
-    fn tick(
-        &self,
-        tree: &CompiledTree<C>,
-        state: &mut State,
-        data: &mut C,
-        dt: Option<f64>,
-    ) -> Status;
-    /// One root tick reporting every trace event.
-    fn tick_traced<'a>(&self, run: &mut Run<'a, '_, C, dyn Observer + 'a>) -> Status;
-    /// The program's plain loops for a traced tick ([`Loops`]).
-    fn loops_traced<'o>(&self) -> &dyn Loops<C, dyn Observer + 'o>;
-}
 
 /// A generated program's root: what [`run`] and [`direct`] call, statically, so that
 /// the whole tick is one function.
@@ -56,18 +36,6 @@ pub trait Root<C, const N: usize> {
     /// One root tick, the slots of the agent at hand.
     fn root<O: Observer + ?Sized>(&self, x: &mut Fixed<'_, '_, '_, C, O, N>) -> Status;
 }
-
-/// Every plain loop of a generated program, by node index: the interpreter hands a plain
-/// loop it reaches below a node it ticks itself (a Repeat's or a decorated node's child)
-/// back to the generated code through this, so the whole tree's loops run as code, not
-/// only those reached from the root through loops.
-pub trait Loops<C, O: ?Sized> {
-    /// Ticks node `node` if it is one of the program's loops; `None` if it is not.
-    fn tick_loop(&self, x: &mut Reentry<'_, '_, '_, C, O>, node: u32) -> Option<Status>;
-}
-
-/// The interpreter's tick, lent to generated code for one of its loops.
-pub struct Reentry<'r, 'a, 'c, C, O: ?Sized>(pub(crate) &'r mut Exec<'a, 'c, C, O>);
 
 impl<'a, 'c, C, O: Observer + ?Sized> Reentry<'_, 'a, 'c, C, O> {
     /// As [`Run::fixed`].
@@ -174,9 +142,6 @@ pub fn direct<C, P: Root<C, N>, const N: usize>(
     let (tree, state) = agent.parts_mut();
     root_tick::<C, P, N, false>(program, loops, tree, state, data, Some(dt))
 }
-
-/// One agent's state borrowed for one traced root tick (`Program::tick_traced`).
-pub struct Run<'a, 'c, C, O: ?Sized>(pub(crate) Exec<'a, 'c, C, O>);
 
 /// A tick whose tree is known to have `N` nodes, with the address of its `N` slots
 /// (`exec::Slots`).
@@ -335,17 +300,6 @@ fn stale<C>(tree: &CompiledTree<C>, why: String) -> LoadError {
     );
     LoadError {
         problems: vec![Problem::new(&origin, "$", ProblemKind::StaleCode(why))],
-    }
-}
-
-/// An observer behind any pointer, seen as `dyn Observer` (an unsized observer cannot be
-/// coerced to one directly).
-pub(crate) struct Forward<'o, O: ?Sized>(pub &'o mut O);
-
-impl<O: Observer + ?Sized> Observer for Forward<'_, O> {
-    #[inline]
-    fn event(&mut self, event: TraceEvent<'_>) {
-        self.0.event(event)
     }
 }
 

@@ -19,6 +19,7 @@ use crate::control::{ControlCtx, Engine};
 use crate::host::{Action, ActionCtx, Site};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
+use crate::program::{Loops, Reentry};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer, TraceEvent};
 use crate::tree::{CompiledTree, Node};
@@ -62,10 +63,10 @@ pub(crate) struct Exec<'a, 'c, C, O: ?Sized> {
     /// else takes its address (a generated tick of plain loops and leaves).
     pub cx: &'a mut ActionCtx<'c, C>,
     pub obs: &'a mut O,
-    /// The plain loops of a tree compiled to Rust, when generated code runs this tick: a
+    /// The emitted nodes of a tree compiled to Rust, when its program runs this tick: a
     /// plain loop the interpreter reaches below a node it ticks (a Repeat's Sequence) is
-    /// handed back to the generated code (`codegen::support::Loops`).
-    pub gen: Option<&'a dyn crate::codegen::support::Loops<C, O>>,
+    /// handed back to the program (`program::Loops`).
+    pub gen: Option<&'a dyn Loops<C, O>>,
     /// Restarts of loop children so far in this tick, against [`LOOP_BUDGET_PER_TICK`]
     /// (rule 81). Here, in the one `Exec` of a tick, so that generated code, which ticks
     /// Repeats and Retries through this `Exec`, shares it with the interpreter.
@@ -196,7 +197,7 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     #[inline(always)]
     fn generated_loop(&mut self, i: u32) -> Option<Status> {
         let gen = self.gen?;
-        gen.tick_loop(&mut crate::codegen::support::Reentry(self), i)
+        gen.tick_loop(&mut Reentry(self), i)
     }
 
     /// Ticks the root, as [`Exec::tick_entry`] does, with a plain Sequence's or
