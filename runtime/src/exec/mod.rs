@@ -249,14 +249,16 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     /// marks its slot, runs its body and clears its slot; others take [`Exec::tick_full`].
     #[inline(never)]
     pub(crate) fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
-        if !node.plain {
-            return self.tick_full(i);
-        }
-        // Only a plain loop can be generated code's: other nodes skip the program's call.
-        if self.gen.is_some() && matches!(shape_of(node), Shape::Loop { .. }) {
+        // Only a Sequence or Selector can be a program's node (`program::Loops`): other
+        // nodes skip the program's call.
+        if self.gen.is_some() && matches!(node.kind, Kind::Sequence { .. } | Kind::Selector { .. })
+        {
             if let Some(status) = self.generated_loop(i) {
                 return status;
             }
+        }
+        if !node.plain {
+            return self.tick_full(i);
         }
         let slot = &mut self.st.slots[i as usize];
         if !slot.running {
@@ -277,24 +279,45 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     /// The whole lifecycle of rule 3: entry checks, enter, body, exit and post-decorators.
     #[inline(never)]
     fn tick_full(&mut self, i: u32) -> Status {
+        let cursor = match self.start_full(i) {
+            Ok(cursor) => cursor,
+            Err(status) => return status,
+        };
+        let tree = self.tree;
+        let status = self.body(i, &tree.nodes[i as usize], cursor);
+        self.finish_full(i, status)
+    }
+
+    /// The general lifecycle of node `i` up to its body (rule 3): entry checks and enter
+    /// when idle, the Self-abort checks and `While` while running. `Ok` with the cursor
+    /// the body resumes at, or `Err` with the node's status when it ends before its body
+    /// runs. Shared with generated code, which emits the body of a decorated Sequence or
+    /// Selector between this and [`Exec::finish_full`].
+    #[inline(always)]
+    pub(crate) fn start_full(&mut self, i: u32) -> Result<u32, Status> {
         let tree = self.tree;
         let node = &tree.nodes[i as usize];
         if !self.st.slots[i as usize].running {
             if node.decorator_count > 0 && !self.check(i, Phase::Entry) {
-                return Status::Failure;
+                return Err(Status::Failure);
             }
             if let Some(status) = attached::script::before_start(self, i) {
-                return status;
+                return Err(status);
             }
             self.enter(i);
         } else if node.self_abort && !self.check(i, Phase::SelfAbort) {
             self.abort(i);
-            return Status::Failure;
+            return Err(Status::Failure);
         } else if let Some(status) = attached::script::while_running(self, i) {
-            return status;
+            return Err(status);
         }
-        let cursor = self.st.slots[i as usize].cursor;
-        let status = self.body(i, node, cursor);
+        Ok(self.st.slots[i as usize].cursor)
+    }
+
+    /// The general lifecycle of node `i` after its body gave `status`: the Tick event,
+    /// then exit and post-decorators if it is done ([`Exec::start_full`]).
+    #[inline(always)]
+    pub(crate) fn finish_full(&mut self, i: u32, status: Status) -> Status {
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         if status.is_done() {
             self.exit(i, status)
