@@ -336,7 +336,7 @@ fn walk(out: &mut String, l: &Loop, next: &str) {
     let n = l.children.len();
     for (k, &c) in l.children.iter().enumerate() {
         if k + 1 == n || !l.rescans(k) {
-            let _ = writeln!(out, "            if current <= {k} {{");
+            let _ = writeln!(out, "            if {} {{", resumes_by(k));
             child(out, "                ", k, c, next);
             out.push_str("            }\n");
         } else if l.seq && !l.dynamic {
@@ -415,9 +415,19 @@ fn resume_nested(out: &mut String, l: &Loop, next: &str) {
 /// Resuming through one comparison per child: child `k` runs if `current <= k`.
 fn resume_chain(out: &mut String, l: &Loop, next: &str) {
     for (k, c) in l.children.iter().enumerate() {
-        let _ = writeln!(out, "            if current <= {k} {{");
+        let _ = writeln!(out, "            if {} {{", resumes_by(k));
         child(out, "                ", k, *c, next);
         out.push_str("            }\n");
+    }
+}
+
+/// The test that child `k` runs when the walk resumes: the current child is `k` or earlier
+/// (`current == 0` for the first, which clippy would call `current <= 0` absurd).
+fn resumes_by(k: usize) -> String {
+    if k == 0 {
+        "current == 0".to_owned()
+    } else {
+        format!("current <= {k}")
     }
 }
 

@@ -249,16 +249,15 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     /// marks its slot, runs its body and clears its slot; others take [`Exec::tick_full`].
     #[inline(never)]
     pub(crate) fn tick_node(&mut self, i: u32, node: &'a Node) -> Status {
+        if !node.plain {
+            return self.tick_full(i);
+        }
         // Only a Sequence or Selector can be a program's node (`program::Loops`): other
         // nodes skip the program's call.
-        if self.gen.is_some() && matches!(node.kind, Kind::Sequence { .. } | Kind::Selector { .. })
-        {
+        if self.gen.is_some() && is_walk(node) {
             if let Some(status) = self.generated_loop(i) {
                 return status;
             }
-        }
-        if !node.plain {
-            return self.tick_full(i);
         }
         let slot = &mut self.st.slots[i as usize];
         if !slot.running {
@@ -279,6 +278,12 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     /// The whole lifecycle of rule 3: entry checks, enter, body, exit and post-decorators.
     #[inline(never)]
     fn tick_full(&mut self, i: u32) -> Status {
+        // As in `tick_node`: a decorated Sequence or Selector may be a program's node.
+        if self.gen.is_some() && is_walk(&self.tree.nodes[i as usize]) {
+            if let Some(status) = self.generated_loop(i) {
+                return status;
+            }
+        }
         let cursor = match self.start_full(i) {
             Ok(cursor) => cursor,
             Err(status) => return status,
@@ -774,6 +779,13 @@ pub(crate) fn loop_finish_at<O: Observer + ?Sized>(
 #[inline(always)]
 pub(crate) fn untraced() -> &'static mut () {
     Box::leak(Box::new(()))
+}
+
+/// Whether `node` is a Sequence or Selector: the only kinds whose walk generated code
+/// emits, so the only nodes `Exec` offers back to a program (`program::Loops`).
+#[inline(always)]
+fn is_walk(node: &Node) -> bool {
+    matches!(node.kind, Kind::Sequence { .. } | Kind::Selector { .. })
 }
 
 /// The status a plain loop goes on with: a Sequence goes on while children succeed, a
