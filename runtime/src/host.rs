@@ -11,7 +11,6 @@ use std::any::Any;
 use crate::blackboard::{Blackboard, BlackboardError};
 use crate::exec::Host;
 use crate::port::{InPort, OutPort, PortType, ScalarPort};
-use crate::rng::Rng;
 use crate::status::Status;
 use crate::trace::NodeId;
 use crate::value::Value;
@@ -38,53 +37,64 @@ pub(crate) struct Site {
     pub state: u32,
 }
 
-impl<C> ActionCtx<'_, C> {
-    /// The agent's clock, in seconds.
-    pub fn now(&self) -> f64 {
-        self.blackboard.now()
-    }
-
-    /// Seconds since the agent's previous root tick (since its creation, on the first).
-    pub fn dt(&self) -> f64 {
-        self.host.dt()
-    }
-
-    /// The node being run (for a host condition attached as a decorator: the node it is
-    /// attached to).
-    pub fn node(&self) -> NodeId {
-        self.site.node
-    }
-
-    /// The name of the node being run, as the tree file gives it (the type's name when
-    /// the file gives none).
-    pub fn name(&self) -> &str {
-        self.host.label(self.site.node).0
-    }
-
-    /// The GUID of the node being run, as in the tree file.
-    pub fn guid(&self) -> &str {
-        self.host.label(self.site.node).1
-    }
-
-    /// The agent's seeded random generator: use it, not a global one, to stay reproducible.
-    pub fn rng(&mut self) -> &mut Rng {
-        &mut self.host.rng
-    }
-
-    /// Says that, running, this node needs no tick before the agent's clock reaches
-    /// `time` (rule 83): until then each tick of it would return `running` and change
-    /// nothing, unless the agent's inputs change (a blackboard write, event or trigger from
-    /// outside, or [`crate::Population::wake`]). A [`crate::Population`] then leaves the
-    /// agent unticked until the first frame at or after `time` (rule 82). Valid for the
-    /// tick it is said in; a node that says nothing keeps its agent awake. `f64::INFINITY`:
-    /// until an input changes.
-    pub fn sleep_until(&mut self, time: f64) {
-        let node = self.site.node.0;
-        match self.host.sleeps.last_mut() {
-            Some(last) if last.0 == node => last.1 = time,
-            _ => self.host.sleeps.push((node, time)),
+/// What every context lent to a host node's code offers about the run itself: the clock,
+/// `dt`, the node, the agent's RNG and sleeping (rule 83). One body for [`ActionCtx`] and
+/// [`crate::NodeCtx`], whose `blackboard`, `host` and `site` fields are the same, so that a
+/// declared node can do all that a registered action can.
+macro_rules! run_accessors {
+    () => {
+        /// The agent's clock, in seconds.
+        pub fn now(&self) -> f64 {
+            self.blackboard.now()
         }
-    }
+
+        /// Seconds since the agent's previous root tick (since its creation, on the first).
+        pub fn dt(&self) -> f64 {
+            self.host.dt()
+        }
+
+        /// The node being run (for a host condition attached as a decorator: the node it is
+        /// attached to).
+        pub fn node(&self) -> $crate::trace::NodeId {
+            self.site.node
+        }
+
+        /// The name of the node being run, as the tree file gives it (the type's name when
+        /// the file gives none).
+        pub fn name(&self) -> &str {
+            self.host.label(self.site.node).0
+        }
+
+        /// The GUID of the node being run, as in the tree file.
+        pub fn guid(&self) -> &str {
+            self.host.label(self.site.node).1
+        }
+
+        /// The agent's seeded random generator: use it, not a global one, to stay reproducible.
+        pub fn rng(&mut self) -> &mut $crate::rng::Rng {
+            &mut self.host.rng
+        }
+
+        /// Says that, running, this node needs no tick before the agent's clock reaches
+        /// `time` (rule 83): until then each tick of it would return `running` and change
+        /// nothing, unless the agent's inputs change (a blackboard write, event or trigger from
+        /// outside, or [`crate::Population::wake`]). A [`crate::Population`] then leaves the
+        /// agent unticked until the first frame at or after `time` (rule 82). Valid for the
+        /// tick it is said in; a node that says nothing keeps its agent awake. `f64::INFINITY`:
+        /// until an input changes.
+        pub fn sleep_until(&mut self, time: f64) {
+            let node = self.site.node.0;
+            match self.host.sleeps.last_mut() {
+                Some(last) if last.0 == node => last.1 = time,
+                _ => self.host.sleeps.push((node, time)),
+            }
+        }
+    };
+}
+pub(crate) use run_accessors;
+
+impl<C> ActionCtx<'_, C> {
+    run_accessors!();
 
     /// Reads an input port: its literal, or the bound key's valid value. `None` when the
     /// key has no valid value (never written, or expired) or, for a `json` key, holds

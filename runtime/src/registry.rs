@@ -65,14 +65,7 @@ impl<C: 'static> Registry<C> {
         A: StatefulAction<C> + 'static,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
-        probe(&ty, &factory);
-        let maker = StateMaker::of::<A::State>();
-        self.insert(
-            ty,
-            move |args| factory(args).map(Stateful),
-            true,
-            Some(maker),
-        )
+        self.insert_stateful(ty, factory, StateMaker::of::<A::State>())
     }
 
     /// As [`Registry::register_stateful`], for a state that agent snapshots save
@@ -89,7 +82,18 @@ impl<C: 'static> Registry<C> {
         A::State: serde::Serialize + serde::de::DeserializeOwned,
         F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
     {
-        let maker = StateMaker::saved::<A::State>();
+        self.insert_stateful(ty, factory, StateMaker::saved::<A::State>())
+    }
+
+    /// The two above: the factory checked against the declaration (as for every host
+    /// node), its actions wrapped to take their state from the agent.
+    #[track_caller]
+    fn insert_stateful<A, F>(&mut self, ty: NodeType, factory: F, maker: StateMaker) -> &mut Self
+    where
+        A: StatefulAction<C> + 'static,
+        F: Fn(&Args) -> Result<A, String> + Send + Sync + 'static,
+    {
+        probe(&ty, &factory);
         self.insert(
             ty,
             move |args| factory(args).map(Stateful),

@@ -250,7 +250,9 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub(crate) fn new(file: &Arc<str>, json_path: impl Into<String>, kind: ProblemKind) -> Problem {
+    /// An error in `file` at `json_path` (`$` for the whole file), with no line or node;
+    /// [`Problem::warning`] and [`Problem::at_node`] add to it.
+    pub fn new(file: &Arc<str>, json_path: impl Into<String>, kind: ProblemKind) -> Problem {
         Problem {
             severity: Severity::Error,
             file: file.clone(),
@@ -262,12 +264,14 @@ impl Problem {
         }
     }
 
-    pub(crate) fn warning(mut self) -> Problem {
+    /// The same problem as a warning: reported, but the tree loads.
+    pub fn warning(mut self) -> Problem {
         self.severity = Severity::Warning;
         self
     }
 
-    pub(crate) fn at_node(mut self, guid: &str, name: &str, kind: &str) -> Problem {
+    /// The same problem about the node (or decorator) with this GUID, name and type.
+    pub fn at_node(mut self, guid: &str, name: &str, kind: &str) -> Problem {
         self.node = Some(guid.to_owned());
         self.node_label = Some(format!("\"{name}\" ({kind})"));
         self

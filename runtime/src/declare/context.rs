@@ -9,8 +9,6 @@ use crate::blackboard::Blackboard;
 use crate::exec::Host;
 use crate::host::Site;
 use crate::port::{PortType, ScalarPort};
-use crate::rng::Rng;
-use crate::trace::NodeId;
 
 use super::ports::{Readable, Resolved, Writable};
 
@@ -55,35 +53,7 @@ impl<C, S> NodeCtx<'_, C, S> {
         }
     }
 
-    /// The agent's clock, in seconds.
-    pub fn now(&self) -> f64 {
-        self.blackboard.now()
-    }
-
-    /// Seconds since the agent's previous root tick (since its creation, on the first).
-    pub fn dt(&self) -> f64 {
-        self.host.dt()
-    }
-
-    /// The node being run.
-    pub fn node(&self) -> NodeId {
-        self.site.node
-    }
-
-    /// The node's name, as the tree file gives it.
-    pub fn name(&self) -> &str {
-        self.host.label(self.site.node).0
-    }
-
-    /// The node's GUID, as in the tree file.
-    pub fn guid(&self) -> &str {
-        self.host.label(self.site.node).1
-    }
-
-    /// The agent's seeded random generator.
-    pub fn rng(&mut self) -> &mut Rng {
-        &mut self.host.rng
-    }
+    crate::host::run_accessors!();
 
     /// The resolved port a handle names, if the handle is this declaration's.
     #[inline(always)]

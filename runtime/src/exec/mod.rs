@@ -408,10 +408,6 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         &mut self.st.slots[i as usize]
     }
 
-    pub fn now(&self) -> f64 {
-        self.cx.blackboard.now()
-    }
-
     /// Rule 25: evaluates only child `i`'s LowerPriority/Both condition decorators.
     pub fn lower_priority_holds(&mut self, i: u32) -> bool {
         self.check(i, Phase::LowerPriority)

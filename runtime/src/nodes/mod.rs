@@ -310,17 +310,25 @@ pub(crate) struct Duration {
     pub timer: u32,
 }
 
-/// The `unit` parameter of the timed nodes.
-pub(crate) fn unit_param() -> ParamSpec {
-    ParamSpec::new(
-        "unit",
-        crate::spec::ParamKind::Enum,
-        "The unit of `seconds`: s (default) or ms (milliseconds, as BehaviorTree.CPP's \
-         `msec` ports; a bound key then holds milliseconds).",
+/// The parameters of the timed nodes (Wait, Timeout, Delay): `seconds`, described for the
+/// node, and its `unit`.
+pub(crate) fn with_seconds(t: NodeType, seconds: &str) -> NodeType {
+    t.param(ParamSpec::new(
+        "seconds",
+        crate::spec::ParamKind::Float,
+        seconds,
+    ))
+    .param(
+        ParamSpec::new(
+            "unit",
+            crate::spec::ParamKind::Enum,
+            "The unit of `seconds`: s (default) or ms (milliseconds, as BehaviorTree.CPP's \
+             `msec` ports; a bound key then holds milliseconds).",
+        )
+        .literal()
+        .values(&["s", "ms"])
+        .default("s".into()),
     )
-    .literal()
-    .values(&["s", "ms"])
-    .default("s".into())
 }
 
 /// The `seconds` parameter of the timed nodes (Wait, Timeout, Delay) with its `unit`: a
@@ -353,17 +361,18 @@ fn valid_seconds(s: f64) -> bool {
     s.is_finite() && s >= 0.0
 }
 
-/// The time at which a timed node's duration is up. The duration is read once per
-/// execution, on its first body run (cursor 0, the tick the node entered, so `now` is its
-/// start), and kept as `now + seconds` in the node's timer, so a bound duration that
-/// changes while the node runs does not move its deadline.
+/// Whether a timed node's duration is up (rule 9's test, `now >= start + seconds`, with
+/// the clock's tolerance). The duration is read once per execution, on its first body run
+/// (cursor 0, the tick the node entered, so `now` is its start), and kept as the deadline
+/// in the node's timer, so a bound duration that changes while the node runs does not
+/// move it.
 /// `None` when a bound duration has no valid value or is not a finite number, 0 or more:
 /// the node then fails (docs/nodes.md, "Bound parameters").
-pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
+pub(crate) fn time_up<C, O: crate::trace::Observer + ?Sized>(
     x: &mut crate::exec::Exec<'_, '_, C, O>,
     i: u32,
     seconds: &Duration,
-) -> Option<f64> {
+) -> Option<bool> {
     let st = &mut *x.st;
     let bb = &*x.cx.blackboard;
     let slot = &mut st.slots[i as usize];
@@ -373,7 +382,7 @@ pub(crate) fn deadline<C, O: crate::trace::Observer + ?Sized>(
         *timer = bb.now() + s * seconds.scale;
         slot.cursor = 1;
     }
-    Some(*timer)
+    Some(bb.now() >= *timer - crate::blackboard::TIME_EPSILON)
 }
 
 /// What `lower` may look up: the file's key types and the tree's event/trigger names.

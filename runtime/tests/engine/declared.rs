@@ -246,6 +246,35 @@ fn a_misspelt_parameter_in_a_factory_fails_at_registration() {
     );
 }
 
+/// A stateful node whose state agent snapshots save is checked the same way.
+#[test]
+#[should_panic(
+    expected = "node type `Charge`: the code reads parameter `secnds`, which its declaration \
+                does not have (did you mean `seconds`?)"
+)]
+fn a_misspelt_parameter_in_a_saved_stateful_factory_fails_at_registration() {
+    struct Charge;
+    impl arbor_runtime::StatefulAction<()> for Charge {
+        type State = u32;
+        fn tick(&self, _: &mut arbor_runtime::ActionCtx<'_, ()>, runs: &mut u32) -> Status {
+            *runs += 1;
+            Status::Success
+        }
+    }
+    let mut registry = Registry::<()>::new();
+    registry.register_stateful_saved(
+        NodeType::action("Charge", "Charges.").param(ParamSpec::new(
+            "seconds",
+            ParamKind::Float,
+            "How long.",
+        )),
+        |args: &Args| {
+            let _ = args.f64("secnds")?;
+            Ok(Charge)
+        },
+    );
+}
+
 #[test]
 fn a_factory_reading_only_declared_parameters_registers() {
     let mut registry = Registry::<()>::new();

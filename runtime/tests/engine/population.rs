@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use arbor_runtime::{Agent, CompiledTree, MemberId, NodeType, Population, Registry, Status};
+use arbor_runtime::{
+    Agent, CompiledTree, MemberId, NodeDecl, NodeType, Population, Registry, Status,
+};
 use serde_json::{json, Value};
 
 use crate::common::tree_json;
@@ -79,6 +81,59 @@ fn rule83_a_sleeping_host_action_is_ticked_only_when_its_time_comes() {
     assert_eq!(data.log.len(), 6, "{:?}", data.log);
     // Each 3 s cycle wakes for the Wait's end and for the Work's: a few ticks, not 180.
     assert!(population.ticks() <= 20, "{} ticks", population.ticks());
+}
+
+/// A node declared with `NodeDecl` sleeps as a registered action does: the same tree
+/// with `Work` declared gives the same ticks and the same log.
+#[test]
+fn rule83_a_declared_node_sleeps_as_a_registered_action() {
+    let mut registry = Registry::<Worker>::new();
+    let work = NodeDecl::<Worker>::action("Work", "Runs for 2 s, asleep.").may_run();
+    registry.add(work.tick(|cx| {
+        let now = cx.now();
+        let until = *cx.agent.until.get_or_insert(now + 2.0);
+        if now >= until {
+            cx.agent.until = None;
+            cx.agent.log.push(format!("work done at {now}"));
+            Status::Success
+        } else {
+            cx.sleep_until(until);
+            Status::Running
+        }
+    }));
+    registry.action(NodeType::action("Note", "Logs the time."), |cx| {
+        let (now, dt) = (cx.now(), cx.dt());
+        cx.agent.log.push(format!("note at {now} dt {dt}"));
+        Status::Success
+    });
+    let text = tree_json(
+        json!({"type": "Repeat", "params": {"count": 0}, "children": [
+            {"type": "Sequence", "children": [
+                {"type": "Wait", "params": {"seconds": 1.0}},
+                {"type": "Work"},
+                {"type": "Note"}
+            ]}
+        ]}),
+        json!([]),
+    )
+    .to_string();
+    let declared = match registry.loader().load_str(&text, None) {
+        Ok(tree) => Arc::new(tree),
+        Err(e) => panic!("test tree should load: {e}"),
+    };
+    let run = |tree: Arc<CompiledTree<Worker>>| {
+        let mut population = Population::new();
+        let id = population.insert(Agent::new(tree, 1), Worker::default());
+        for _ in 0..600 {
+            population.frame(1.0 / 60.0);
+        }
+        (population.ticks(), population.data(id).log.clone())
+    };
+    let (declared_ticks, declared_log) = run(declared);
+    let (registered_ticks, registered_log) = run(worker_tree());
+    assert_eq!(declared_log, registered_log);
+    assert_eq!(declared_ticks, registered_ticks);
+    assert!(declared_ticks <= 20, "{declared_ticks} ticks");
 }
 
 #[test]

@@ -24,8 +24,7 @@ use std::sync::Arc;
 
 use arbor_runtime::format::{DecoratorDef, KeyDecl, NodeDef, TreeFile};
 use arbor_runtime::{
-    binding, Category, ChildCount, Direction, LoadError, NodeTypes, ParamKind, Problem,
-    ProblemKind, Severity,
+    binding, Category, ChildCount, Direction, LoadError, NodeTypes, ParamKind, Problem, ProblemKind,
 };
 use serde_json::{Map, Value};
 
@@ -155,15 +154,7 @@ impl Document {
             );
             let (json_path, message) = (e.path, e.message);
             LoadError {
-                problems: vec![Problem {
-                    severity: Severity::Error,
-                    file,
-                    json_path,
-                    line: None,
-                    node: None,
-                    node_label: None,
-                    kind: ProblemKind::Shape(message),
-                }],
+                problems: vec![Problem::new(&file, json_path, ProblemKind::Shape(message))],
             }
         })?;
         file.editor = None;

@@ -15,12 +15,17 @@ use crate::status::Status;
 use crate::trace::Observer;
 
 pub(crate) fn spec() -> NodeType {
-    ty(
+    with_key_test(ty(
         "Condition",
         Category::Condition,
         "Succeeds when a blackboard key holds the given value.",
-    )
-    .param(ParamSpec::new(
+    ))
+}
+
+/// The parameters of a key test, shared by this leaf and the attached Condition: the key,
+/// and the value (`equals`) or the other key (`equals_key`) it must hold.
+pub(crate) fn with_key_test(t: NodeType) -> NodeType {
+    t.param(ParamSpec::new(
         "key",
         ParamKind::Key,
         "The blackboard key to test.",

@@ -3,27 +3,23 @@
 //! JSON: `{"type":"Wait","params":{"seconds":1.5}}`
 
 use crate::args::Args;
-use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
-use crate::nodes::{deadline, seconds_param, ty, unit_param, Duration, Kind, LowerCx, ParamError};
-use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::nodes::{seconds_param, time_up, ty, with_seconds, Duration, Kind, LowerCx, ParamError};
+use crate::spec::{Category, NodeType};
 use crate::status::Status;
 use crate::trace::Observer;
 
 pub(crate) fn spec() -> NodeType {
-    ty(
-        "Wait",
-        Category::Action,
-        "Runs for `seconds`, then succeeds.",
-    )
-    .may_run()
-    .param(ParamSpec::new(
-        "seconds",
-        ParamKind::Float,
+    with_seconds(
+        ty(
+            "Wait",
+            Category::Action,
+            "Runs for `seconds`, then succeeds.",
+        )
+        .may_run(),
         "How long to wait, in seconds of the agent's clock (a bound key is read as the node \
          starts).",
-    ))
-    .param(unit_param())
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -37,10 +33,10 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     i: u32,
     seconds: &Duration,
 ) -> Status {
-    let Some(deadline) = deadline(x, i, seconds) else {
+    let Some(up) = time_up(x, i, seconds) else {
         return Status::Failure;
     };
-    if x.now() >= deadline - TIME_EPSILON {
+    if up {
         Status::Success
     } else {
         Status::Running

@@ -25,29 +25,12 @@ fn abort() -> ParamSpec {
 }
 
 fn key_test(name: &str, description: &str) -> NodeType {
-    NodeType::new(name, Category::Attached, description)
-        .param(ParamSpec::new(
-            "key",
-            ParamKind::Key,
-            "The blackboard key to test.",
-        ))
-        .param(
-            ParamSpec::new(
-                "equals",
-                ParamKind::KeyValue,
-                "The value it must hold (of the key's type).",
-            )
-            .optional(),
-        )
-        .param(
-            ParamSpec::new(
-                "equals_key",
-                ParamKind::Key,
-                "Or: another key whose value it must equal.",
-            )
-            .optional(),
-        )
-        .param(invert())
+    crate::nodes::action::condition::with_key_test(NodeType::new(
+        name,
+        Category::Attached,
+        description,
+    ))
+    .param(invert())
 }
 
 /// The attached decorator types, in palette order.

@@ -15,6 +15,7 @@ use crate::exec::Exec;
 use crate::spec::{ParamKind, ParamSpec};
 use crate::status::Status;
 use crate::trace::Observer;
+use crate::tree::Node;
 
 /// The `yield` flag of Sequence and Selector (rule 63): BT.CPP's `async_id` node, which
 /// ends the tick after a child that started and `completed` in it.
@@ -29,6 +30,34 @@ pub(crate) fn yield_param(async_id: &str, completed: &str) -> ParamSpec {
     )
     .literal()
     .default(false.into())
+}
+
+/// The walk of a Sequence (`go_on` Success) or Selector (`go_on` Failure) from its child
+/// `current` (rules 3 and 4): a child that returns `go_on` passes to the next, the first
+/// other status ends the walk with it, and Running keeps that child as the cursor. All
+/// children returning `go_on` give `go_on`.
+#[inline(always)]
+pub(crate) fn walk_from<C, O: Observer + ?Sized>(
+    x: &mut Exec<'_, '_, C, O>,
+    i: u32,
+    node: &Node,
+    current: usize,
+    go_on: Status,
+) -> Status {
+    for (k, e) in x.tree.entries_of(node).iter().enumerate().skip(current) {
+        match x.tick_entry(e) {
+            Status::Running => {
+                // Resuming at the same child, the commonest case, leaves the cursor as is.
+                if k != current {
+                    x.slot(i).cursor = k as u32;
+                }
+                return Status::Running;
+            }
+            status if status == go_on => {}
+            stop => return stop,
+        }
+    }
+    go_on
 }
 
 /// One instantly completed child per tick (rules 50 and 63), for the yielding Sequence

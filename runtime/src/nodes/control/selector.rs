@@ -80,20 +80,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             return status;
         }
     }
-    for (k, e) in x.tree.entries_of(node).iter().enumerate().skip(current) {
-        match x.tick_entry(e) {
-            Status::Failure => {}
-            Status::Running => {
-                // Resuming at the same child, the commonest case, leaves the cursor as is.
-                if k != current {
-                    x.slot(i).cursor = k as u32;
-                }
-                return Status::Running;
-            }
-            Status::Success => return Status::Success,
-        }
-    }
-    Status::Failure
+    super::walk_from(x, i, node, current, Status::Failure)
 }
 
 /// Rules 24 and 27: re-ticks the children before `current` that may pre-empt it; the first

@@ -105,20 +105,7 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
             return status;
         }
     }
-    for (k, e) in x.tree.entries_of(node).iter().enumerate().skip(current) {
-        match x.tick_entry(e) {
-            Status::Success => {}
-            Status::Running => {
-                // Resuming at the same child, the commonest case, leaves the cursor as is.
-                if k != current {
-                    x.slot(i).cursor = k as u32;
-                }
-                return Status::Running;
-            }
-            Status::Failure => return Status::Failure,
-        }
-    }
-    Status::Success
+    super::walk_from(x, i, node, current, Status::Success)
 }
 
 /// Rules 25 and 27 for the children before `current`: with `dynamic` each is re-ticked and

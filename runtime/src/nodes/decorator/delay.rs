@@ -9,29 +9,25 @@
 //! JSON: `{"type":"Delay","params":{"seconds":1.5},"children":[child]}`
 
 use crate::args::Args;
-use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
 use crate::nodes::{
-    deadline, decorator::only_child, seconds_param, ty, unit_param, Duration, Kind, LowerCx,
+    decorator::only_child, seconds_param, time_up, ty, with_seconds, Duration, Kind, LowerCx,
     ParamError,
 };
-use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::spec::{Category, NodeType};
 use crate::status::Status;
 use crate::trace::Observer;
 
 pub(crate) fn spec() -> NodeType {
-    ty(
-        "Delay",
-        Category::Decorator,
-        "Waits `seconds` after starting, then runs the child.",
-    )
-    .may_run()
-    .param(ParamSpec::new(
-        "seconds",
-        ParamKind::Float,
+    with_seconds(
+        ty(
+            "Delay",
+            Category::Decorator,
+            "Waits `seconds` after starting, then runs the child.",
+        )
+        .may_run(),
         "How long to wait before ticking the child, in seconds of the agent's clock.",
-    ))
-    .param(unit_param())
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -46,10 +42,10 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     seconds: &Duration,
 ) -> Status {
     let child = only_child(x, i);
-    let Some(deadline) = deadline(x, i, seconds) else {
+    let Some(up) = time_up(x, i, seconds) else {
         return Status::Failure;
     };
-    if x.now() < deadline - TIME_EPSILON {
+    if !up {
         return Status::Running;
     }
     x.tick(child)

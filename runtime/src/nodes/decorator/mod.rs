@@ -9,6 +9,7 @@ pub(crate) mod keep_running_until_failure;
 pub(crate) mod limiter;
 pub(crate) mod loop_queue;
 pub(crate) mod repeat;
+pub(crate) mod restart_loop;
 pub(crate) mod retry;
 pub(crate) mod run_once;
 pub(crate) mod subtree;

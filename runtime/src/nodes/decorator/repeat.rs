@@ -14,8 +14,8 @@
 //! JSON: `{"type":"Repeat","params":{"count":3},"children":[child]}`
 
 use crate::args::Args;
-use crate::exec::{Exec, MAX_LOOPS_PER_TICK};
-use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::exec::Exec;
+use crate::nodes::{decorator::restart_loop, ty, Kind, LowerCx, ParamError};
 use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
@@ -35,16 +35,7 @@ pub(crate) fn spec() -> NodeType {
         )
         .default(0.into()),
     )
-    .param(
-        ParamSpec::new(
-            "yield",
-            ParamKind::Bool,
-            "After a child run that completed in the tick it started, return running and start \
-             the next run next tick (BehaviorTree.CPP 4.8; rule 49).",
-        )
-        .literal()
-        .default(false.into()),
-    )
+    .param(restart_loop::yield_param())
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -63,35 +54,10 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     count: &InPort<i64>,
     yields: bool,
 ) -> Status {
-    let child = only_child(x, i);
-    let mut restarts = 0;
-    loop {
-        let resumed = x.is_running(child);
-        match x.tick(child) {
-            Status::Running => return Status::Running,
-            Status::Failure => return Status::Failure,
-            Status::Success => {
-                // A bound count is read each time it is compared; without a valid value
-                // the Repeat fails.
-                let Some(count) = count.read(x.cx.blackboard) else {
-                    return Status::Failure;
-                };
-                let slot = x.slot(i);
-                // Saturating: an unbounded Repeat may count past u32::MAX in a long run.
-                slot.cursor = slot.cursor.saturating_add(1);
-                if count > 0 && i64::from(slot.cursor) >= count {
-                    return Status::Success;
-                }
-                restarts += 1;
-                // The tick's budget last: it is taken only by a restart that happens.
-                if yields && !resumed {
-                    x.wake_up();
-                    return Status::Running;
-                }
-                if restarts >= MAX_LOOPS_PER_TICK || !x.take_restart() {
-                    return Status::Running;
-                }
-            }
-        }
-    }
+    // Without a valid count the Repeat fails.
+    restart_loop::tick(x, i, Status::Success, yields, |bb, runs| {
+        count
+            .read(bb)
+            .map(|count| count > 0 && i64::from(runs) >= count)
+    })
 }

@@ -15,8 +15,8 @@
 //! tries to open the door up to three times.
 
 use crate::args::Args;
-use crate::exec::{Exec, MAX_LOOPS_PER_TICK};
-use crate::nodes::{decorator::only_child, ty, Kind, LowerCx, ParamError};
+use crate::exec::Exec;
+use crate::nodes::{decorator::restart_loop, ty, Kind, LowerCx, ParamError};
 use crate::port::InPort;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::status::Status;
@@ -33,16 +33,7 @@ pub(crate) fn spec() -> NodeType {
         ParamKind::Int,
         "Failed runs before failing (1 or more); -1 retries forever.",
     ))
-    .param(
-        ParamSpec::new(
-            "yield",
-            ParamKind::Bool,
-            "After a child run that completed in the tick it started, return running and start \
-             the next run next tick (BehaviorTree.CPP 4.8; rule 49).",
-        )
-        .literal()
-        .default(false.into()),
-    )
+    .param(restart_loop::yield_param())
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -73,38 +64,11 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
     attempts: &InPort<i64>,
     yields: bool,
 ) -> Status {
-    let child = only_child(x, i);
-    let mut restarts = 0;
-    loop {
-        let resumed = x.is_running(child);
-        match x.tick(child) {
-            Status::Running => return Status::Running,
-            Status::Success => return Status::Success,
-            Status::Failure => {
-                // A bound limit is read each time it is compared; without a valid one
-                // (none, 0, below -1) the Retry fails.
-                let Some(attempts) = attempts
-                    .read(x.cx.blackboard)
-                    .filter(|n| valid_attempts(*n))
-                else {
-                    return Status::Failure;
-                };
-                let slot = x.slot(i);
-                // Saturating: an unbounded Retry may count past u32::MAX in a long run.
-                slot.cursor = slot.cursor.saturating_add(1);
-                if attempts != -1 && i64::from(slot.cursor) >= attempts {
-                    return Status::Failure;
-                }
-                restarts += 1;
-                // The tick's budget last: it is taken only by a restart that happens.
-                if yields && !resumed {
-                    x.wake_up();
-                    return Status::Running;
-                }
-                if restarts >= MAX_LOOPS_PER_TICK || !x.take_restart() {
-                    return Status::Running;
-                }
-            }
-        }
-    }
+    // Without a valid limit (none, 0, below -1) the Retry fails.
+    restart_loop::tick(x, i, Status::Failure, yields, |bb, runs| {
+        attempts
+            .read(bb)
+            .filter(|n| valid_attempts(*n))
+            .map(|attempts| attempts != -1 && i64::from(runs) >= attempts)
+    })
 }

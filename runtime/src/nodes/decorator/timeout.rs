@@ -7,28 +7,24 @@
 //! JSON: `{"type":"Timeout","params":{"seconds":2.5},"children":[child]}`
 
 use crate::args::Args;
-use crate::blackboard::TIME_EPSILON;
 use crate::exec::Exec;
 use crate::nodes::{
-    deadline, decorator::only_child, seconds_param, ty, unit_param, Duration, Kind, LowerCx,
+    decorator::only_child, seconds_param, time_up, ty, with_seconds, Duration, Kind, LowerCx,
     ParamError,
 };
-use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
+use crate::spec::{Category, NodeType};
 use crate::status::Status;
 use crate::trace::Observer;
 
 pub(crate) fn spec() -> NodeType {
-    ty(
-        "Timeout",
-        Category::Decorator,
-        "Fails and aborts the child if it has not completed within `seconds`.",
-    )
-    .param(ParamSpec::new(
-        "seconds",
-        ParamKind::Float,
+    with_seconds(
+        ty(
+            "Timeout",
+            Category::Decorator,
+            "Fails and aborts the child if it has not completed within `seconds`.",
+        ),
         "Time allowed, in seconds of the agent's clock.",
-    ))
-    .param(unit_param())
+    )
 }
 
 pub(crate) fn lower(args: &Args, _: &mut LowerCx<'_>) -> Result<Kind, ParamError> {
@@ -44,10 +40,10 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
 ) -> Status {
     let child = only_child(x, i);
     // Read as the node starts, before its child has run: nothing to abort yet.
-    let Some(deadline) = deadline(x, i, seconds) else {
+    let Some(up) = time_up(x, i, seconds) else {
         return Status::Failure;
     };
-    if x.now() >= deadline - TIME_EPSILON {
+    if up {
         x.abort(child);
         return Status::Failure;
     }
