@@ -30,5 +30,6 @@ pub mod replay;
 pub mod view;
 
 pub use arbor_editor_model::{
-    commands, document, words, History, PasteError, Session, Step, SubtreeError, HISTORY_LIMIT,
+    commands, compare, document, words, History, PasteError, Session, Step, SubtreeError,
+    HISTORY_LIMIT,
 };

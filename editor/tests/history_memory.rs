@@ -2,9 +2,9 @@
 //! document do not grow memory, and a long session's history is capped at
 //! [`HISTORY_LIMIT`] steps, so its memory stops growing too.
 //!
-//! Memory is the process's resident set (`VmRSS` in `/proc/self/status`, Linux). This file
-//! holds one test so that no other test in the same process allocates meanwhile; on other
-//! platforms only the history lengths are checked.
+//! Memory is the process's resident set (the `memory-stats` crate). This file holds one
+//! test so that no other test in the same process allocates meanwhile; where the platform
+//! does not tell, only the history lengths are checked.
 
 use arbor_editor::commands::{MoveItems, SetRoot};
 use arbor_editor::document::Selection;
@@ -12,9 +12,7 @@ use arbor_editor::{Session, HISTORY_LIMIT};
 
 /// Resident memory in KiB, where the platform tells.
 fn rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    memory_stats::memory_stats().map(|m| m.physical_mem as u64 / 1024)
 }
 
 /// A Sequence root with 999 children: 1,000 nodes, in a session with an empty history.

@@ -140,6 +140,37 @@ impl<C> CompiledTree<C> {
         &self.info[node.index()]
     }
 
+    /// Where the node sits, as BehaviorTree.CPP 4.10 names a node that threw
+    /// (`Exception in node 'Deliver/pick' [Work]`): the names of the Subtree nodes from the
+    /// root down to it, then its own, `/`-separated. A subtree used twice gives two
+    /// different paths, so this tells the uses apart where the GUID cannot.
+    pub fn path(&self, node: NodeId) -> String {
+        let mut names = vec![self.info(node).name.as_str()];
+        let mut at = node;
+        while let Some(parent) = self.parent(at) {
+            let info = self.info(parent);
+            if info.kind == "Subtree" {
+                names.push(info.name.as_str());
+            }
+            at = parent;
+        }
+        names.reverse();
+        names.join("/")
+    }
+
+    /// The node for a message: its [`path`](Self::path), type, GUID and file, as in
+    /// ``Deliver/pick [Script] (GUID `n7` in door.Deliver.json)``.
+    pub fn locate(&self, node: NodeId) -> String {
+        let info = self.info(node);
+        format!(
+            "{} [{}] (GUID `{}` in {})",
+            self.path(node),
+            info.kind,
+            info.guid,
+            info.file
+        )
+    }
+
     /// The first node with this GUID (a subtree used twice holds its GUIDs twice).
     pub fn find(&self, guid: &str) -> Option<NodeId> {
         self.info

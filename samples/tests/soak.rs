@@ -9,7 +9,7 @@
 //! cargo test -p arbor-samples --release --test soak -- --ignored --nocapture
 //! ```
 //!
-//! It samples the resident set (`VmRSS` in `/proc/self/status`, Linux only) every 100,000
+//! It samples the resident set (the `memory-stats` crate, where the platform tells) every 100,000
 //! ticks and requires the last sample to be within [`RSS_SLACK_KIB`] of the first: the
 //! first 100,000 ticks fill the bounded buffers (the world's log keeps its last 1,000
 //! lines), after which nothing may grow.
@@ -160,9 +160,7 @@ impl Observer for TraceChecker {
 
 /// Resident memory in KiB, where the platform tells.
 fn rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    memory_stats::memory_stats().map(|m| m.physical_mem as u64 / 1024)
 }
 
 /// Ticks a fresh villager `ticks` times, checking every trace; calls `sample` every

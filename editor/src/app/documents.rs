@@ -296,6 +296,7 @@ impl ArborApp {
                 Purpose::SaveAs => "Save as",
                 Purpose::OpenProject => "Open project",
                 Purpose::ExportSubtree(_) => "Export as subtree",
+                Purpose::CompareWith => "Compare with",
             };
             egui::Window::new(title)
                 .collapsible(false)
@@ -329,6 +330,7 @@ impl ArborApp {
                         Purpose::Open => self.open(&path),
                         Purpose::OpenProject => self.open_project(&path),
                         Purpose::ExportSubtree(guid) => self.export_subtree(&guid, &path),
+                        Purpose::CompareWith => self.compare_with_file(&path),
                     }
                 }
                 Some(false) => {}

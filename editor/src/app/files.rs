@@ -55,6 +55,8 @@ pub enum Purpose {
     OpenProject,
     /// Write the branch under this node to a new subtree file.
     ExportSubtree(String),
+    /// Compare the document with another tree file.
+    CompareWith,
 }
 
 /// Outcome of a native dialog.

@@ -22,6 +22,7 @@ impl ArborApp {
         let mut open_recent: Option<PathBuf> = None;
         let mut open_project: Option<Option<PathBuf>> = None;
         let mut project_menu = None;
+        let mut compare = None;
         let mut detach = false;
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button(t("File"), |ui| {
@@ -72,6 +73,20 @@ impl ArborApp {
                 ui.separator();
                 chosen.extend(item(ui, t("Save"), Action::Save, true));
                 chosen.extend(item(ui, t("Save As…"), Action::SaveAs, true));
+                ui.separator();
+                if ui.button(t("Compare with File…")).clicked() {
+                    compare = Some(false);
+                    ui.close();
+                }
+                let saved = self.session().path().is_some();
+                if ui
+                    .add_enabled(saved, egui::Button::new(t("Compare with HEAD")))
+                    .on_disabled_hover_text(t("Only a saved file has versions in git"))
+                    .clicked()
+                {
+                    compare = Some(true);
+                    ui.close();
+                }
                 ui.separator();
                 chosen.extend(item(ui, t("Close Tab"), Action::CloseTab, true));
             });
@@ -237,6 +252,11 @@ impl ArborApp {
         match project_menu {
             Some(true) => self.declare.open(),
             Some(false) => self.close_project(),
+            None => {}
+        }
+        match compare {
+            Some(true) => self.compare_with_revision("HEAD"),
+            Some(false) => self.pick_compare_file(),
             None => {}
         }
         if detach {

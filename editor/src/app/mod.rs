@@ -10,10 +10,11 @@
 //!
 //! Files: tab.rs (one document and its views), actions.rs (what a shortcut or menu item
 //! does), documents.rs (open, save, close, and their dialogs), menus.rs, and one file per
-//! service: files.rs, guard.rs, prefs.rs, project.rs, recovery.rs, remote.rs, shortcuts.rs,
+//! service: compare.rs, files.rs, guard.rs, prefs.rs, project.rs, recovery.rs, remote.rs, shortcuts.rs,
 //! source.rs, watch.rs.
 
 mod actions;
+mod compare;
 mod documents;
 mod files;
 mod groot2;
@@ -56,7 +57,9 @@ use crate::canvas::Canvas;
 use crate::document::Selection;
 use crate::i18n::{self, t, Lang};
 use crate::live::LiveSource;
-use crate::panels::{dropped_on, DeclareForm, PaletteDock, ProjectPanel};
+use crate::panels::{
+    dropped_on, CompareAction, ComparePanel, ConflictsPanel, DeclareForm, PaletteDock, ProjectPanel,
+};
 use crate::remote::groot2::{Groot2, Groot2Panel};
 use crate::remote::{AttachDialog, Remote, RemoteAction, RemotePanel};
 use crate::replay::{Replay, ReplayPanel};
@@ -421,6 +424,7 @@ impl ArborApp {
             ..
         } = self;
         let mut replay_action = None;
+        let mut compare_action = None;
         let tab = &mut tabs[*active];
         let (mut cx, views) = tab.parts(shared);
         views.preview.update(&mut cx, time);
@@ -470,6 +474,10 @@ impl ArborApp {
                                     format!("Read-only: {why}. Save As writes a copy you can open and edit."),
                                 );
                             }
+                            if let Some(c) = views.canvas.compare_for(cx.session) {
+                                compare_action = ComparePanel.ui(ui, c);
+                            }
+                            ConflictsPanel.ui(ui, &mut cx);
                             views.inspector.ui(ui, &mut cx);
                             views.preview.stand_in_ui(ui, cx.selection);
                             ui.separator();
@@ -549,6 +557,11 @@ impl ArborApp {
         // canvas draws the report of the document it draws.
         tab.refresh();
         let (mut cx, views) = tab.parts(shared);
+        match compare_action {
+            Some(CompareAction::Go(target)) => views.canvas.go_to(&target, cx.selection),
+            Some(CompareAction::Close) => views.canvas.close_compare(),
+            None => {}
+        }
         let live: &dyn LiveSource = match (remote.as_ref(), groot2.as_ref(), replay.as_ref()) {
             (_, _, Some((r, _))) if replay_live => r,
             (_, Some(g), _) if groot2_live => g,

@@ -138,6 +138,11 @@ impl Tab {
         &mut self.canvas
     }
 
+    /// The canvas and the session, borrowed together.
+    pub(super) fn canvas_and_session(&mut self) -> (&mut Canvas, &Session) {
+        (&mut self.canvas, &self.session)
+    }
+
     pub fn preview(&self) -> &Preview {
         &self.preview
     }

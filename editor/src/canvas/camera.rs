@@ -127,6 +127,9 @@ impl Canvas {
             self.apply_first_view(ui, cx);
         } else if let Some(guids) = self.pending_frame.take() {
             self.apply_frame(ui, cx, &guids);
+        } else if let Some(bounds) = self.pending_area.take() {
+            let area = self.frame_area(cx, bounds);
+            frame(&mut self.cache, ui, self.view, area, bounds);
         }
         if let Some(zoom) = self.pending_zoom.take() {
             let centre = to_doc(&self.cache, self.view, self.view.center());

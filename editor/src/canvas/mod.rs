@@ -31,10 +31,15 @@
 //! Then the name field of a node being renamed (rename.rs), and the overlays, on top of
 //! everything: the minimap and the zoom level (minimap.rs) and the find bar (find_bar.rs).
 //!
+//! A comparison with another version of the tree (compare.rs) is view state too: its
+//! marks outline the node widgets (view.rs) and its removed nodes are painted as ghosts
+//! behind them (paint.rs).
+//!
 //! Layout is left to right: a node's `parent` port is on its left edge, `children` on its
 //! right, and children run top to bottom in execution order.
 
 mod camera;
+mod compare;
 mod context_menu;
 mod emit;
 mod find_bar;
@@ -77,6 +82,8 @@ pub struct Canvas {
     user: CanvasState,
     /// Nodes to frame next frame (empty: the whole tree).
     pending_frame: Option<Vec<String>>,
+    /// An area of the document to frame next frame (a removed node's old place).
+    pending_area: Option<Rect>,
     /// The first frame places the view a document opens with (see camera.rs).
     pending_first_view: bool,
     /// A zoom to apply next frame, keeping the centre of the view.
@@ -119,6 +126,9 @@ pub struct Canvas {
     minimap_cache: minimap::MiniCache,
     /// A node being renamed on the canvas (rename.rs).
     rename: Option<rename::Rename>,
+    /// The comparison shown over the document (compare.rs), and the session generation it
+    /// describes.
+    compare: Option<(crate::compare::Comparison, u64)>,
 }
 
 impl Default for Canvas {
@@ -127,6 +137,7 @@ impl Default for Canvas {
             cache: ViewCache::default(),
             user: CanvasState::default(),
             pending_frame: None,
+            pending_area: None,
             pending_first_view: true,
             pending_zoom: None,
             drag_gesture: None,
@@ -147,6 +158,7 @@ impl Default for Canvas {
             minimap_at: None,
             minimap_cache: minimap::MiniCache::default(),
             rename: None,
+            compare: None,
         }
     }
 }
@@ -249,6 +261,7 @@ impl Canvas {
         self.cache.subtrees.set_repaint(ui.ctx());
         self.sync_view(cx, live, lod);
         self.user.found = self.find.highlighted();
+        self.user.compare = self.compare_for(cx.session).map(|c| c.marks().clone());
         let responses = self.paint(ui, cx, live, lod);
         self.read_input(ui, cx, lod);
         self.emit(ui, cx, responses);

@@ -1,6 +1,6 @@
 //! Stage 4 of a canvas frame: everything drawn, back to front.
 //!
-//! 1. Notes and groups, behind the nodes.
+//! 1. Notes and groups, behind the nodes; the ghosts of a comparison's removed nodes.
 //! 2. The nodes: egui_node_editor's widgets (it calls view.rs for each node and reports what
 //!    the pointer did to them), or, below [`LOD_ZOOM`], the level of detail: each visible
 //!    node as a plain box with straight lines to its parent and children, straight from
@@ -20,7 +20,9 @@ use super::camera::{collapsed_rect, follow_zoom, Cam, STRIP};
 use super::scene::Scene;
 use super::view::{fill, NoTemplates, Response, FOUND_COLOR};
 use super::Canvas;
+use crate::compare::NodeMark;
 use crate::live::LiveSource;
+use crate::view::diff_colors::mark_color;
 use crate::view::UiCx;
 
 /// Below this zoom the canvas draws boxes instead of node widgets: a widget's small text
@@ -49,8 +51,15 @@ impl Boxes for SceneBoxes<'_> {
     }
 }
 
+/// What outlines a box: the selection, the find bar's matches, a comparison's marks.
+type Outlined<'a> = (
+    &'a BTreeSet<String>,
+    &'a BTreeSet<String>,
+    Option<&'a HashMap<String, NodeMark>>,
+);
+
 /// Paints the nodes in `view` and the edges that touch them, with arbor-viewer's painter
-/// (the in-game viewer's), outlined by selection, find match or problem; returns their
+/// (the in-game viewer's), outlined by selection, find match, comparison or problem; returns their
 /// boxes.
 pub(super) fn paint_boxes(
     painter: &egui::Painter,
@@ -58,7 +67,7 @@ pub(super) fn paint_boxes(
     cam: Cam,
     view: Rect,
     sizes: &HashMap<String, [f64; 2]>,
-    (selected, found): (&BTreeSet<String>, &BTreeSet<String>),
+    (selected, found, compared): Outlined<'_>,
     preview: &dyn LiveSource,
 ) -> Vec<LodBox> {
     let zoom = cam.zoom.max(0.01);
@@ -76,6 +85,9 @@ pub(super) fn paint_boxes(
         }
         if found.contains(node.guid) {
             return Some(Stroke::new(3.0, FOUND_COLOR));
+        }
+        if let Some(mark) = compared.and_then(|m| m.get(node.guid)) {
+            return Some(Stroke::new(3.0, mark_color(mark.kind)));
         }
         let problem = scene.index(node.guid).and_then(|i| scene.node(i).problem);
         match problem? {
@@ -98,6 +110,7 @@ impl Canvas {
         lod: bool,
     ) -> Vec<Response> {
         self.paint_annotations(ui, cx);
+        self.paint_ghosts(ui);
         self.lod_boxes = if lod {
             paint_boxes(
                 ui.painter(),
@@ -105,7 +118,11 @@ impl Canvas {
                 self.cam(),
                 self.view,
                 &self.sizes,
-                (&cx.selection.nodes, &self.user.found),
+                (
+                    &cx.selection.nodes,
+                    &self.user.found,
+                    self.user.compare.as_deref(),
+                ),
                 live,
             )
         } else {

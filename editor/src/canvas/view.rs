@@ -11,14 +11,17 @@ use crate::i18n::t;
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use arbor_runtime::{Category, Direction, Status};
 use egui::{Color32, RichText};
 use egui_node_editor as eng;
 use eng::NodeId;
 
+use crate::compare::{MarkKind, NodeMark};
 use crate::document::Color;
 use crate::live::{status_color, NodeLive};
+use crate::view::diff_colors::{mark_color, MOVED};
 use arbor_viewer::category_color;
 use arbor_viewer::palette::live_fill;
 
@@ -132,6 +135,9 @@ pub struct CanvasState {
     pub key_users: HashMap<String, Direction>,
     /// Matches of the find bar, outlined.
     pub found: BTreeSet<String>,
+    /// The marks of a comparison shown over the document: outlined in their colour, with
+    /// a badge that says what differs.
+    pub compare: Option<Arc<HashMap<String, NodeMark>>>,
     /// Filled while drawing.
     pub drawn: HashMap<NodeId, DrawnNode>,
     pub zoom: f32,
@@ -340,6 +346,9 @@ impl eng::NodeDataTrait for NodeView {
                 "Breakpoint: the preview pauses when this node enters (F9)",
             ));
         }
+        if let Some(mark) = state.compare.as_ref().and_then(|m| m.get(&self.guid)) {
+            compare_badges(ui, mark);
+        }
         Vec::new()
     }
 
@@ -441,6 +450,14 @@ impl eng::NodeDataTrait for NodeView {
                 egui::StrokeKind::Middle,
             );
         }
+        if let Some(mark) = state.compare.as_ref().and_then(|m| m.get(&self.guid)) {
+            ui.painter().rect_stroke(
+                content.expand(margin * 1.3),
+                8.0,
+                egui::Stroke::new(3.0, mark_color(mark.kind)),
+                egui::StrokeKind::Middle,
+            );
+        }
         if state.found.contains(&self.guid) {
             ui.painter().rect_stroke(
                 content.expand(margin * 1.1),
@@ -485,6 +502,30 @@ impl eng::NodeDataTrait for NodeView {
         } else {
             category_color(self.category)
         })
+    }
+}
+
+/// What a comparison says of a node: added, changed or moved (and moved as well, when a
+/// changed node has another parent too), what differs on hover.
+fn compare_badges(ui: &mut egui::Ui, mark: &NodeMark) {
+    let word = match mark.kind {
+        MarkKind::Added => t("added"),
+        MarkKind::Changed => t("changed"),
+        MarkKind::Moved => t("moved"),
+    };
+    let details = mark.details.join("\n");
+    // On a dark backing: the header's own colour (a category, a live status) varies.
+    let badge = |word: &str, color| {
+        RichText::new(format!(" {word} "))
+            .small()
+            .strong()
+            .color(color)
+            .background_color(Color32::from_black_alpha(190))
+    };
+    ui.label(badge(word, mark_color(mark.kind)))
+        .on_hover_text(&details);
+    if mark.moved && mark.kind != MarkKind::Moved {
+        ui.label(badge(t("moved"), MOVED)).on_hover_text(details);
     }
 }
 

@@ -7,6 +7,9 @@
 //!   key asks first.
 //! - [`ProblemsPanel`]: the validation report; a click frames the node concerned.
 //! - [`HistoryPanel`]: the undo history; a click goes to that step.
+//! - [`ComparePanel`]: the parts that differ from the version the document is compared
+//!   with, stepped through; [`ConflictsPanel`]: a merged file's conflicts, each resolved
+//!   by taking a side.
 //! - [`Palette`]: the node finder popup the app opens over the canvas.
 //! - [`PaletteDock`]: the same listing docked beside the canvas, its rows dragged onto it.
 //! - [`ProjectPanel`]: the game project open in the editor, and manifests that could not
@@ -18,6 +21,8 @@
 //! the gesture of the widget it came from, so typing in one field is one undo step.
 
 mod blackboard;
+mod compare;
+mod conflicts;
 mod declare_form;
 mod history;
 mod inspector;
@@ -31,6 +36,8 @@ mod testing;
 pub mod widgets;
 
 pub use blackboard::BlackboardPanel;
+pub use compare::{CompareAction, ComparePanel};
+pub use conflicts::ConflictsPanel;
 pub use declare_form::DeclareForm;
 pub use history::HistoryPanel;
 pub use inspector::Inspector;

@@ -364,9 +364,15 @@ impl Simulation for PlainSim {
         agent.advance(dt);
         let now = agent.now();
         let log = &mut self.log;
+        let tree = agent.tree().clone();
         let mut tee = |event: TraceEvent<'_>| {
-            if let TraceEvent::Log { message, .. } = event {
-                log.push(now, message);
+            if let TraceEvent::Log { node, message } = event {
+                // A Log leaf's own text is its message; a script's stop says where it is.
+                if tree.info(node).kind == "Log" {
+                    log.push(now, message);
+                } else {
+                    log.push(now, format!("{}: {message}", tree.locate(node)));
+                }
             }
             observer.event(event);
         };

@@ -1,6 +1,7 @@
 //! The view contract: what a panel, the canvas or the preview gets each frame ([`UiCx`]),
 //! what it may ask of the app ([`Request`]), and the two services every view shares
-//! ([`Gestures`], [`Toasts`]).
+//! ([`Gestures`], [`Toasts`]), and the colours of a comparison ([`diff_colors`]), which
+//! the canvas and the compare panel share.
 //!
 //! Views read the session and change it only through commands ([`UiCx::apply`]), so every
 //! change is undoable and the canvas, preview and problem list all follow through
@@ -12,6 +13,7 @@
 //! checks that), as egui keeps its `View` trait beside the widgets rather than in the app.
 
 mod action;
+pub mod diff_colors;
 mod gestures;
 mod toasts;
 

@@ -506,6 +506,13 @@ fn an_arbor_trace_replays_on_the_open_tree_it_names() {
 
 /// A "program" on a free port that speaks ZeroMQ but answers every request with `reply`.
 fn fake_server(reply: Vec<Vec<u8>>) -> u16 {
+    serve(move |_| reply.clone())
+}
+
+/// A ZeroMQ peer on a free port, as a Groot2 publisher binds it: a REP socket answering each
+/// request (its frames) with what `respond` gives, and a PUB socket on the next port. It
+/// runs until the test process ends.
+pub(crate) fn serve(mut respond: impl FnMut(Vec<Vec<u8>>) -> Vec<Vec<u8>> + Send + 'static) -> u16 {
     use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
     let port = free_port();
     let (ready, bound) = std::sync::mpsc::channel();
@@ -525,8 +532,9 @@ fn fake_server(reply: Vec<Vec<u8>>) -> u16 {
                 .await
                 .expect("bound");
             let _ = ready.send(());
-            while rep.recv().await.is_ok() {
-                let mut parts = reply.iter().cloned();
+            while let Ok(request) = rep.recv().await {
+                let frames = request.into_vec().into_iter().map(|b| b.to_vec()).collect();
+                let mut parts = respond(frames).into_iter();
                 let mut message = ZmqMessage::from(parts.next().unwrap_or_default());
                 for part in parts {
                     message.push_back(part.into());

@@ -6,7 +6,7 @@
 //! the node's recorded origin (`editor.btcpp.origins`) names another entry of the same
 //! Arbor type. Conversions that need the blackboard or the tree around the node
 //! (SetBlackboard, Script, ScriptCondition, Precondition, SubTree) are carried out in
-//! `import.rs` and `export.rs`; this file says which entries they are.
+//! `import/builtins.rs` and `export/builtins.rs`; this file says which entries they are.
 
 use serde_json::{json, Map, Value as Json};
 
@@ -49,7 +49,7 @@ pub(crate) enum Conv {
     Switch(usize),
     /// AlwaysSuccess / AlwaysFailure: a Scripted leaf returning this status.
     Always(Status),
-    /// `value` + `output_key` -> SetBlackboard (import.rs, export.rs).
+    /// `value` + `output_key` -> SetBlackboard (import/builtins.rs, export/builtins.rs).
     SetBlackboard,
     /// `code` -> SetBlackboard when it is `key := literal` (the export writes SetBlackboard
     /// and Increment back as such statements).
@@ -63,13 +63,13 @@ pub(crate) enum Conv {
     /// ParallelAll: `max_failures` as it is (rule 64).
     ParallelAll,
     /// LoopInt, LoopDouble, LoopString, LoopBool: a Loop whose elements have this type
-    /// (rule 65; import.rs, export.rs).
+    /// (rule 65; import/builtins.rs, export/builtins.rs).
     Loop(Scalar),
     /// WaitValueUpdate (`running`) and SkipUnlessUpdated (SKIPPED: `success`, or `failure`
-    /// under a Fallback): an IfUpdated's `otherwise` (rule 67; import.rs).
+    /// under a Fallback): an IfUpdated's `otherwise` (rule 67; import/builtins.rs).
     Updated(Status),
     /// A port naming a key, as `{key}` or `key` (`braces`), or only as the plain name
-    /// (WasEntryUpdated `entry`, UnsetBlackboard `key`): the Arbor `key` (import.rs).
+    /// (WasEntryUpdated `entry`, UnsetBlackboard `key`): the Arbor `key` (import/builtins.rs).
     /// Export writes the plain name.
     KeyName { port: &'static str, braces: bool },
 }
@@ -397,7 +397,7 @@ pub(crate) fn import_params(
         | Conv::Loop(_)
         | Conv::Updated(_)
         | Conv::KeyName { .. } => {
-            unreachable!("context conversions are done in import.rs")
+            unreachable!("context conversions are done in import/builtins.rs")
         }
     }
     Ok(params)
@@ -588,7 +588,7 @@ pub(crate) fn export_attrs(
         | Conv::Precondition
         | Conv::SubTree
         | Conv::Loop(_) => {
-            unreachable!("context conversions are done in export.rs")
+            unreachable!("context conversions are done in export/builtins.rs")
         }
     }
     Ok(attrs)

@@ -189,7 +189,7 @@ pub(crate) fn print_tests(tests: &[Test], join: Join) -> String {
 }
 
 fn parse_test(src: &str) -> Option<Test> {
-    let mut t = Tokens::new(src);
+    let mut t = tokens(src)?.into_iter();
     let first = t.next()?;
     let test = match first {
         Tok::Not => {
@@ -250,7 +250,7 @@ pub(crate) fn parse_stmt(src: &str) -> Option<Stmt> {
     if src.contains(';') {
         return None;
     }
-    let mut t = Tokens::new(src);
+    let mut t = tokens(src)?.into_iter();
     let Tok::Ident(key) = t.next()? else {
         return None;
     };
@@ -272,8 +272,10 @@ pub(crate) fn print_stmt(stmt: &Stmt) -> String {
     }
 }
 
+/// A token as the recognised forms see it.
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
+    /// A key: a name, with its `@` and its `.component`s (`@pos.x`).
     Ident(String),
     Lit(Lit),
     Not,
@@ -291,64 +293,67 @@ impl Tok {
     fn literal(self) -> Option<Lit> {
         match self {
             Tok::Lit(l) => Some(l),
-            // `true`/`false` lex as identifiers.
-            Tok::Ident(w) if w == "true" => Some(Lit::Bool(true)),
-            Tok::Ident(w) if w == "false" => Some(Lit::Bool(false)),
             _ => None,
         }
     }
 }
 
-struct Tokens<'a> {
-    rest: &'a str,
+/// The tokens of `src`, read by the runtime's script lexer (the one lexer of the
+/// language): a name and its `.component`s written without spaces are one key, and a
+/// `-` written against a number is its sign. A number is a literal only in the plain
+/// decimal form an attribute value is read in ([`Lit::from_text`]: `1e5` and `0x1F` are
+/// not recognised, so such a script stays a script). `None` when the lexer refuses the
+/// text: then no form matches, and the script is left to the runtime, which says why.
+fn tokens(src: &str) -> Option<Vec<Tok>> {
+    use crate::script::Tok as Lexed;
+    let lexed = crate::script::tokenize(src).ok()?;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(t) = lexed.get(i) {
+        let adjacent = |k: usize, at: usize| lexed.get(k).filter(|n| n.start == at);
+        let tok = match t.tok {
+            Lexed::End => break,
+            Lexed::Name { .. } => {
+                let mut end = t.end;
+                while let (Some(dot), Some(name)) = (adjacent(i + 1, end), lexed.get(i + 2)) {
+                    let component = matches!(name.tok, Lexed::Name { root: false });
+                    if dot.tok != Lexed::Op(".") || !component || name.start != dot.end {
+                        break;
+                    }
+                    end = name.end;
+                    i += 2;
+                }
+                Tok::Ident(src[t.start..end].to_owned())
+            }
+            Lexed::Bool(b) => Tok::Lit(Lit::Bool(b)),
+            Lexed::Str => Tok::Lit(Lit::Str(src[t.start..t.end].to_owned())),
+            Lexed::Int(_) | Lexed::Float(_) => number(&src[t.start..t.end]),
+            Lexed::Op("-") => match adjacent(i + 1, t.end) {
+                Some(n) if matches!(n.tok, Lexed::Int(_) | Lexed::Float(_)) => {
+                    i += 1;
+                    number(&src[t.start..n.end])
+                }
+                _ => Tok::Other,
+            },
+            Lexed::Op("==") => Tok::Eq,
+            Lexed::Op("!=") => Tok::Ne,
+            Lexed::Op(":=") => Tok::Assign,
+            Lexed::Op("+=") => Tok::AddAssign,
+            Lexed::Op("!") => Tok::Not,
+            Lexed::Op("=") => Tok::Change,
+            Lexed::Op(_) => Tok::Other,
+        };
+        out.push(tok);
+        i += 1;
+    }
+    Some(out)
 }
 
-impl<'a> Tokens<'a> {
-    fn new(src: &'a str) -> Self {
-        Tokens { rest: src }
-    }
-
-    fn next(&mut self) -> Option<Tok> {
-        self.rest = self.rest.trim_start();
-        let mut chars = self.rest.chars();
-        let c = chars.next()?;
-        let two = self.rest.get(..2).unwrap_or("");
-        let (tok, len) = match (c, two) {
-            (_, "==") => (Tok::Eq, 2),
-            (_, "!=") => (Tok::Ne, 2),
-            (_, ":=") => (Tok::Assign, 2),
-            (_, "+=") => (Tok::AddAssign, 2),
-            ('!', _) => (Tok::Not, 1),
-            ('=', _) => (Tok::Change, 1),
-            ('\'' | '"', _) => match self.rest[1..].find(c) {
-                Some(end) => {
-                    let text = &self.rest[1..1 + end];
-                    (Tok::Lit(Lit::Str(text.to_owned())), end + 2)
-                }
-                // Unterminated: one token that no rule accepts.
-                None => (Tok::Other, self.rest.len()),
-            },
-            (c, _) if c.is_ascii_digit() || c == '-' || c == '.' => {
-                let len = self
-                    .rest
-                    .find(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '+')))
-                    .unwrap_or(self.rest.len());
-                match Lit::from_text(&self.rest[..len]) {
-                    Lit::Str(_) => (Tok::Other, len),
-                    lit => (Tok::Lit(lit), len),
-                }
-            }
-            (c, _) if c.is_alphabetic() || c == '_' || c == '@' => {
-                let len = self
-                    .rest
-                    .find(|ch: char| !(ch.is_alphanumeric() || matches!(ch, '_' | '@' | '.')))
-                    .unwrap_or(self.rest.len());
-                (Tok::Ident(self.rest[..len].to_owned()), len)
-            }
-            _ => (Tok::Other, c.len_utf8()),
-        };
-        self.rest = &self.rest[len..];
-        Some(tok)
+/// A number's text as a literal, if it is a plain decimal one.
+fn number(text: &str) -> Tok {
+    match Lit::from_text(text) {
+        Lit::Str(_) => Tok::Other,
+        lit => Tok::Lit(lit),
     }
 }
 

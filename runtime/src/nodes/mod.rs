@@ -188,7 +188,9 @@ impl Kind {
             | Kind::UnsetBlackboard { key } => *key = map(*key),
             Kind::Loop { queue, value, .. } => {
                 *value = map(*value);
-                if let decorator::loop_queue::Queue::Key(k) = queue {
+                if let decorator::loop_queue::Queue::Key(k)
+                | decorator::loop_queue::Queue::Walk(k) = queue
+                {
                     *k = map(*k);
                 }
             }

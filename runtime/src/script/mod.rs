@@ -26,10 +26,13 @@ mod parser;
 mod rename;
 mod roles;
 
+// The BT.CPP import recognises its simple forms from the same tokens.
 pub use check::{Names, Ty};
 pub use compile::Program;
 pub use eval::{Outcome, Stop, MAX_STRING_LEN};
 pub use infer::{key_uses, key_uses_marked, key_uses_with};
+#[cfg(feature = "btcpp")]
+pub(crate) use lexer::{tokenize, Tok};
 pub use parser::MAX_DEPTH;
 pub use rename::{key_name_spans, rename_key};
 pub use roles::{key_roles, KeyRole};

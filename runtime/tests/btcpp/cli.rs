@@ -185,3 +185,44 @@ fn import_takes_the_programs_scripting_enums() {
         );
     }
 }
+
+/// BT.CPP 4.10 names the node a script exception came from by its path through the
+/// subtrees and its type (`Exception in node 'Deliver/pick' [Script]: ...`); `arbor run`
+/// says where a script stopped (rule 86) at least as precisely: the same path, the type,
+/// the GUID and the file.
+#[test]
+fn rule86_a_script_stop_in_a_subtree_is_located_by_its_path() {
+    let dir = tempdir("cli-script-stop");
+    let xml = dir.join("deliver.xml");
+    std::fs::write(
+        &xml,
+        r#"<root BTCPP_format="4" main_tree_to_execute="Main">
+          <BehaviorTree ID="Main">
+            <Sequence name="patrol">
+              <SubTree ID="Deliver" name="deliver"/>
+            </Sequence>
+          </BehaviorTree>
+          <BehaviorTree ID="Deliver">
+            <Sequence>
+              <Script name="count" code="tries := 0"/>
+              <Script name="pick" code="tries = missing + 1"/>
+            </Sequence>
+          </BehaviorTree></root>"#,
+    )
+    .unwrap();
+    let json = dir.join("deliver.json").display().to_string();
+    let out = arbor(&["import", xml.to_str().unwrap(), "-o", &json]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = arbor(&["run", &json, "--ticks", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.contains("script stopped"))
+        .unwrap_or_else(|| panic!("no stop reported:\n{err}"));
+    assert!(
+        line.starts_with("[tick 1] deliver/pick [Script] (GUID `")
+            && line.contains("deliver.Deliver.json): script stopped at column"),
+        "{line}"
+    );
+}

@@ -715,3 +715,35 @@ fn try_catch_and_json_literals_round_trip() {
     assert_eq!(move_to.params["waypoints"], json!([1, 2, 3]));
     assert_eq!(move_to.params["pose"], json!({"x": 1.5}));
 }
+
+/// BT.CPP 4.9+'s LoopNode over a `std::vector` (a key a vector-typed port writes) walks
+/// the vector and leaves it whole: a Loop with `consume: false`, exported as the same
+/// LoopDouble, whose model keeps the vector type that tells it apart; a Loop over a key
+/// no model types takes from BT.CPP's queue as before.
+#[test]
+fn a_loop_over_a_vector_round_trips() {
+    let xml = round_trip("loop_vector.xml", "tree");
+    for expected in [
+        r#"<LoopDouble queue="{wp}" value="{x}">"#,
+        r#"<LoopDouble queue="{stack}" value="{y}">"#,
+        r#"points="json:[1.5,2.5,3]""#,
+        r#"<output_port name="path" type="std::vector&lt;double&gt;"/>"#,
+    ] {
+        assert!(xml.contains(expected), "missing {expected}\n{xml}");
+    }
+    let imported = import("loop_vector.xml", "tree");
+    let loops: Vec<_> = imported
+        .main()
+        .nodes
+        .iter()
+        .filter(|n| n.kind == "Loop")
+        .map(|n| (n.params["queue"].clone(), n.params.get("consume").cloned()))
+        .collect();
+    assert_eq!(
+        loops,
+        vec![
+            (json!({"$key": "wp"}), Some(json!(false))),
+            (json!({"$key": "stack"}), None),
+        ]
+    );
+}

@@ -121,6 +121,37 @@ fn a_bound_queue_is_consumed_on_the_blackboard() {
 }
 
 #[test]
+fn rule65_a_walked_queue_key_is_read_by_position_and_kept_whole() {
+    // BT.CPP 4.9+ over a `std::vector` (gtest_loop.cpp, RestartAfterCompletion_
+    // VectorFromBlackboard): the vector is copied when the loop starts and the blackboard
+    // keeps it, so running the loop again iterates over it again.
+    let mut root = looped(json!({"$key": "q"}), scripted("A", &["success"]));
+    root["params"]["consume"] = json!(false);
+    let mut a = agent_v2(
+        root,
+        json!([{"key": "n", "type": "int"}, {"key": "q", "type": "list<int>", "default": [7, 8]}]),
+    );
+    step(&mut a);
+    assert_eq!((bb(&a, "n"), bb(&a, "q")), (json!(7), json!([7, 8])));
+    step(&mut a);
+    assert_eq!((bb(&a, "n"), bb(&a, "q")), (json!(8), json!([7, 8])));
+    assert_eq!(step(&mut a).0, Status::Success);
+    // Started again: from the first element.
+    step(&mut a);
+    assert_eq!(bb(&a, "n"), json!(7));
+    // Without a value, an empty queue; not a list, a failure (as when consumed).
+    let mut root = looped(json!({"$key": "q"}), scripted("A", &["success"]));
+    root["params"]["consume"] = json!(false);
+    let mut a = agent_v2(
+        root,
+        json!([{"key": "n", "type": "int"}, {"key": "q", "type": "json"}]),
+    );
+    assert_eq!(step(&mut a).0, Status::Success);
+    bb_set(&mut a, "q", json!({"x": 1}));
+    assert_eq!(step(&mut a).0, Status::Failure);
+}
+
+#[test]
 fn a_bound_queue_without_a_value_is_empty_and_a_non_list_fails() {
     let mut a = agent_v2(
         looped(json!({"$key": "q"}), scripted("A", &["success"])),

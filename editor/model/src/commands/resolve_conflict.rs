@@ -97,18 +97,8 @@ mod tests {
 
     /// A merged document with one conflict: B's `seconds`, 2 in the base, 5 ours, 7 theirs.
     fn conflicted() -> Document {
-        let g = |n: u32| format!("00000000-0000-4000-8000-{n:012}");
-        let text = json!({
-            "format": "arbor-tree", "version": 3, "guid": g(0), "name": "t", "root": g(1),
-            "nodes": [
-                {"guid": g(1), "name": "Root", "type": "Sequence", "children": [g(2)]},
-                {"guid": g(2), "name": "B", "type": "Wait", "params": {"seconds": 5.0}}
-            ],
-            "conflicts": [{"scope": "node", "id": g(2), "field": "params.seconds",
-                           "message": "changed differently on the two sides; kept ours",
-                           "base": 2.0, "ours": 5.0, "theirs": 7.0}]
-        });
-        let file: TreeFile = arbor_runtime::parse_str(&text.to_string(), None).unwrap();
+        let text = crate::document::conflicted_text();
+        let file: TreeFile = arbor_runtime::parse_str(&text, None).unwrap();
         Document::from_tree_file(file, None).unwrap()
     }
 

@@ -48,7 +48,7 @@ pub use subtree::{branch_keys, extract_subtree};
 
 #[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
-pub use model::fixtures::sample;
+pub use model::fixtures::{conflicted_text, sample};
 
 use std::path::Path;
 

@@ -2,13 +2,23 @@
 //!
 //! The thread runs a single-threaded tokio runtime (zmq.rs is async) and, while the
 //! editor holds the client: connects a REQ socket to the program's server port and a SUB
-//! socket to the next port; fetches the tree; then every [`POLL`] asks for the statuses
-//! (every few polls the blackboards too), carries out the editor's [`Command`]s, and
-//! passes breakpoint notifications on. Every wait has a deadline, so a program that stops
+//! socket to the next port; fetches the tree and the hooks the program holds; then every
+//! [`POLL`] asks for the statuses (every few polls the blackboards too), carries out the
+//! editor's [`Command`]s, and passes breakpoint notifications on. The polls are also the
+//! heartbeat the publisher watches: it disables every hook after
+//! [`HEARTBEAT`](protocol::HEARTBEAT) without a request, so an editor that goes away
+//! never leaves the program held at a breakpoint, and one that stays attached never
+//! sees its breakpoints switched off. Every wait has a deadline, so a program that stops
 //! answering costs a reconnection (and a line in the log), never a stuck editor. A reply
 //! with a different program id means the program restarted: the client starts over and
 //! the editor gets the tree again. The editor reads [`Event`]s from a bounded channel;
 //! statuses are dropped rather than queued when it does not read (a minimised window).
+//!
+//! A publisher that refuses a bulk hook request (one older than BT.CPP 4.1, or another
+//! implementation of the protocol) is not an error: the request is marked unknown for the
+//! rest of the session and the client falls back: without the hooks dump it removes
+//! every hook on attaching, as it cannot show them; without remove-all or disable-all it
+//! removes the hooks the editor knows one by one.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender, TrySendError};
@@ -20,7 +30,7 @@ use arbor_runtime::Status;
 use serde_json::Value;
 use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
-use super::protocol::{self, Kind, WireError};
+use super::protocol::{self, Kind, ProgramHook, WireError};
 
 /// Time between two status requests.
 pub const POLL: Duration = Duration::from_millis(100);
@@ -32,6 +42,14 @@ const DEADLINE: Duration = Duration::from_millis(1500);
 const RETRY: Duration = Duration::from_millis(500);
 /// Events the editor has not read yet, at most.
 const QUEUE: usize = 64;
+
+// Between two requests the program sees at most an answer's deadline and a poll, or, when
+// that answer never came, a retry and a new connection's deadline. Both must stay under the
+// publisher's heartbeat, or the program would disable the editor's hooks while attached.
+const _: () = assert!(
+    2 * DEADLINE.as_millis() + POLL.as_millis() + RETRY.as_millis()
+        < protocol::HEARTBEAT.as_millis()
+);
 
 /// What the editor asks of the program.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,8 +67,17 @@ pub enum Command {
     },
     /// One-shot breakpoints before these nodes (a step: the next node ticked stops).
     StepHooks(Vec<u16>),
-    /// Remove every hook (detaching: nothing is left waiting for an editor that is gone).
-    ClearHooks,
+    /// Remove every hook, waking a node held at a breakpoint (detaching: nothing is left
+    /// waiting for an editor that is gone). `known` are the hooks the editor knows, removed
+    /// one by one if the program cannot remove them all at once.
+    RemoveAllHooks {
+        known: Vec<u16>,
+    },
+    /// Disable every hook (a held node goes on); [`Command::Hook`] enables one again. A
+    /// program that cannot disable them has the `known` ones removed instead.
+    DisableAllHooks {
+        known: Vec<u16>,
+    },
     /// The blackboards to ask for (`;`-separated names), once the tree is known.
     Blackboards(String),
 }
@@ -58,10 +85,13 @@ pub enum Command {
 /// What the program said, or what happened to the connection.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// Connected (again): the program's id and its tree.
+    /// Connected (again): the program's id, its tree, and the hooks it holds (set by
+    /// Groot2 or an earlier attachment). `hooks` is `None` when the program cannot list
+    /// them: the client then removed them all.
     Connected {
         program: [u8; 16],
         xml: String,
+        hooks: Option<Vec<ProgramHook>>,
     },
     Statuses(Vec<(u16, NodeState)>),
     Blackboards(Value),
@@ -94,6 +124,7 @@ impl Client {
             stop: stop.clone(),
             blackboards: None,
             next_id: seed(),
+            unknown: Vec::new(),
         };
         let spawned = std::thread::Builder::new()
             .name("groot2".into())
@@ -161,6 +192,8 @@ struct Link {
     stop: Arc<AtomicBool>,
     blackboards: Option<String>,
     next_id: u32,
+    /// The bulk hook requests this session's program refused.
+    unknown: Vec<Kind>,
 }
 
 impl Link {
@@ -235,16 +268,20 @@ impl Link {
             Ok(body) => String::from_utf8_lossy(body).into_owned(),
             Err(e) => return End::Lost(e.to_string()),
         };
-        // A new attachment starts clean: hooks an earlier editor left (one killed while the
-        // program waited at its breakpoint) are removed, which also lets a waiting node go
-        // on. The editor then sets its own again.
-        if let Err(end) = self.command(&mut req, program, Command::ClearHooks).await {
-            return end;
-        }
-        self.tell(Event::Connected { program, xml });
+        // A program may be restarted as another BT.CPP version: negotiate afresh.
+        self.unknown.clear();
+        let hooks = match self.hooks(&mut req, program).await {
+            Ok(hooks) => hooks,
+            Err(end) => return end,
+        };
+        self.tell(Event::Connected {
+            program,
+            xml,
+            hooks,
+        });
         let mut polls = 0u32;
         loop {
-            // Commands first: the last ones (ClearHooks) come just before the stop.
+            // Commands first: the last ones (RemoveAllHooks) come just before the stop.
             while let Ok(command) = self.commands.try_recv() {
                 if let Err(end) = self.command(&mut req, program, command).await {
                     return end;
@@ -297,6 +334,73 @@ impl Link {
         }
     }
 
+    /// The hooks the program holds; without the dump request, removes them all instead
+    /// (hooks an earlier editor left, one killed while the program waited at its
+    /// breakpoint, would otherwise stay invisible), which also lets a waiting node go on.
+    async fn hooks(
+        &mut self,
+        req: &mut zeromq::ReqSocket,
+        program: [u8; 16],
+    ) -> Result<Option<Vec<ProgramHook>>, End> {
+        match self.optional(req, program, Kind::HooksDump, None).await? {
+            Some(parts) => match protocol::body(&parts, "hooks").and_then(protocol::hooks_dump) {
+                Ok(hooks) => Ok(Some(hooks)),
+                Err(e) => Err(End::Lost(e.to_string())),
+            },
+            None => {
+                let clear = Command::RemoveAllHooks { known: Vec::new() };
+                self.command(req, program, clear).await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// A request the program may not know: `None` when it refused (said once a session,
+    /// and remembered, so it is not asked again).
+    async fn optional(
+        &mut self,
+        req: &mut zeromq::ReqSocket,
+        program: [u8; 16],
+        kind: Kind,
+        body: Option<Vec<u8>>,
+    ) -> Result<Option<Vec<Vec<u8>>>, End> {
+        if self.unknown.contains(&kind) {
+            return Ok(None);
+        }
+        match self.try_ask(req, kind, body).await? {
+            Ok((id, _)) if id != program => Err(End::Lost("the program restarted".into())),
+            Ok((_, parts)) => Ok(Some(parts)),
+            Err(why) => {
+                self.unknown.push(kind);
+                self.tell(Event::Problem(format!(
+                    "the program does not know {} ({why}); {}",
+                    describe(kind),
+                    fallback(kind)
+                )));
+                Ok(None)
+            }
+        }
+    }
+
+    /// Removes the hooks before the nodes `uids`, one request each; a node without one is
+    /// no problem (that is what was wanted).
+    async fn remove_each(
+        &mut self,
+        req: &mut zeromq::ReqSocket,
+        program: [u8; 16],
+        uids: &[u16],
+    ) -> Result<(), End> {
+        for uid in uids {
+            let body = protocol::unhook(*uid).into_bytes();
+            if let Ok((id, _)) = self.try_ask(req, Kind::HookRemove, Some(body)).await? {
+                if id != program {
+                    return Err(End::Lost("the program restarted".into()));
+                }
+            }
+        }
+        Ok(())
+    }
+
     async fn command(
         &mut self,
         req: &mut zeromq::ReqSocket,
@@ -310,7 +414,12 @@ impl Link {
                 (Kind::BreakpointUnlock, protocol::unlock(uid, result))
             }
             Command::StepHooks(uids) => (Kind::HookInsert, protocol::step_hooks(&uids)),
-            Command::ClearHooks => (Kind::RemoveAllHooks, String::new()),
+            Command::RemoveAllHooks { known } => {
+                return self.bulk(req, program, Kind::RemoveAllHooks, &known).await
+            }
+            Command::DisableAllHooks { known } => {
+                return self.bulk(req, program, Kind::DisableAllHooks, &known).await
+            }
             Command::Blackboards(names) => {
                 self.blackboards = Some(names).filter(|n| !n.is_empty());
                 return Ok(());
@@ -324,15 +433,46 @@ impl Link {
         }
     }
 
+    /// Remove-all or disable-all, or removing the `known` hooks one by one when the
+    /// program knows neither.
+    async fn bulk(
+        &mut self,
+        req: &mut zeromq::ReqSocket,
+        program: [u8; 16],
+        kind: Kind,
+        known: &[u16],
+    ) -> Result<(), End> {
+        match self.optional(req, program, kind, None).await? {
+            Some(_) => Ok(()),
+            None => self.remove_each(req, program, known).await,
+        }
+    }
+
     /// One request and its answer; `None` when the program refused it (reported, and not
-    /// the end of the session). Garbage or silence ends the session: the REQ socket
-    /// cannot be trusted after either.
+    /// the end of the session).
     async fn ask(
         &mut self,
         req: &mut zeromq::ReqSocket,
         kind: Kind,
         body: Option<Vec<u8>>,
     ) -> Result<Option<Answer>, End> {
+        match self.try_ask(req, kind, body).await? {
+            Ok(answer) => Ok(Some(answer)),
+            Err(why) => {
+                self.tell(Event::Problem(format!("the program refused: {why}")));
+                Ok(None)
+            }
+        }
+    }
+
+    /// One request and its answer, or the program's refusal. Garbage or silence ends the
+    /// session: the REQ socket cannot be trusted after either.
+    async fn try_ask(
+        &mut self,
+        req: &mut zeromq::ReqSocket,
+        kind: Kind,
+        body: Option<Vec<u8>>,
+    ) -> Result<Result<Answer, String>, End> {
         self.next_id = self.next_id.wrapping_add(1);
         let id = self.next_id;
         let mut message = ZmqMessage::from(protocol::header(kind, id));
@@ -357,13 +497,29 @@ impl Link {
         };
         let parts = frames(answer);
         match protocol::reply(&parts, kind, id) {
-            Ok((program, body)) => Ok(Some((program, body.to_vec()))),
-            Err(WireError::Refused(why)) => {
-                self.tell(Event::Problem(format!("the program refused: {why}")));
-                Ok(None)
-            }
+            Ok((program, body)) => Ok(Ok((program, body.to_vec()))),
+            Err(WireError::Refused(why)) => Ok(Err(why)),
             Err(e) => Err(lost(e.to_string())),
         }
+    }
+}
+
+/// A bulk hook request, for the log.
+fn describe(kind: Kind) -> &'static str {
+    match kind {
+        Kind::HooksDump => "the hooks dump",
+        Kind::RemoveAllHooks => "remove-all-hooks",
+        Kind::DisableAllHooks => "disable-all-hooks",
+        _ => "this request",
+    }
+}
+
+/// What the client does instead, for the log.
+fn fallback(kind: Kind) -> &'static str {
+    match kind {
+        Kind::HooksDump => "hooks it holds are removed rather than shown",
+        Kind::DisableAllHooks => "the hooks are removed one by one, and set again to enable them",
+        _ => "the hooks are removed one by one",
     }
 }
 

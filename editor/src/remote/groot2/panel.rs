@@ -1,12 +1,14 @@
 //! The Groot2 panel: the connection to a BT.CPP program, the node waiting at a
-//! breakpoint with Continue / Succeed / Fail, forced results for the selected nodes, the
-//! blackboards (read-only: the protocol cannot write them) and the connection's log.
+//! breakpoint with Continue / Succeed / Fail, forced results for the selected nodes, every
+//! hook at once (disable, enable, remove), the blackboards (read-only: the protocol cannot
+//! write them) and the connection's log.
 
 use crate::i18n::t;
 
 use arbor_runtime::Status;
 use egui::Color32;
 
+use super::protocol::ROOT;
 use super::state::{Groot2, NodeHook};
 use crate::live::status_color;
 use crate::remote::panel::{connection_line, log_column};
@@ -81,6 +83,7 @@ impl Groot2Panel {
             }
         });
         self.forcing(ui, g, selected);
+        all_hooks(ui, g);
         ui.separator();
         ui.columns(2, |cols| {
             self.blackboards(&mut cols[0], g);
@@ -134,9 +137,16 @@ impl Groot2Panel {
     /// has no request to write one.
     fn blackboards(&mut self, ui: &mut egui::Ui, g: &Groot2) {
         ui.label(egui::RichText::new(t("Blackboards")).strong());
-        let entries: Vec<(String, String)> = g
+        // The root blackboard first, under a name no tree of the program can have.
+        let root = g.root_blackboard().map(|b| ("(root)".to_owned(), b));
+        let trees = g
             .blackboards
             .iter()
+            .filter(|(board, _)| board.as_str() != ROOT)
+            .map(|(board, keys)| (board.clone(), keys));
+        let entries: Vec<(String, String)> = root
+            .into_iter()
+            .chain(trees)
             .flat_map(|(board, keys)| {
                 let keys = keys.as_object().cloned().unwrap_or_default();
                 keys.into_iter()
@@ -162,6 +172,39 @@ impl Groot2Panel {
                     });
             });
     }
+}
+
+/// Every hook at once: how many there are, Disable all / Enable all / Remove all.
+fn all_hooks(ui: &mut egui::Ui, g: &mut Groot2) {
+    let (set, off) = (g.hooks.len(), g.disabled.len());
+    if set + off == 0 {
+        return;
+    }
+    ui.horizontal(|ui| {
+        ui.label(format!("Hooks: {set} set, {off} disabled"));
+        if set > 0
+            && ui
+                .button(t("Disable all"))
+                .on_hover_text(t(
+                    "Keep every breakpoint and forced result, but switch them off",
+                ))
+                .clicked()
+        {
+            g.disable_all_hooks();
+        }
+        if off > 0 && ui.button(t("Enable all")).clicked() {
+            g.enable_all_hooks();
+        }
+        if ui
+            .button(t("Remove all"))
+            .on_hover_text(t(
+                "Remove every breakpoint and forced result from the program",
+            ))
+            .clicked()
+        {
+            g.remove_all_hooks();
+        }
+    });
 }
 
 fn connection_label(ui: &mut egui::Ui, g: &Groot2) {

@@ -9,10 +9,17 @@
 //! parts `error`, message. Breakpoint notifications come on the publish socket (port + 1)
 //! as a request header of kind `N` and the node UID in decimal.
 //!
+//! Which publisher speaks what: BT.CPP has served the bulk hook requests (`D` hooks dump,
+//! `A` remove all, `X` disable all) and the heartbeat since 4.1; 4.10 adds the [`ROOT`]
+//! entry to blackboard answers. A publisher that does not know a request answers it with
+//! `error` (BT.CPP's "Request not recognized"): the client then falls back (see
+//! client.rs) rather than ending the session.
+//!
 //! Nothing here trusts the peer: lengths are checked, bodies are bounded by the caller's
 //! socket, and every failure is a [`WireError`] with a message for the log.
 
 use std::fmt;
+use std::time::Duration;
 
 use arbor_runtime::btcpp::NodeState;
 use arbor_runtime::Status;
@@ -22,6 +29,14 @@ use serde_json::{json, Value};
 pub const PROTOCOL: u8 = 2;
 /// The reply header: the request's 6 bytes, then the program's 16-byte id.
 const REPLY_HEADER: usize = 22;
+/// The publisher's `max_heartbeat_delay`: once no request came for this long it takes the
+/// client for gone and disables every hook (waking a node held at a breakpoint); the next
+/// request enables them again.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+/// The name BT.CPP 4.10 gives, in a blackboard answer, to the root blackboard of the
+/// trees asked for when it is none of them (a blackboard the program made and passed to
+/// `createTree`, shared by all its trees).
+pub const ROOT: &str = "ROOT";
 
 /// The requests the editor makes (BT.CPP's `RequestType` letters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,7 +54,13 @@ pub enum Kind {
     BreakpointUnlock,
     /// Sent by the program on the publish socket when a node reaches a breakpoint.
     BreakpointReached,
+    /// Every hook the program holds, as a JSON array (the hook JSON of [`hook`]).
+    HooksDump,
+    /// Remove every hook, waking a node held at a breakpoint.
     RemoveAllHooks,
+    /// Keep every hook but disable it (a held node goes on); inserting a hook again
+    /// enables it.
+    DisableAllHooks,
 }
 
 impl Kind {
@@ -52,7 +73,9 @@ impl Kind {
             Kind::HookRemove => b'R',
             Kind::BreakpointUnlock => b'U',
             Kind::BreakpointReached => b'N',
+            Kind::HooksDump => b'D',
             Kind::RemoveAllHooks => b'A',
+            Kind::DisableAllHooks => b'X',
         }
     }
 }
@@ -201,6 +224,65 @@ fn hook_json(uid: u16, replace: Option<Status>, once: bool) -> Value {
     })
 }
 
+/// A hook as the program reports it in a hooks dump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgramHook {
+    pub uid: u16,
+    pub enabled: bool,
+    /// `None`: a breakpoint that waits; `Some`: the result returned instead of a tick.
+    pub replace: Option<Status>,
+    /// Removed by the program once it fired (the hooks of a step).
+    pub once: bool,
+    /// Before the tick (0) or after it (1; the editor sets only the former).
+    pub after_tick: bool,
+}
+
+/// The hooks dump: a JSON array of hooks as BT.CPP's `to_json(Hook)` writes them.
+pub fn hooks_dump(body: &[u8]) -> Result<Vec<ProgramHook>, WireError> {
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| garbage(format!("hooks dump: {e}")))?;
+    let Value::Array(hooks) = value else {
+        return Err(garbage("hooks dump: not a list"));
+    };
+    hooks.iter().map(program_hook).collect()
+}
+
+fn program_hook(hook: &Value) -> Result<ProgramHook, WireError> {
+    let field = |name: &str| {
+        hook.get(name)
+            .ok_or_else(|| garbage(format!("hooks dump: a hook without `{name}`")))
+    };
+    let flag = |name: &str| {
+        field(name)?
+            .as_bool()
+            .ok_or_else(|| garbage(format!("hooks dump: `{name}` is not true or false")))
+    };
+    let number = |name: &str| {
+        field(name)?
+            .as_u64()
+            .ok_or_else(|| garbage(format!("hooks dump: `{name}` is not a number")))
+    };
+    let uid =
+        u16::try_from(number("uid")?).map_err(|_| garbage("hooks dump: a uid beyond 65535"))?;
+    let replace = match number("mode")? {
+        0 => None,
+        1 => match field("desired_status")?.as_str() {
+            Some("SUCCESS") => Some(Status::Success),
+            Some("FAILURE") => Some(Status::Failure),
+            // BT.CPP's SKIPPED (or RUNNING, IDLE): the node is ticked as usual.
+            _ => Some(Status::Running),
+        },
+        m => return Err(garbage(format!("hooks dump: hook mode {m}"))),
+    };
+    Ok(ProgramHook {
+        uid,
+        enabled: flag("enabled")?,
+        replace,
+        once: flag("once")?,
+        after_tick: number("position")? != 0,
+    })
+}
+
 /// One-shot breakpoints before each of `uids` (BT.CPP removes each once it fired), in one
 /// request: what a single step is made of.
 pub fn step_hooks(uids: &[u16]) -> String {
@@ -313,6 +395,62 @@ mod tests {
         let v: Value = serde_json::from_str(&unlock(4, Some(Status::Success))).expect("json");
         assert_eq!(v["desired_status"], "SUCCESS");
         assert_eq!(v["remove_when_done"], false);
+    }
+
+    #[test]
+    fn bulk_hook_requests_have_bt_cpps_letters() {
+        assert_eq!(header(Kind::HooksDump, 1)[1], b'D');
+        assert_eq!(header(Kind::RemoveAllHooks, 1)[1], b'A');
+        assert_eq!(header(Kind::DisableAllHooks, 1)[1], b'X');
+    }
+
+    #[test]
+    fn a_hooks_dump_reads_what_hook_json_writes() {
+        // A dump lists hooks as the client writes them: a breakpoint and a step's hook.
+        let step: Value = serde_json::from_str(&step_hooks(&[9])).expect("json");
+        let dump = format!("[{},{}]", hook(4, None), step[0]);
+        let hooks = hooks_dump(dump.as_bytes()).expect("ok");
+        assert_eq!(
+            hooks,
+            vec![
+                ProgramHook {
+                    uid: 4,
+                    enabled: true,
+                    replace: None,
+                    once: false,
+                    after_tick: false
+                },
+                ProgramHook {
+                    uid: 9,
+                    enabled: true,
+                    replace: None,
+                    once: true,
+                    after_tick: false
+                },
+            ]
+        );
+        let forced = format!("[{}]", hook(2, Some(Status::Failure)));
+        let forced = forced.replace("\"enabled\":true", "\"enabled\":false");
+        let got = hooks_dump(forced.as_bytes()).expect("ok");
+        assert_eq!(
+            (got[0].replace, got[0].enabled),
+            (Some(Status::Failure), false)
+        );
+        assert_eq!(hooks_dump(b"[]"), Ok(vec![]));
+        for bad in [
+            &b"{}"[..],
+            b"[{\"uid\":1}]",
+            b"[{\"enabled\":true,\"uid\":70000,\"mode\":0,\"once\":false,\"position\":0}]",
+            b"[{\"enabled\":1,\"uid\":1,\"mode\":0,\"once\":false,\"position\":0}]",
+            b"[{\"enabled\":true,\"uid\":1,\"mode\":5,\"once\":false,\"position\":0}]",
+            b"not json",
+        ] {
+            assert!(
+                matches!(hooks_dump(bad), Err(WireError::Garbage(_))),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
+        }
     }
 
     #[test]

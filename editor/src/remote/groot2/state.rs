@@ -11,6 +11,7 @@ use arbor_runtime::Status;
 use serde_json::Value;
 
 use super::client::{Client, Command, Event};
+use super::protocol::{ProgramHook, ROOT};
 use super::Address;
 use crate::live::{LiveSource, NodeLive};
 use crate::remote::Connection;
@@ -46,6 +47,8 @@ pub struct Groot2 {
     pub blackboards: BTreeMap<String, Value>,
     /// By UID: kept across restarts of the same tree and set again on reconnection.
     pub hooks: BTreeMap<u16, NodeHook>,
+    /// Hooks the user disabled (all at once): kept to enable them again.
+    pub disabled: BTreeMap<u16, NodeHook>,
     /// The node waiting at its breakpoint.
     pub waiting: Option<u16>,
     /// The one-shot hooks of a step in progress (removed once one of them fires).
@@ -68,6 +71,7 @@ impl Groot2 {
             states: HashMap::new(),
             blackboards: BTreeMap::new(),
             hooks: BTreeMap::new(),
+            disabled: BTreeMap::new(),
             waiting: None,
             stepping: Vec::new(),
             hit: None,
@@ -95,7 +99,11 @@ impl Groot2 {
 
     fn apply(&mut self, event: Event) {
         match event {
-            Event::Connected { program, xml } => self.connected(program, xml),
+            Event::Connected {
+                program,
+                xml,
+                hooks,
+            } => self.connected(program, xml, hooks),
             Event::Statuses(statuses) => {
                 let now = Instant::now();
                 for (uid, state) in statuses {
@@ -127,14 +135,14 @@ impl Groot2 {
         }
     }
 
-    fn connected(&mut self, program: [u8; 16], xml: String) {
+    fn connected(&mut self, program: [u8; 16], xml: String, found: Option<Vec<ProgramHook>>) {
         let id: String = program[..4].iter().map(|b| format!("{b:02x}")).collect();
         self.connection = Connection::Connected {
             server: format!("BT.CPP program {id}…"),
         };
         self.states.clear();
         self.waiting = None;
-        self.stepping.clear(); // the client removed every hook on connecting
+        self.stepping.clear();
         if self.xml.as_deref() != Some(xml.as_str()) {
             match MonitoredTree::import(&xml, "program", &format!("the tree of {}", self.address)) {
                 Ok(tree) => {
@@ -143,6 +151,7 @@ impl Groot2 {
                             "the program now runs another tree; its hooks were cleared".into(),
                         );
                         self.hooks.clear();
+                        self.disabled.clear();
                     }
                     self.uids = tree.nodes.iter().map(|(u, g)| (g.clone(), *u)).collect();
                     self.tree = Some(tree);
@@ -160,8 +169,97 @@ impl Groot2 {
             self.client
                 .send(Command::Blackboards(tree.blackboard_request()));
         }
+        if let Some(found) = found {
+            self.adopt(found);
+        }
         for (uid, hook) in &self.hooks {
             self.client.send(command(*uid, Some(*hook)));
+        }
+    }
+
+    /// Takes over the hooks the program already holds (set by Groot2, or by an earlier
+    /// attachment that went away), so that the canvas shows them and the user can remove
+    /// them; the editor's own hooks win where both set one. A step's one-shot hooks are
+    /// removed: the step they belonged to is over.
+    fn adopt(&mut self, found: Vec<ProgramHook>) {
+        let mut adopted = 0;
+        for hook in found {
+            if hook.after_tick {
+                continue; // not a kind the editor sets or shows; left as it is
+            }
+            if hook.once {
+                self.client.send(Command::Unhook(hook.uid));
+                continue;
+            }
+            if self.hooks.contains_key(&hook.uid) || self.disabled.contains_key(&hook.uid) {
+                continue;
+            }
+            let kind = match hook.replace {
+                None => NodeHook::Breakpoint,
+                Some(Status::Running) => continue, // a forced "tick as usual": no hook at all
+                Some(result) => NodeHook::Force(result),
+            };
+            if hook.enabled {
+                self.hooks.insert(hook.uid, kind);
+            } else {
+                self.disabled.insert(hook.uid, kind);
+            }
+            adopted += 1;
+        }
+        if adopted > 0 {
+            self.note(format!(
+                "the program already held {adopted} hook(s) (set by Groot2 or an earlier attachment): shown as yours"
+            ));
+        }
+    }
+
+    /// The root blackboard BT.CPP 4.10 reports beside the trees' own (the one the program
+    /// passed to its trees), if any.
+    pub fn root_blackboard(&self) -> Option<&Value> {
+        self.blackboards.get(ROOT)
+    }
+
+    /// Every hook the program may hold for this editor.
+    fn known_hooks(&self) -> Vec<u16> {
+        let mut uids: Vec<u16> = self
+            .hooks
+            .keys()
+            .chain(self.disabled.keys())
+            .chain(&self.stepping)
+            .copied()
+            .collect();
+        uids.sort_unstable();
+        uids.dedup();
+        uids
+    }
+
+    /// Removes every hook, the program's included (the breakpoints panel's "remove all");
+    /// a node held at a breakpoint goes on.
+    pub fn remove_all_hooks(&mut self) {
+        let known = self.known_hooks();
+        self.client.send(Command::RemoveAllHooks { known });
+        self.hooks.clear();
+        self.disabled.clear();
+        self.stepping.clear();
+        self.waiting = None;
+    }
+
+    /// Disables every hook, keeping them to enable again; a node held at a breakpoint
+    /// goes on.
+    pub fn disable_all_hooks(&mut self) {
+        let known = self.known_hooks();
+        self.client.send(Command::DisableAllHooks { known });
+        let hooks = std::mem::take(&mut self.hooks);
+        self.disabled.extend(hooks);
+        self.stepping.clear();
+        self.waiting = None;
+    }
+
+    /// Sets every disabled hook again.
+    pub fn enable_all_hooks(&mut self) {
+        for (uid, hook) in std::mem::take(&mut self.disabled) {
+            self.hooks.insert(uid, hook);
+            self.client.send(command(uid, Some(hook)));
         }
     }
 
@@ -218,6 +316,7 @@ impl Groot2 {
     }
 
     fn set_hook(&mut self, uid: u16, hook: Option<NodeHook>) {
+        self.disabled.remove(&uid);
         match hook {
             Some(h) => self.hooks.insert(uid, h),
             None => self.hooks.remove(&uid),
@@ -260,9 +359,13 @@ impl Groot2 {
 }
 
 impl Drop for Groot2 {
+    /// Detaching leaves nothing behind: every hook goes, disabled and step hooks too,
+    /// and a node held at a breakpoint goes on (even before the publisher's heartbeat
+    /// would give up on the editor).
     fn drop(&mut self) {
-        if !self.hooks.is_empty() {
-            self.client.send(Command::ClearHooks);
+        if matches!(self.connection, Connection::Connected { .. }) {
+            let known = self.known_hooks();
+            self.client.send(Command::RemoveAllHooks { known });
         }
     }
 }

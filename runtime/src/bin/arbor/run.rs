@@ -139,11 +139,10 @@ pub(super) fn run(args: &RunArgs) -> Result<bool, super::output::Failure> {
         collected.logs.clear();
         let status = agent.run_traced(&mut (), &mut collected);
         for (node, message) in &collected.logs {
-            let name = &agent
-                .tree()
-                .info(arbor_runtime::NodeId::from_index(*node as usize))
-                .name;
-            say!("[tick {tick}] {name}: {message}");
+            // Located as BT.CPP 4.10 locates an exception: the path through the subtrees.
+            let node = arbor_runtime::NodeId::from_index(*node as usize);
+            let at = agent.tree().locate(node);
+            say!("[tick {tick}] {at}: {message}");
         }
         if args.trace {
             super::output::line(&line(tick, status, &collected, &agent))?;

@@ -8,14 +8,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value as Json;
 
-use super::{blackboard_ref, Cx, Draft, HostUse};
+use super::{blackboard_ref, Draft, HostUse, Importer};
 use crate::btcpp::mapping;
 use crate::btcpp::model::{self, NodeModel};
 use crate::btcpp::XmlProblem;
 use crate::spec::{Category, NodeType, ParamKind, ParamSpec};
 use crate::value::ValueType;
 
-impl Cx<'_> {
+impl Importer<'_> {
     /// Declares one host type per custom or opaque BT.CPP node ID, and names the drafts'
     /// types.
     pub(super) fn host_types(&mut self, drafts: &mut [Draft]) -> BTreeMap<String, NodeType> {

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::hosts::cpp_type;
-use super::{blackboard_ref, Cx, Doc, Draft, PVal};
+use super::{blackboard_ref, Doc, Draft, Importer, ParamValue};
 use crate::format::KeyDecl;
 use crate::value::ValueType;
 
@@ -75,7 +75,7 @@ impl KeyUses {
 /// Keys connected by a SubTree remapping: (parent tree, parent key, subtree, subtree key).
 type RemapPair = (usize, String, usize, String);
 
-impl Cx<'_> {
+impl Importer<'_> {
     /// Declares every key each tree uses, typed.
     pub(super) fn declare_keys(&mut self, doc: &Doc, drafts: &mut [Draft]) -> Vec<Vec<KeyDecl>> {
         let mut uses = self.collect_uses(doc, drafts);
@@ -138,14 +138,14 @@ impl Cx<'_> {
         &self,
         d: &Draft,
         name: &str,
-        p: &PVal,
+        p: &ParamValue,
         add: &mut impl FnMut(&str, Option<ValueType>),
     ) {
         match p {
-            PVal::Key(k) => {
+            ParamValue::Key(k) => {
                 let ty = match (d.kind.as_str(), name) {
                     ("Increment", _) => Some(match d.params.iter().find(|(n, _)| n == "by") {
-                        Some((_, PVal::Json(v))) if v.is_i64() => ValueType::Int,
+                        Some((_, ParamValue::Json(v))) if v.is_i64() => ValueType::Int,
                         _ => ValueType::Float,
                     }),
                     // A Loop's element, of its BT.CPP ID's type.
@@ -154,8 +154,8 @@ impl Cx<'_> {
                 };
                 add(k, ty);
             }
-            PVal::Typed { lit, key } => add(key, Some(lit.value_type())),
-            PVal::Port(raw) => {
+            ParamValue::Typed { lit, key } => add(key, Some(lit.value_type())),
+            ParamValue::Port(raw) => {
                 if let Some(k) = blackboard_ref(raw) {
                     let ty = d
                         .host
@@ -167,12 +167,12 @@ impl Cx<'_> {
                     add(k, ty);
                 }
             }
-            PVal::Remap(pairs) => {
+            ParamValue::Remap(pairs) => {
                 for (_, parent_key) in pairs {
                     add(parent_key, None);
                 }
             }
-            PVal::Bind(k) => {
+            ParamValue::Bind(k) => {
                 // Counts and BT.CPP's milliseconds are integers (a json key could not be
                 // bound to them); a copied value takes the key's other uses.
                 let ty = if d.kind == "Loop" {
@@ -183,12 +183,12 @@ impl Cx<'_> {
                 };
                 add(k, ty)
             }
-            PVal::Script(code) => {
+            ParamValue::Script(code) => {
                 for (key, ty) in self.script_key_uses(code, d.kind == "ScriptCondition") {
                     add(&key, ty);
                 }
             }
-            PVal::Json(_) | PVal::Path(_) => {}
+            ParamValue::Json(_) | ParamValue::Path(_) => {}
         }
     }
 
@@ -243,7 +243,7 @@ impl Cx<'_> {
                     return;
                 }
                 let sub = d.params.iter().find_map(|(n, p)| match p {
-                    PVal::Path(id) if n == "path" => ids.get(id.as_str()).copied(),
+                    ParamValue::Path(id) if n == "path" => ids.get(id.as_str()).copied(),
                     _ => None,
                 });
                 let Some(&(_, sub_keys)) = sub.and_then(|s| autos.iter().find(|(a, _)| *a == s))
@@ -251,7 +251,7 @@ impl Cx<'_> {
                     return;
                 };
                 for (n, p) in &mut d.params {
-                    if let (true, PVal::Remap(remap)) = (n == "remap", p) {
+                    if let (true, ParamValue::Remap(remap)) = (n == "remap", p) {
                         for key in sub_keys {
                             if !remap.iter().any(|(s, _)| s == key)
                                 && !d.literal_ports.contains(key)

@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Cx, Doc, Draft, HostUse, PVal, Parent};
+use super::{Doc, Draft, HostUse, Importer, ParamValue, Parent};
 use crate::blackboard::Key;
 use crate::btcpp::xml::Element;
 use crate::btcpp::XmlProblem;
@@ -50,7 +50,7 @@ fn syntax_problem(src: &str) -> Option<String> {
     Some(crate::nodes::action::script::located(&e, src))
 }
 
-impl Cx<'_> {
+impl Importer<'_> {
     /// A Script or ScriptCondition leaf running `code`; `Err` (with the located problem)
     /// when the code does not parse.
     pub(super) fn script_leaf(
@@ -63,7 +63,7 @@ impl Cx<'_> {
             return Err(format!("the script does not parse ({problem})"));
         }
         let mut d = Draft::new(kind, name, el);
-        d.params = vec![("code".to_owned(), PVal::Script(code.to_owned()))];
+        d.params = vec![("code".to_owned(), ParamValue::Script(code.to_owned()))];
         Ok(d)
     }
 
@@ -110,16 +110,16 @@ impl Cx<'_> {
     /// there without going back to the test. The caller adds C.
     fn running_precondition(el: &Element, name: &str, src: &str) -> Draft {
         let mut test = Draft::new("ScriptCondition", "if", el);
-        test.params = vec![("code".to_owned(), PVal::Script(src.to_owned()))];
+        test.params = vec![("code".to_owned(), ParamValue::Script(src.to_owned()))];
         let mut wait = Draft::new("Scripted", "else RUNNING", el);
         wait.params = vec![(
             "returns".to_owned(),
-            PVal::Json(serde_json::json!(["running"])),
+            ParamValue::Json(serde_json::json!(["running"])),
         )];
         let mut gate = Draft::new("Selector", "wait until", el);
         gate.params = vec![(
             "dynamic".to_owned(),
-            PVal::Json(serde_json::Value::Bool(true)),
+            ParamValue::Json(serde_json::Value::Bool(true)),
         )];
         gate.children = vec![test, wait];
         let mut d = Draft::new("Sequence", name, el);
@@ -222,10 +222,12 @@ impl Cx<'_> {
                 }
                 for (_, p) in &d.params {
                     match p {
-                        PVal::Key(k) | PVal::Bind(k) | PVal::Typed { key: k, .. } => {
+                        ParamValue::Key(k)
+                        | ParamValue::Bind(k)
+                        | ParamValue::Typed { key: k, .. } => {
                             others.insert(k.clone());
                         }
-                        PVal::Port(raw) => {
+                        ParamValue::Port(raw) => {
                             if let Some(k) = super::blackboard_ref(raw) {
                                 others.insert(k.to_owned());
                             }
@@ -238,7 +240,7 @@ impl Cx<'_> {
                     codes.push((s.code.clone(), tested));
                 }
                 for (n, p) in &d.params {
-                    if let PVal::Script(code) = p {
+                    if let ParamValue::Script(code) = p {
                         if n == "code" && d.host.is_none() {
                             codes.push((code.clone(), d.kind == "ScriptCondition"));
                         }
@@ -344,7 +346,7 @@ impl Cx<'_> {
                     return;
                 }
                 let Some(code) = d.params.iter().find_map(|(n, p)| match p {
-                    PVal::Script(c) if n == "code" => Some(c.clone()),
+                    ParamValue::Script(c) if n == "code" => Some(c.clone()),
                     _ => None,
                 }) else {
                     return;
@@ -362,7 +364,7 @@ impl Cx<'_> {
                     d.host = Some(id.clone());
                     d.kind = String::new();
                     d.origin = None;
-                    d.params = vec![("code".to_owned(), PVal::Port(code.clone()))];
+                    d.params = vec![("code".to_owned(), ParamValue::Port(code.clone()))];
                     demoted.push((id, line, column, code));
                 }
             });
@@ -433,7 +435,7 @@ pub(super) fn key_index(decls: &[KeyDecl]) -> HashMap<&str, usize> {
     index
 }
 
-impl Cx<'_> {
+impl Importer<'_> {
     /// The keys a script uses with the types its uses suggest (`None` where it shows
     /// none); the root tree's keys as written, `@name`; scripting enums are not keys.
     pub(super) fn script_key_uses(

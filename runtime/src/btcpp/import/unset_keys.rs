@@ -9,12 +9,12 @@
 
 use std::collections::HashSet;
 
-use super::{blackboard_ref, Cx, Doc, Draft, PVal};
+use super::{blackboard_ref, Doc, Draft, Importer, ParamValue};
 use crate::btcpp::XmlProblem;
 use crate::format::KeyDecl;
 use crate::script::{self, KeyRole};
 
-impl Cx<'_> {
+impl Importer<'_> {
     /// Warns about each script use of a key that its tree never gives a value.
     pub(super) fn warn_about_unset_keys(
         &mut self,
@@ -86,12 +86,12 @@ impl Cx<'_> {
         draft.walk(&mut |d| {
             for (_, p) in &d.params {
                 match p {
-                    PVal::Key(k) | PVal::Bind(k) | PVal::Typed { key: k, .. } => {
+                    ParamValue::Key(k) | ParamValue::Bind(k) | ParamValue::Typed { key: k, .. } => {
                         given.insert(k.clone());
                     }
-                    PVal::Port(text) => given.extend(blackboard_ref(text).map(str::to_owned)),
-                    PVal::Remap(pairs) => given.extend(pairs.iter().map(|(_, k)| k.clone())),
-                    PVal::Json(_) | PVal::Path(_) | PVal::Script(_) => {}
+                    ParamValue::Port(text) => given.extend(blackboard_ref(text).map(str::to_owned)),
+                    ParamValue::Remap(pairs) => given.extend(pairs.iter().map(|(_, k)| k.clone())),
+                    ParamValue::Json(_) | ParamValue::Path(_) | ParamValue::Script(_) => {}
                 }
             }
             given.extend(
@@ -115,7 +115,7 @@ impl Cx<'_> {
 /// decorators'.
 fn scripts_of(d: &Draft) -> impl Iterator<Item = &str> {
     let own = d.params.iter().filter_map(|(n, p)| match p {
-        PVal::Script(code) if n == "code" => Some(code.as_str()),
+        ParamValue::Script(code) if n == "code" => Some(code.as_str()),
         _ => None,
     });
     own.chain(d.scripts.iter().map(|s| s.code.as_str()))

@@ -10,13 +10,17 @@
 //! The queue is a list: a literal (`[1, 2, 3]`), copied afresh each time the Loop starts,
 //! or a key of type `list<…>` or `json` holding an array, which the Loop consumes: each
 //! element taken is removed from the key (a write), so another Loop over the same key, or
-//! this one started again, sees only what is left. A key without a value is an empty
-//! queue; one holding something other than an array, or an element `value`'s key cannot
-//! hold, fails the Loop. Taking from a key allocates the shorter list; a literal queue
-//! is read by position and allocates nothing.
+//! this one started again, sees only what is left. With `consume: false` the key's list is
+//! walked by position instead and left as it is, so each execution of the Loop starts at
+//! its first element. A key without a value is an empty queue; one holding something other
+//! than an array, or an element `value`'s key cannot hold, fails the Loop. Taking from a
+//! key allocates the shorter list; a literal queue, and a key walked by position, are read
+//! by position and allocate nothing.
 //!
-//! BehaviorTree.CPP 4.8's LoopInt, LoopDouble, LoopString and LoopBool (their `queue`,
-//! `value` and `if_empty` ports; its "1;2;3" text becomes a list on import).
+//! BehaviorTree.CPP's LoopInt, LoopDouble, LoopString and LoopBool (their `queue`,
+//! `value` and `if_empty` ports; its "1;2;3" text becomes a list on import): a queue key
+//! holding BT.CPP's shared deque is consumed, one holding a `std::vector` (BT.CPP 4.9+)
+//! is walked (`consume: false`).
 //! JSON: `{"type":"Loop","params":{"queue":[1,2,3],"value":"n"},"children":[child]}`
 
 use std::sync::Arc;
@@ -38,6 +42,8 @@ pub(crate) enum Queue {
     Literal(Arc<[Value]>),
     /// A key holding an array, consumed as elements are taken.
     Key(Key),
+    /// A key holding an array, read by position (the node's `cursor`) and left as it is.
+    Walk(Key),
 }
 
 pub(crate) fn spec() -> NodeType {
@@ -58,6 +64,16 @@ pub(crate) fn spec() -> NodeType {
             "The key each element is written to before the child runs.",
         )
         .output(),
+    )
+    .param(
+        ParamSpec::new(
+            "consume",
+            ParamKind::Bool,
+            "With a bound queue: take each element off the key (default), or, when off, \
+             walk the key's list by position and leave it as it is.",
+        )
+        .literal()
+        .default(true.into()),
     )
     .param(
         ParamSpec::new(
@@ -91,7 +107,11 @@ pub(crate) fn lower(args: &Args, cx: &mut LowerCx<'_>) -> Result<Kind, ParamErro
                     ),
                 ));
             }
-            Queue::Key(*key)
+            if args.bool("consume").unwrap_or(true) {
+                Queue::Key(*key)
+            } else {
+                Queue::Walk(*key)
+            }
         }
         _ => {
             let items = match args.value("queue").map(Value::to_json) {
@@ -157,6 +177,14 @@ pub(crate) fn tick<C, O: Observer + ?Sized>(
                 }
             }
             Queue::Key(key) => take_from_key(x.cx.blackboard, *key, value),
+            Queue::Walk(key) => {
+                let cursor = x.slot(i).cursor;
+                let read = read_from_key(x.cx.blackboard, *key, value, cursor as usize);
+                if let Taken::Element(_) = read {
+                    x.slot(i).cursor += 1;
+                }
+                read
+            }
         };
         match taken {
             Taken::Element(v) => x.cx.blackboard.write(value, v, -1.0),
@@ -194,6 +222,32 @@ fn take_from_key(bb: &mut crate::blackboard::Blackboard, key: Key, value: Key) -
     Taken::Element(element)
 }
 
+/// The element at `position` of the array in `key`, converted to `value`'s type; the key
+/// is not written.
+fn read_from_key(
+    bb: &crate::blackboard::Blackboard,
+    key: Key,
+    value: Key,
+    position: usize,
+) -> Taken {
+    let Some(held) = bb.get(key) else {
+        return Taken::Empty;
+    };
+    let Value::Json(held) = held else {
+        return Taken::Unfit;
+    };
+    let Some(json) = held.as_array() else {
+        return Taken::Unfit;
+    };
+    let Some(item) = json.get(position) else {
+        return Taken::Empty;
+    };
+    match bb.info(value).ty.coerce(item) {
+        Ok(element) => Taken::Element(element),
+        Err(_) => Taken::Unfit,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +271,21 @@ mod tests {
         bb.set_json("q", &serde_json::json!([1, 2]), Some(5.0))
             .unwrap();
         (bb, q, n)
+    }
+
+    #[test]
+    fn rule65_walking_a_key_reads_by_position_and_writes_nothing() {
+        let (bb, q, n) = board();
+        let Taken::Element(v) = read_from_key(&bb, q, n, 1) else {
+            panic!("an element")
+        };
+        assert_eq!(v, Value::Float(2.0), "converted to the value key's type");
+        assert!(matches!(read_from_key(&bb, q, n, 2), Taken::Empty));
+        assert_eq!(
+            bb.get(q).map(Value::to_json),
+            Some(serde_json::json!([1, 2]))
+        );
+        assert_eq!(bb.updates(q), 1, "only the setting wrote it");
     }
 
     #[test]
