@@ -67,6 +67,9 @@ fn main() {
         generate(path, &types, &options).map(|code| (code, include))
     };
     let mut k = 0;
+    // How many generated modules emit each of the walks' lifecycle calls, so that the test
+    // shows the random trees exercise them.
+    let mut coverage = Coverage::default();
     let random_dir = out.join("random");
     std::fs::create_dir_all(&random_dir).expect("OUT_DIR writable");
     let random: Vec<PathBuf> = (0..count)
@@ -92,6 +95,7 @@ fn main() {
                     name: format!("t{k}"),
                     include: &include,
                 };
+                coverage.count(&code);
                 module.write(&code, "", is_random, &mut modules, &mut table);
                 k += 1;
             }
@@ -129,6 +133,40 @@ fn main() {
         made += 1;
     }
     table.push_str("];\n");
+
+    // Walk mutants: generated code whose pre-empting child leaves the running child
+    // running (the first abort of a walk dropped).
+    table.push_str("pub static WALK_MUTANTS: &[Tree] = &[\n");
+    let mut made = 0;
+    for path in &random {
+        if made == 12 {
+            break;
+        }
+        let Ok((code, include)) = generate_at(path, "arbor-codegen-check/build.rs (walk mutant)")
+        else {
+            continue;
+        };
+        let Some(at) = code.find("x.abort_child::<") else {
+            continue;
+        };
+        let Some(end) = code[at..].find(';') else {
+            continue;
+        };
+        let module = Module {
+            out: &out,
+            name: format!("w{made}"),
+            include: &include,
+        };
+        let mutant = format!("{}let _ = current{}", &code[..at], &code[at + end..]);
+        module.write(&mutant, "", true, &mut modules, &mut table);
+        made += 1;
+    }
+    table.push_str("];\n");
+    let _ = writeln!(
+        table,
+        "pub static COVERAGE: Coverage = Coverage {{ decorated: {}, preempting: {}, rechecking: {} }};",
+        coverage.decorated, coverage.preempting, coverage.rechecking
+    );
     let mut skipped_text = String::from("pub static SKIPPED: &[(&str, bool, &str)] = &[\n");
     for (path, random, why) in &skipped {
         let _ = writeln!(skipped_text, "    ({path:?}, {random}, {why:?}),");
@@ -172,5 +210,24 @@ impl Module<'_> {
             table,
             "    Tree {{ path: {include:?}, random: {random}, load: {name}::load::<crate::Host>, direct: {name}::direct }},"
         );
+    }
+}
+
+/// Counts of generated modules by what their walks call (`codegen::support::Fixed`).
+#[derive(Default)]
+struct Coverage {
+    /// A decorated Sequence or Selector: the general lifecycle around an emitted walk.
+    decorated: usize,
+    /// A child that pre-empts or fails the node while a later one runs (an abort).
+    preempting: usize,
+    /// A Sequence re-checking an earlier child's LowerPriority/Both conditions.
+    rechecking: usize,
+}
+
+impl Coverage {
+    fn count(&mut self, code: &str) {
+        self.decorated += usize::from(code.contains("x.full_start::<"));
+        self.preempting += usize::from(code.contains("x.abort_child::<"));
+        self.rechecking += usize::from(code.contains("x.lower_priority_holds::<"));
     }
 }

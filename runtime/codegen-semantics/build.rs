@@ -17,8 +17,9 @@ use arbor_runtime::NodeTypes;
 /// and resumes at the third (the same mutation runtime/codegen-check uses).
 const RIGHT: &str = "1 => break 'c1,";
 const WRONG: &str = "1 => break 'c2,";
-/// How generated code starts a Sequence/Selector it emitted as straight-line code.
-const LOOP: &str = "x.loop_start::<";
+/// How generated code starts a Sequence/Selector it emitted as straight-line code: with
+/// the loop's lifecycle, or a decorated one's general lifecycle.
+const LOOPS: [&str; 2] = ["x.loop_start::<", "x.full_start::<"];
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
@@ -70,7 +71,7 @@ fn main() {
                 table,
                 "    Tree {{ hash: {hash:?}, source: {name}::SOURCE, load: {name}::load::<()>, \
                  loops: {} }},",
-                code.matches(LOOP).count()
+                LOOPS.iter().map(|l| code.matches(l).count()).sum::<usize>()
             );
         };
         add(&format!("t_{hash}"), &code, &mut trees);

@@ -9,9 +9,9 @@
 use std::sync::Arc;
 
 use crate::blackboard::Blackboard;
-use crate::codegen::support::{Forward, Run};
 use crate::exec::{split, untraced, EventSlot, Exec, Host, Nodes, Slot, State};
 use crate::nodes::Kind;
+use crate::program::{Forward, Run};
 use crate::snapshot::{NodeRef, RestoreReport, Snapshot, SnapshotError};
 use crate::status::Status;
 use crate::tick_mode::{TickMode, MAX_RETICKS};

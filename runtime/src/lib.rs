@@ -101,6 +101,7 @@ mod pacing;
 pub mod parallel;
 mod population;
 mod port;
+mod program;
 pub mod refactor;
 mod registry;
 mod rng;

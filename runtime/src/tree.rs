@@ -85,10 +85,10 @@ pub struct CompiledTree<C> {
     /// The subtree files the tree was built from, sorted (`subtree_files`).
     pub(crate) subtree_files: Vec<PathBuf>,
     pub(crate) warnings: Vec<Problem>,
-    /// Generated code that runs this tree in place of the interpreter (`arbor codegen`,
-    /// installed by `codegen::support::install` after checking the tree's shape).
+    /// Generated code that runs this tree in place of the interpreter (`arbor codegen`;
+    /// installed through the core's hook, `program::Program`, after its shape was checked).
     /// A `Box`, not an `Arc`: calling through it needs no offset computed from the vtable.
-    pub(crate) program: Option<Box<dyn crate::codegen::support::Program<C>>>,
+    pub(crate) program: Option<Box<dyn crate::program::Program<C>>>,
     /// Places and shapes of the nodes, for snapshots and hot reload; made when first asked.
     pub(crate) layout: std::sync::OnceLock<crate::snapshot::Layout>,
 }

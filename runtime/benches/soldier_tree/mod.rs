@@ -361,3 +361,10 @@ pub fn compile(positions: Positions) -> Arc<CompiledTree<Soldier>> {
             .expect("the soldier tree loads"),
     )
 }
+
+/// The soldier tree with `vec2` positions compiled to Rust (`arbor_runtime::codegen`): the
+/// checked-in output of `arbor codegen` for `generated/soldier.json`, kept equal to it by
+/// tests/engine/generated.rs. Every node is emitted as code.
+pub mod generated {
+    include!("generated/soldier.rs");
+}

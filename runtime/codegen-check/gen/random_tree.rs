@@ -1,6 +1,6 @@
 //! Random valid trees for the differential test: every built-in node kind, host leaves
-//! (with and without hooks, stateful), and attached decorators of every kind with every
-//! abort type. Seeded and deterministic: tree `i` is the same on every machine.
+//! (with and without hooks, stateful), attached decorators of every kind with every abort
+//! type, and choices between guarded branches (the usual game shape). Seeded and deterministic: tree `i` is the same on every machine.
 
 use serde_json::{json, Map, Value};
 
@@ -114,9 +114,12 @@ fn node(r: &mut Rng, depth: u32) -> Value {
     let mut n = if depth == 0 || r.chance(30) {
         leaf(r)
     } else {
-        match r.below(20) {
+        match r.below(22) {
             // Plain loops are what generated code emits: the commonest.
             0..=4 => json!({"type": "Sequence", "children": children(r, depth, 0, 4)}),
+            // The usual game shape: a choice between guarded branches whose conditions
+            // abort (rules 23 to 27), which generated code emits too.
+            20 | 21 => guarded_choice(r, depth),
             5..=8 => json!({"type": "Selector", "children": children(r, depth, 0, 4)}),
             9 => {
                 let mut params = Map::new();
@@ -179,6 +182,31 @@ fn node(r: &mut Rng, depth: u32) -> Value {
         n["decorators"] = json!(ds);
     }
     n
+}
+
+/// A Selector (or, less often, a Sequence; either `dynamic` at times) whose children are
+/// Sequences or Selectors guarded by Condition or CheckTrigger decorators with every abort
+/// type, the last child often unguarded (the fallback branch).
+fn guarded_choice(r: &mut Rng, depth: u32) -> Value {
+    let k = 2 + r.below(3);
+    let kids: Vec<Value> = (0..k)
+        .map(|i| {
+            let kind = if r.chance(70) { "Sequence" } else { "Selector" };
+            let mut kid = json!({"type": kind, "children": children(r, depth.max(2) - 1, 1, 3)});
+            if i + 1 < k || r.chance(30) {
+                let abort = r.pick(ABORTS);
+                let guard = if r.chance(75) {
+                    json!({"type": "Condition", "params": {"key": r.pick(&["b", "c"]), "equals": true, "invert": r.chance(25), "abort": abort}})
+                } else {
+                    json!({"type": "CheckTrigger", "params": {"trigger": r.pick(&["t1", "t2"]), "reset": r.pick(&["Immediate", "EnterNode", "LeaveNode"]), "abort": abort}})
+                };
+                kid["decorators"] = json!([guard]);
+            }
+            kid
+        })
+        .collect();
+    let kind = if r.chance(75) { "Selector" } else { "Sequence" };
+    json!({"type": kind, "params": {"dynamic": r.chance(20)}, "children": kids})
 }
 
 fn decorator(r: &mut Rng) -> Value {

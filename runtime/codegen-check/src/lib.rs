@@ -15,10 +15,11 @@ use arbor_runtime::{
     Action, ActionCtx, Agent, CompiledTree, LoadError, Registry, StatefulAction, Status,
 };
 
-/// The generated modules, `TREES` and `SKIPPED` (files that did not load, with why).
+/// The generated modules, `TREES`, the mutants, `COVERAGE` and `SKIPPED` (files that did
+/// not load, with why).
 #[allow(missing_docs)]
 pub mod generated {
-    use crate::Tree;
+    use crate::{Coverage, Tree};
     include!(concat!(env!("OUT_DIR"), "/trees.rs"));
 }
 
@@ -95,6 +96,17 @@ macro_rules! direct {
 }
 
 /// One generated tree.
+/// How many of the generated modules (`TREES`) emit each of the calls of a Sequence's or
+/// Selector's walk beyond a plain loop's.
+pub struct Coverage {
+    /// A decorated Sequence or Selector: the general lifecycle around the emitted walk.
+    pub decorated: usize,
+    /// A child that pre-empts or fails its parent while a later one runs, aborting it.
+    pub preempting: usize,
+    /// A Sequence re-checking an earlier child's LowerPriority/Both conditions.
+    pub rechecking: usize,
+}
+
 pub struct Tree {
     /// The tree file.
     pub path: &'static str,

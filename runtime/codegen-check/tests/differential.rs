@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use arbor_codegen_check::generated::{MUTANTS, SKIPPED, TREES};
+use arbor_codegen_check::generated::{COVERAGE, MUTANTS, SKIPPED, TREES, WALK_MUTANTS};
 use arbor_codegen_check::{registry, types, DirectTick, Host, Load, LoadDirect};
 use arbor_runtime::{Agent, CompiledTree, NodeId, Recorder, Registry, Status, ValueType};
 use serde_json::{json, Value};
@@ -242,6 +242,41 @@ fn a_wrong_generated_loop_is_caught() {
         "only {} of {} mutants caught",
         caught.len(),
         MUTANTS.len()
+    );
+}
+
+/// Generated walks with attached conditions and aborts are among what the comparison
+/// covers: many modules emit each of their calls (300 random trees: rules 21 to 27 on the
+/// emitted side), and a walk whose pre-empting child leaves the running child running
+/// (build.rs's walk mutants) is caught. A mutant shows only when the stimuli flip an
+/// earlier child's condition while a later child runs, so each gets four times `RUNS`.
+#[test]
+fn generated_walks_with_aborts_are_covered_and_a_wrong_one_is_caught() {
+    let c = &COVERAGE;
+    eprintln!(
+        "modules with decorated walks {}, pre-empting children {}, re-checked conditions {}",
+        c.decorated, c.preempting, c.rechecking
+    );
+    let floor = TREES.len() / 20;
+    assert!(
+        c.decorated >= floor && c.preempting >= floor && c.rechecking >= floor / 2,
+        "too few walks with aborts among {} modules",
+        TREES.len()
+    );
+    let registry = registry(&types());
+    assert!(WALK_MUTANTS.len() >= 10, "{} mutants", WALK_MUTANTS.len());
+    let caught = WALK_MUTANTS
+        .iter()
+        .filter(|tree| {
+            let (generated, interpreted) = engines((tree.load, tree.direct), tree.path, &registry);
+            (0..4 * RUNS).any(|seed| run(tree.path, &*generated, &interpreted, seed).is_err())
+        })
+        .count();
+    eprintln!("{caught} of {} walk mutants caught", WALK_MUTANTS.len());
+    assert!(
+        caught * 4 >= WALK_MUTANTS.len(),
+        "only {caught} of {} walk mutants caught",
+        WALK_MUTANTS.len()
     );
 }
 

@@ -31,8 +31,8 @@ pub struct Tree {
     /// The module's `load`: the tree with the generated program installed.
     pub load: Load,
     /// How many of its Sequences/Selectors the module runs as straight-line code (the
-    /// generator emits only plain ones; 0: the program hands the root to the interpreter's
-    /// node code).
+    /// generator emits those that are neither `memory` nor `yield`; 0: the program hands
+    /// the root to the interpreter's node code).
     pub loops: usize,
 }
 

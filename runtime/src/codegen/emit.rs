@@ -171,7 +171,7 @@ fn program<C>(out: &mut String, tree: &CompiledTree<C>, plan: &Plan) {
     let _ = write!(
         out,
         "
-/// The tree's hot shapes as code; every other node is ticked by the interpreter.
+/// The tree's common shapes as code; every other node is ticked by the interpreter.
 struct Generated<C> {{
     {unread}leaves: [support::Leaf<C>; {leaf_count}],
 }}
@@ -256,36 +256,60 @@ fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {
     let _ = write!(
         out,
         "
-    /// {kind} {name:?} (node {i}).
+    /// {kind} {name:?} (node {i}{form}).
     #[{inline}]
     fn n{i}<O: Observer + ?Sized>(&self, x: &mut support::Fixed<'_, '_, '_, C, O, NODES>) -> Status {{
 ",
         kind = if l.seq { "Sequence" } else { "Selector" },
         name = info.name,
+        form = match (l.dynamic, l.decorated) {
+            (true, true) => ", dynamic, decorated",
+            (true, false) => ", dynamic",
+            (false, true) => ", decorated",
+            (false, false) => "",
+        },
         inline = if tree.len() <= INLINE_NODES {
             "inline(always)"
         } else {
             "inline"
         },
     );
-    if l.children.is_empty() {
-        // Rule 12: no children is success.
+    // A decorated node has the interpreter's general lifecycle around its walk, which may
+    // end it before the walk; the others the loop's.
+    let finish = if l.decorated {
+        "full_finish"
+    } else {
+        "loop_finish"
+    };
+    let n = l.children.len();
+    if n <= 1 {
+        // No child, or one: nothing to resume at but the start.
+        if l.decorated {
+            let _ = writeln!(
+                out,
+                "        if let Err(status) = x.full_start::<{i}>() {{\n            return status;\n        }}"
+            );
+        } else {
+            let _ = writeln!(out, "        x.loop_start::<{i}>();");
+        }
+    } else if l.decorated {
         let _ = writeln!(
             out,
-            "        x.loop_start::<{i}>();\n        x.loop_finish::<{i}>(0, Status::Success)\n    }}"
+            "        let current = match x.full_start::<{i}>() {{\n            Ok(current) => current,\n            Err(status) => return status,\n        }};"
         );
-        return;
-    }
-    let next = if l.seq { "Success" } else { "Failure" };
-    let n = l.children.len();
-    if n == 1 {
-        // One child: nothing to resume at but the start.
-        let _ = writeln!(out, "        x.loop_start::<{i}>();");
     } else {
         let _ = writeln!(out, "        let current = x.loop_start::<{i}>();");
     }
+    if n == 0 {
+        // Rule 12: no children is success.
+        let _ = writeln!(out, "        x.{finish}::<{i}>(0, Status::Success)\n    }}");
+        return;
+    }
+    let next = if l.seq { "Success" } else { "Failure" };
     out.push_str("        let (k, status) = 'run: {\n");
-    if n <= MAX_NESTED {
+    if (0..n - 1).any(|k| l.rescans(k)) {
+        walk(out, l, next);
+    } else if n <= MAX_NESTED {
         resume_nested(out, l, next);
     } else {
         resume_chain(out, l, next);
@@ -294,10 +318,55 @@ fn loop_fn<C>(out: &mut String, tree: &CompiledTree<C>, l: &Loop) {
         out,
         "            ({n}, Status::{next})
         }};
-        x.loop_finish::<{i}>(k, status)
+        x.{finish}::<{i}>(k, status)
     }}
 "
     );
+}
+
+/// The walk of a node some of whose children are looked at again while a later child
+/// runs (rules 24, 25, 27): a Selector's (and a `dynamic` Sequence's) such children are
+/// ticked whatever the current child, a Sequence's LowerPriority/Both conditions
+/// re-checked before the current child; one that pre-empts or fails the node aborts the
+/// running child first. In child order, as `control::selector::preempt` and
+/// `control::sequence::preempt` followed by the walk from the current child; each child's
+/// code appears once, so that nested nodes are inlined once each.
+fn walk(out: &mut String, l: &Loop, next: &str) {
+    let i = l.node;
+    let n = l.children.len();
+    for (k, &c) in l.children.iter().enumerate() {
+        if k + 1 == n || !l.rescans(k) {
+            let _ = writeln!(out, "            if {} {{", resumes_by(k));
+            child(out, "                ", k, c, next);
+            out.push_str("            }\n");
+        } else if l.seq && !l.dynamic {
+            let (Call::Leaf { node, .. } | Call::Loop { node } | Call::Node { node }) = c;
+            let _ = writeln!(
+                out,
+                "            if current > {k} {{
+                if !x.lower_priority_holds::<{node}>() {{
+                    x.abort_child::<{i}>(current);
+                    break 'run ({k}, Status::Failure);
+                }}
+            }} else {{"
+            );
+            child(out, "                ", k, c, next);
+            out.push_str("            }\n");
+        } else {
+            let _ = write!(
+                out,
+                "            let s = {call};
+            if s != Status::{next} {{
+                if current > {k} {{
+                    x.abort_child::<{i}>(current);
+                }}
+                break 'run ({k}, s);
+            }}
+",
+                call = call(c),
+            );
+        }
+    }
 }
 
 /// Trees of up to this many nodes have every loop function inlined, so that the whole
@@ -346,9 +415,19 @@ fn resume_nested(out: &mut String, l: &Loop, next: &str) {
 /// Resuming through one comparison per child: child `k` runs if `current <= k`.
 fn resume_chain(out: &mut String, l: &Loop, next: &str) {
     for (k, c) in l.children.iter().enumerate() {
-        let _ = writeln!(out, "            if current <= {k} {{");
+        let _ = writeln!(out, "            if {} {{", resumes_by(k));
         child(out, "                ", k, *c, next);
         out.push_str("            }\n");
+    }
+}
+
+/// The test that child `k` runs when the walk resumes: the current child is `k` or earlier
+/// (`current == 0` for the first, which clippy would call `current <= 0` absurd).
+fn resumes_by(k: usize) -> String {
+    if k == 0 {
+        "current == 0".to_owned()
+    } else {
+        format!("current <= {k}")
     }
 }
 

@@ -1,23 +1,31 @@
 //! The fingerprint generated code bakes in and checks at load (`support::check`): exactly
-//! what the code relies on, each node's shape (`exec::Shape`) and its children, so any
-//! edit that changes the emitted code changes it, and edits that do not (a parameter's
-//! value, a name, a script) leave it alone: those are read from the file at load.
+//! what the code relies on, each node's form (`plan::Form`), whether it has a
+//! LowerPriority/Both condition, and its children, so any edit that changes the emitted
+//! code changes it, and edits that do not (a parameter's value, a name, a script, which
+//! conditions a decorated node carries) leave it alone: those are read from the file at
+//! load.
 
-use crate::exec::{shape_of, Shape};
+use super::plan::{form_of, Form};
 use crate::tree::CompiledTree;
 
-/// FNV-1a over the node count and, per node in pre-order, its shape tag, child count and
-/// children's indices.
+/// FNV-1a over the node count and, per node in pre-order, its form tag, its LowerPriority
+/// flag, child count and children's indices.
 pub(crate) fn of<C>(tree: &CompiledTree<C>) -> u64 {
     let mut h = Fnv::new();
     h.word(tree.nodes.len() as u64);
     for node in &tree.nodes {
-        h.word(match shape_of(node) {
-            Shape::Leaf => 1,
-            Shape::Loop { seq: true } => 2,
-            Shape::Loop { seq: false } => 3,
-            Shape::Node => 4,
+        h.word(match form_of(node) {
+            Form::Leaf => 1,
+            Form::Loop { seq: true } => 2,
+            Form::Loop { seq: false } => 3,
+            Form::Node => 4,
+            Form::Walk {
+                seq,
+                dynamic,
+                decorated,
+            } => 8 | u64::from(seq) | u64::from(dynamic) << 1 | u64::from(decorated) << 2,
         });
+        h.word(u64::from(node.lower_priority));
         let children = tree.children_of(node);
         h.word(children.len() as u64);
         for &c in children {

@@ -6,11 +6,13 @@
 //! compiled tree against the shape it was generated for and installs itself on the tree
 //! ([`crate::CompiledTree::is_generated`]). Agents of that tree tick the generated code;
 //! everything else (blackboard, clock, events, triggers, halt, reload, tracing) is the
-//! agent's as usual. Only the hot shapes are emitted as straight-line code: the root,
-//! plain Sequences and Selectors, decorator-free host leaves. Every other node is ticked
-//! by the interpreter's own code, so the semantics have one implementation; the plain
-//! loops the interpreter reaches below such a node are handed back to the generated code
-//! (`support::Loops`).
+//! agent's as usual. The common shapes are emitted as straight-line code: the root,
+//! Sequences and Selectors (plain, `dynamic`, with children whose conditions abort lower
+//! priorities, with attached decorators; not `memory` or `yield`) and decorator-free host
+//! leaves. Their lifecycle, condition checks and aborts call the interpreter's own code
+//! (`support`), and every other node is ticked by the interpreter's general path, so the
+//! semantics have one implementation; the emitted nodes the interpreter reaches below such
+//! a node are handed back to the generated code (`program::Loops`).
 
 mod emit;
 pub(crate) mod fingerprint;

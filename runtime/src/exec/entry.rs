@@ -40,9 +40,11 @@ pub(crate) struct Entry<C> {
     pub step: Step<C>,
 }
 
-/// Which step a node takes, from the node alone: what `entry_of` builds and what generated
-/// code (`codegen`) emits straight-line code for. One decision for both, so a node the
-/// interpreter ticks through its general path is never given a fast path by generated code.
+/// Which step a node takes, from the node alone: what `entry_of` builds. Generated code
+/// (`codegen`) takes the same decision for leaves and plain loops, so a node the
+/// interpreter ticks through its general path is never given a leaf's or a plain loop's
+/// fast path by generated code (it emits the walk of other Sequences and Selectors with
+/// the general lifecycle around it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Shape {
     /// A host leaf without attached decorators ([`Step::Leaf`]).

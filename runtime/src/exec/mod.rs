@@ -19,6 +19,7 @@ use crate::control::{ControlCtx, Engine};
 use crate::host::{Action, ActionCtx, Site};
 use crate::nodes::attached::{self, DecoratorKind, Reset};
 use crate::nodes::{action, control, decorator, Kind};
+use crate::program::{Loops, Reentry};
 use crate::status::Status;
 use crate::trace::{NodeId, Observer, TraceEvent};
 use crate::tree::{CompiledTree, Node};
@@ -62,10 +63,10 @@ pub(crate) struct Exec<'a, 'c, C, O: ?Sized> {
     /// else takes its address (a generated tick of plain loops and leaves).
     pub cx: &'a mut ActionCtx<'c, C>,
     pub obs: &'a mut O,
-    /// The plain loops of a tree compiled to Rust, when generated code runs this tick: a
+    /// The emitted nodes of a tree compiled to Rust, when its program runs this tick: a
     /// plain loop the interpreter reaches below a node it ticks (a Repeat's Sequence) is
-    /// handed back to the generated code (`codegen::support::Loops`).
-    pub gen: Option<&'a dyn crate::codegen::support::Loops<C, O>>,
+    /// handed back to the program (`program::Loops`).
+    pub gen: Option<&'a dyn Loops<C, O>>,
     /// Restarts of loop children so far in this tick, against [`LOOP_BUDGET_PER_TICK`]
     /// (rule 81). Here, in the one `Exec` of a tick, so that generated code, which ticks
     /// Repeats and Retries through this `Exec`, shares it with the interpreter.
@@ -196,7 +197,7 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     #[inline(always)]
     fn generated_loop(&mut self, i: u32) -> Option<Status> {
         let gen = self.gen?;
-        gen.tick_loop(&mut crate::codegen::support::Reentry(self), i)
+        gen.tick_loop(&mut Reentry(self), i)
     }
 
     /// Ticks the root, as [`Exec::tick_entry`] does, with a plain Sequence's or
@@ -251,8 +252,9 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
         if !node.plain {
             return self.tick_full(i);
         }
-        // Only a plain loop can be generated code's: other nodes skip the program's call.
-        if self.gen.is_some() && matches!(shape_of(node), Shape::Loop { .. }) {
+        // Only a Sequence or Selector can be a program's node (`program::Loops`): other
+        // nodes skip the program's call.
+        if self.gen.is_some() && is_walk(node) {
             if let Some(status) = self.generated_loop(i) {
                 return status;
             }
@@ -276,24 +278,51 @@ impl<'a, 'c, C, O: Observer + ?Sized> Exec<'a, 'c, C, O> {
     /// The whole lifecycle of rule 3: entry checks, enter, body, exit and post-decorators.
     #[inline(never)]
     fn tick_full(&mut self, i: u32) -> Status {
+        // As in `tick_node`: a decorated Sequence or Selector may be a program's node.
+        if self.gen.is_some() && is_walk(&self.tree.nodes[i as usize]) {
+            if let Some(status) = self.generated_loop(i) {
+                return status;
+            }
+        }
+        let cursor = match self.start_full(i) {
+            Ok(cursor) => cursor,
+            Err(status) => return status,
+        };
+        let tree = self.tree;
+        let status = self.body(i, &tree.nodes[i as usize], cursor);
+        self.finish_full(i, status)
+    }
+
+    /// The general lifecycle of node `i` up to its body (rule 3): entry checks and enter
+    /// when idle, the Self-abort checks and `While` while running. `Ok` with the cursor
+    /// the body resumes at, or `Err` with the node's status when it ends before its body
+    /// runs. Shared with generated code, which emits the body of a decorated Sequence or
+    /// Selector between this and [`Exec::finish_full`].
+    #[inline(always)]
+    pub(crate) fn start_full(&mut self, i: u32) -> Result<u32, Status> {
         let tree = self.tree;
         let node = &tree.nodes[i as usize];
         if !self.st.slots[i as usize].running {
             if node.decorator_count > 0 && !self.check(i, Phase::Entry) {
-                return Status::Failure;
+                return Err(Status::Failure);
             }
             if let Some(status) = attached::script::before_start(self, i) {
-                return status;
+                return Err(status);
             }
             self.enter(i);
         } else if node.self_abort && !self.check(i, Phase::SelfAbort) {
             self.abort(i);
-            return Status::Failure;
+            return Err(Status::Failure);
         } else if let Some(status) = attached::script::while_running(self, i) {
-            return status;
+            return Err(status);
         }
-        let cursor = self.st.slots[i as usize].cursor;
-        let status = self.body(i, node, cursor);
+        Ok(self.st.slots[i as usize].cursor)
+    }
+
+    /// The general lifecycle of node `i` after its body gave `status`: the Tick event,
+    /// then exit and post-decorators if it is done ([`Exec::start_full`]).
+    #[inline(always)]
+    pub(crate) fn finish_full(&mut self, i: u32, status: Status) -> Status {
         self.obs.event(TraceEvent::Tick(NodeId(i), status));
         if status.is_done() {
             self.exit(i, status)
@@ -764,6 +793,13 @@ pub(crate) fn loop_finish_at<O: Observer + ?Sized>(
 #[inline(always)]
 pub(crate) fn untraced() -> &'static mut () {
     Box::leak(Box::new(()))
+}
+
+/// Whether `node` is a Sequence or Selector: the only kinds whose walk generated code
+/// emits, so the only nodes `Exec` offers back to a program (`program::Loops`).
+#[inline(always)]
+fn is_walk(node: &Node) -> bool {
+    matches!(node.kind, Kind::Sequence { .. } | Kind::Selector { .. })
 }
 
 /// The status a plain loop goes on with: a Sequence goes on while children succeed, a

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use arbor_runtime::{codegen, Agent, NodeTypes, ProblemKind, Recorder, Status};
 
 use super::reference::{self, generated_a, generated_b, Counter};
+use super::soldier_tree::{self, Positions, Soldier};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/reference/generated")
@@ -168,4 +169,83 @@ fn a_module_whose_tree_changed_shape_is_refused() {
             .contains("the code is for 7 nodes, the tree has 21"),
         "{e}"
     );
+}
+
+fn soldier_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/soldier_tree/generated")
+}
+
+/// The soldier tree's generated module, as `arbor codegen` writes it: up to date, and
+/// every one of its nodes emitted as code (its selectors and sequences carry conditions
+/// with aborts and a `dynamic` root), none left to the interpreter's general path.
+#[test]
+fn the_checked_in_soldier_module_is_up_to_date_and_all_code() {
+    let registry = soldier_tree::registry(Positions::Vec2);
+    let mut stale = Vec::new();
+    stale.extend(up_to_date(
+        &soldier_dir().join("types.json"),
+        &registry.manifest(),
+    ));
+    let json = soldier_dir().join("soldier.json");
+    stale.extend(up_to_date(
+        &json,
+        &(soldier_tree::tree(Positions::Vec2).to_json() + "\n"),
+    ));
+    let options = codegen::Options {
+        include_path: "soldier.json",
+        generator: &format!(
+            "`arbor codegen` (arbor-runtime {})",
+            env!("CARGO_PKG_VERSION")
+        ),
+    };
+    let code = codegen::generate(&json, registry.types(), &options).expect("generates");
+    stale.extend(up_to_date(&soldier_dir().join("soldier.rs"), &code));
+    assert!(
+        stale.is_empty(),
+        "stale generated files (ARBOR_BLESS=1 rewrites them): {stale:?}"
+    );
+    assert!(
+        !code.contains("x.node::<"),
+        "a soldier node is left to the interpreter:\n{code}"
+    );
+}
+
+/// The generated soldier, through `agent.tick` and `Direct::tick`, does what the
+/// interpreter does, tick by tick: statuses, traces (every fifth tick traced), and the
+/// host's counts, across many switches between patrol, chase and flight.
+#[test]
+fn the_generated_soldier_ticks_as_the_interpreter() {
+    let registry = soldier_tree::registry(Positions::Vec2);
+    let direct = soldier_tree::generated::load_direct(&registry).expect("loads");
+    let generated = soldier_tree::generated::load(&registry).expect("loads");
+    assert!(generated.is_generated());
+    let mut i = Agent::new(soldier_tree::compile(Positions::Vec2), 1);
+    let mut g = Agent::new(generated, 1);
+    let mut d = direct.agent(1);
+    let mut hosts = [Soldier::new(), Soldier::new(), Soldier::new()];
+    let counts = |s: &Soldier| (s.attacks, s.fled, s.patrolled, s.hp.to_bits(), s.hurt);
+    for tick in 0..3_000 {
+        let [hi, hg, hd] = &mut hosts;
+        if tick % 5 == 0 {
+            let mut r = [
+                Recorder::default(),
+                Recorder::default(),
+                Recorder::default(),
+            ];
+            let si = i.tick_traced(hi, 0.1, &mut r[0]);
+            assert_eq!(g.tick_traced(hg, 0.1, &mut r[1]), si, "tick {tick}");
+            assert_eq!(d.tick_traced(hd, 0.1, &mut r[2]), si, "tick {tick}");
+            assert_eq!(r[1].events, r[0].events, "tick {tick}");
+            assert_eq!(r[2].events, r[0].events, "tick {tick}");
+        } else {
+            let si = i.tick(hi, 0.1);
+            assert_eq!(g.tick(hg, 0.1), si, "tick {tick}");
+            assert_eq!(direct.tick(&mut d, hd, 0.1), si, "tick {tick}");
+        }
+        assert_eq!(counts(hg), counts(hi), "tick {tick}");
+        assert_eq!(counts(hd), counts(hi), "tick {tick}");
+    }
+    // The run saw every branch, and flights pre-empted by the chase's condition.
+    let s = &hosts[0];
+    assert!(s.attacks > 0 && s.fled > 0 && s.patrolled > 0, "{s:?}");
 }

@@ -8,6 +8,7 @@ mod declared;
 mod edited;
 mod fast_paths;
 mod generated;
+mod layers;
 // The reference tree of docs/performance.md, shared with benches/tick.rs.
 #[path = "../../benches/reference/mod.rs"]
 pub(crate) mod reference;
