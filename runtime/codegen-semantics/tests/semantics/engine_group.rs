@@ -5,7 +5,7 @@
 // `net_bytes` serves state_size, which is not included.
 #[allow(dead_code)]
 #[path = "../../../tests/engine/counting_alloc.rs"]
-mod counting_alloc;
+pub(crate) mod counting_alloc;
 #[path = "../../../tests/engine/last_visits.rs"]
 mod last_visits;
 #[path = "../../../tests/engine/no_alloc.rs"]
