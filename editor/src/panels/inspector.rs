@@ -704,7 +704,10 @@ mod tests {
         assert!(h.shows(&problem.message()));
         let with_problem = name_at(&h);
         let listed = h.text_rect(&format!("⛔ {}", problem.message()));
-        assert!(listed.top() > with_problem.y, "the problems come after the fields");
+        assert!(
+            listed.top() > with_problem.y,
+            "the problems come after the fields"
+        );
         let fix = crate::commands::SetParam::new(
             h.session.document(),
             Owner::Node(b.clone()),
