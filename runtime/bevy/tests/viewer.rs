@@ -140,6 +140,21 @@ fn fill_under(drawn: &Drawn, at: Pos2) -> Option<Color32> {
         .map(|(_, fill)| fill)
 }
 
+/// The colour of the smallest ring (an unfilled, stroked rectangle) drawn around `at`.
+fn ring_around(drawn: &Drawn, at: Pos2) -> Option<Color32> {
+    drawn
+        .0
+        .iter()
+        .filter_map(|c| match &c.shape {
+            Shape::Rect(r) if r.rect.contains(at) && r.fill.a() == 0 && r.stroke.width > 0.0 => {
+                Some((r.rect, r.stroke.color))
+            }
+            _ => None,
+        })
+        .min_by(|(a, _), (b, _)| area(*a).total_cmp(&area(*b)))
+        .map(|(_, color)| color)
+}
+
 fn area(r: Rect) -> f32 {
     r.width() * r.height()
 }
@@ -148,6 +163,12 @@ fn area(r: Rect) -> f32 {
 fn box_of(drawn: &Drawn, name: &str) -> Option<Color32> {
     let (_, at) = texts(drawn).into_iter().find(|(t, _)| t == name)?;
     fill_under(drawn, at + bevy_egui::egui::vec2(1.0, 1.0))
+}
+
+/// The status ring around the box of the node named `name` (`None` without one).
+fn ring_of(drawn: &Drawn, name: &str) -> Option<Color32> {
+    let (_, at) = texts(drawn).into_iter().find(|(t, _)| t == name)?;
+    ring_around(drawn, at + bevy_egui::egui::vec2(1.0, 1.0))
 }
 
 fn watch(app: &mut App, entity: Option<Entity>) {
@@ -165,8 +186,8 @@ fn the_viewer_draws_the_watched_agents_nodes_in_their_status_colours() {
     // The frame the entity is watched its viewer is built, after that frame's tick (the
     // second: `busy` succeeds, and the sequence with it); egui lays a new window out
     // unseen in its first frame. The next frame's tick goes through the viewer: the
-    // sequence starts over, `ok` succeeds and `busy` runs. Freshly visited nodes are drawn
-    // in the status colour itself.
+    // sequence starts over, `ok` succeeds and `busy` runs. Boxes keep their category
+    // colour; freshly visited nodes are ringed in the status colour itself.
     watch(&mut app, Some(npc));
     app.update();
     app.update();
@@ -180,17 +201,22 @@ fn the_viewer_draws_the_watched_agents_nodes_in_their_status_colours() {
     assert!(shown.contains(&title), "{shown:?}");
     let success = arbor_viewer::status_color(Status::Success);
     let running = arbor_viewer::status_color(Status::Running);
-    assert_eq!(box_of(drawn, "ok"), Some(success));
-    assert_eq!(box_of(drawn, "busy"), Some(running));
-    assert_eq!(box_of(drawn, "steps"), Some(running));
+    assert_eq!(ring_of(drawn, "ok"), Some(success));
+    assert_eq!(ring_of(drawn, "busy"), Some(running));
+    assert_eq!(ring_of(drawn, "steps"), Some(running));
+    let fill = box_of(drawn, "ok");
+    assert!(
+        fill.is_some() && fill != Some(success),
+        "the box keeps its category colour: {fill:?}"
+    );
 
     // The sequence resumes at `busy`, which succeeds: `ok` is not ticked again, and its
     // success fades as the agent's clock moves on.
     app.update();
     let drawn = app.world().resource::<Drawn>();
-    assert_eq!(box_of(drawn, "busy"), Some(success));
-    assert_eq!(box_of(drawn, "steps"), Some(success));
-    let ok = box_of(drawn, "ok");
+    assert_eq!(ring_of(drawn, "busy"), Some(success));
+    assert_eq!(ring_of(drawn, "steps"), Some(success));
+    let ok = ring_of(drawn, "ok");
     assert!(ok.is_some() && ok != Some(success), "{ok:?}");
 
     // Unwatched: the window goes.
