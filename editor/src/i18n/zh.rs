@@ -296,7 +296,6 @@ pub const TABLE: &[(&str, &str)] = &[
     ("Running", "运行中"),
     ("Success", "成功"),
     ("Failure", "失败"),
-    ("unknown type", "未知类型"),
     ("(double-click to expand)", "（双击展开）"),
     ("Project", "项目"),
     ("New Tree", "新建树"),
