@@ -49,21 +49,42 @@ fn sequence_of_two(wait: [f64; 2], log: [f64; 2]) -> (Harness, Vec<String>) {
 fn auto_layout_is_the_same_at_30_and_100_percent_in_both_directions() {
     let mut h = Harness::new(villager());
     let original = positions(&h);
-    for direction in [LayoutDirection::LeftToRight, LayoutDirection::TopDown] {
-        if direction == LayoutDirection::TopDown {
-            h.act(arbor_editor::app::Action::LayoutTopDown);
-            assert_eq!(
-                h.app.session().document().layout().direction,
-                LayoutDirection::TopDown
-            );
-        }
-        let small = layout_at(&mut h, 0.3);
-        assert!(h.app.canvas().level_of_detail(), "30 % draws boxes");
-        let full = layout_at(&mut h, 1.0);
-        assert_eq!(small, full, "{direction:?}: the zoom changed the layout");
-        assert_ne!(small, positions(&h), "{direction:?}: Ctrl+L moved nodes");
+    // The sample is saved laid out left to right: Ctrl+L at either zoom keeps it.
+    for zoom in [0.3, 1.0] {
+        assert_eq!(
+            layout_at(&mut h, zoom),
+            original,
+            "left to right at {zoom}: the zoom changed the layout"
+        );
     }
-    h.key(Key::Z, CTRL);
+    // Top down lays the tree out anew, the same at either zoom.
+    h.act(arbor_editor::app::Action::LayoutTopDown);
+    assert_eq!(
+        h.app.session().document().layout().direction,
+        LayoutDirection::TopDown
+    );
+    assert_ne!(positions(&h), original, "top down moved nodes");
+    let mut laid_out = Vec::new();
+    for zoom in [0.3, 1.0] {
+        h.app.canvas_mut().set_zoom(zoom);
+        h.frames(3);
+        if zoom < 0.5 {
+            assert!(h.app.canvas().level_of_detail(), "30 % draws boxes");
+        }
+        h.key(Key::L, CTRL);
+        laid_out.push(positions(&h));
+    }
+    assert_eq!(
+        laid_out[0], laid_out[1],
+        "top down: the zoom changed the layout"
+    );
+    // Undo goes back to left to right and every saved position.
+    for _ in 0..6 {
+        if h.app.session().document().layout().direction == LayoutDirection::LeftToRight {
+            break;
+        }
+        h.key(Key::Z, CTRL);
+    }
     assert_eq!(positions(&h), original, "undo restores every position");
 }
 

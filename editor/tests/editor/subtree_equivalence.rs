@@ -158,7 +158,10 @@ fn same_behaviour(
             ));
         }
         let state = |agent: &Agent<()>| {
-            let triggers: Vec<String> = agent.triggers_set().map(str::to_owned).collect();
+            // The set of triggers that are set; the agent lists them in its file's
+            // declaration order, which an exported subtree file may change.
+            let triggers: std::collections::BTreeSet<String> =
+                agent.triggers_set().map(str::to_owned).collect();
             (Value::Object(agent.blackboard().to_json()), triggers)
         };
         if state(&x) != state(&y) {
